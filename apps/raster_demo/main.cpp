@@ -1,0 +1,287 @@
+// tandem-raster: loads a mesh or point cloud and rasterizes it into the G-buffer with an orbit
+// camera, in a window or headless (frames written as PNG). Argument parsing and wiring only.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "engine/core/Error.h"
+#include "engine/core/File.h"
+#include "engine/core/Log.h"
+#include "engine/gl/Debug.h"
+#include "engine/io/MeshLoader.h"
+#include "engine/platform/Context.h"
+#include "engine/render/GpuMesh.h"
+#include "engine/render/OrbitCamera.h"
+#include "engine/render/SceneRenderer.h"
+#include "engine/ui/CameraControl.h"
+
+namespace fs = std::filesystem;
+using namespace tandem;
+
+namespace {
+
+constexpr int ExitUsage = 2;
+constexpr int ExitInput = 1;
+
+struct Options {
+    std::string file;
+    bool headless = false;
+    std::string size = "1280x720";
+    int frames = -1; // -1: headless 1, window until closed
+    std::string outDir = "out";
+    std::string channel = "color";
+    std::string colorFormat = "rgba8";
+    float pointSize = 2.0f;
+    float spin = 0.0f;
+    bool overwrite = false;
+    bool glDebug = false;
+    bool verbose = false;
+    bool quiet = false;
+    bool noVsync = false;
+    int eglDevice = -1;
+};
+
+int usageError(const std::string& message)
+{
+    std::fprintf(stderr, "error: %s\nRun with --help for usage.\n", message.c_str());
+    return ExitUsage;
+}
+
+int inputError(const std::string& message)
+{
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    return ExitInput;
+}
+
+bool parseSize(const std::string& text, int& width, int& height)
+{
+    unsigned w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(text.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+        return false;
+    if (w < 1 || h < 1 || w > 16384 || h > 16384)
+        return false;
+    width = static_cast<int>(w);
+    height = static_cast<int>(h);
+    return true;
+}
+
+fs::path framePath(const fs::path& dir, int frame)
+{
+    return dir / fmt::format("frame_{:05d}.png", frame);
+}
+
+/// The first screenshot_NNNNN.png in `dir` that does not exist yet.
+fs::path nextScreenshotPath(const fs::path& dir)
+{
+    std::error_code ec;
+    for (int i = 0;; ++i) {
+        fs::path path = dir / fmt::format("screenshot_{:05d}.png", i);
+        if (!fs::exists(path, ec))
+            return path;
+    }
+}
+
+int run(const Options& options)
+{
+    int width = 0, height = 0;
+    if (!parseSize(options.size, width, height))
+        return usageError(fmt::format("--size: expected WxH with each side in 1..16384, got '{}'",
+                                      options.size));
+    const auto channel = render::parseChannel(options.channel);
+    if (!channel)
+        return usageError("--channel: expected color, depth, normal or id");
+    if (options.frames == 0 || options.frames < -1)
+        return usageError("--frames: expected a positive number of frames");
+
+    fs::path file = options.file;
+    if (file.empty()) {
+        file = dataRoot() / "assets" / "sample.ply";
+        log::info("no file given: showing the built-in sample {}", file.string());
+    }
+    auto mesh = io::loadMesh(file);
+    if (!mesh)
+        return inputError(mesh.error());
+    for (const auto& warning : mesh.warnings())
+        log::warning("{}", warning);
+    log::info("{}: {} vertices, {} triangles{}{}", file.string(), mesh.value().vertexCount(),
+              mesh.value().triangleCount(), mesh.value().colors.empty() ? "" : ", colours",
+              mesh.value().normals.empty() ? "" : ", normals");
+
+    platform::ContextOptions contextOptions;
+    contextOptions.width = width;
+    contextOptions.height = height;
+    contextOptions.title = "tandem-raster — " + file.filename().string();
+    contextOptions.debug = options.glDebug || gl::debugOutputRequested();
+    contextOptions.vsync = !options.noVsync;
+    contextOptions.eglDevice = options.eglDevice;
+    auto context = platform::createContext(
+        options.headless ? platform::ContextMode::Headless : platform::ContextMode::Auto,
+        contextOptions);
+    if (!context)
+        return inputError(context.error());
+    platform::Context& ctx = *context.value();
+    log::info("rendering with {}", ctx.description());
+
+    const bool headless = ctx.isHeadless();
+    const int frames = options.frames > 0 ? options.frames : (headless ? 1 : -1);
+    // Frames are written headless, and in a window when a frame count was given (tests, demos).
+    const bool writeFrames = headless || options.frames > 0;
+    const fs::path outDir = options.outDir;
+    if (writeFrames) {
+        if (auto ok = prepareOutputDirectory(outDir); !ok)
+            return inputError(ok.error());
+        if (!options.overwrite)
+            for (int i = 0; i < frames; ++i)
+                if (fs::exists(framePath(outDir, i)))
+                    return inputError(fmt::format("{} already exists (pass --overwrite to replace "
+                                                  "frames)",
+                                                  framePath(outDir, i).string()));
+    }
+
+    int outWidth = headless ? width : ctx.framebufferWidth();
+    int outHeight = headless ? height : ctx.framebufferHeight();
+    render::GpuMesh gpuMesh(mesh.value(), file.filename().string());
+    render::SceneRenderer renderer(outWidth, outHeight,
+                                   options.colorFormat == "rgba16f" ? render::ColorFormat::Rgba16F
+                                                                    : render::ColorFormat::Rgba8,
+                                   headless);
+    render::OrbitCamera camera;
+    camera.fit(gpuMesh.bounds());
+    ui::CameraControl cameraControl;
+    render::GeometryOptions geometryOptions;
+    geometryOptions.pointSize = options.pointSize;
+    render::Channel shown = *channel;
+    if (!headless)
+        log::info("controls: left drag orbit, right drag pan, wheel zoom, C channel, S screenshot, "
+                  "R reset view, Esc quit");
+
+    for (int frame = 0; frames < 0 || frame < frames; ++frame) {
+        bool screenshot = false;
+        if (!headless) {
+            ctx.pollEvents();
+            if (ctx.shouldClose())
+                break;
+            bool quit = false;
+            for (const auto& event : ctx.takeEvents()) {
+                cameraControl.handle(event, camera, renderer.height());
+                if (event.type != platform::InputEvent::Type::Key || !event.pressed)
+                    continue;
+                switch (event.key) {
+                case platform::Key::Escape:
+                case platform::Key::Q:
+                    quit = true;
+                    break;
+                case platform::Key::C:
+                    shown = render::nextChannel(shown);
+                    log::info("showing {}", render::channelName(shown));
+                    break;
+                case platform::Key::S:
+                case platform::Key::F2:
+                    screenshot = true;
+                    break;
+                case platform::Key::R:
+                    camera.fit(gpuMesh.bounds());
+                    break;
+                default:
+                    break;
+                }
+            }
+            if (quit)
+                break;
+            renderer.resize(ctx.framebufferWidth(), ctx.framebufferHeight());
+        }
+        if (frame > 0)
+            camera.orbit(options.spin, 0.0f);
+        renderer.render(gpuMesh, camera, shown, geometryOptions);
+        if (writeFrames) {
+            const fs::path path = framePath(outDir, frame);
+            if (auto ok = io::writePng(path, renderer.readPresented(), options.overwrite); !ok)
+                return inputError(ok.error());
+            log::info("wrote {}", path.string());
+        }
+        if (screenshot) {
+            if (auto ok = prepareOutputDirectory(outDir); !ok) {
+                log::error("screenshot: {}", ok.error());
+            } else {
+                const fs::path path = nextScreenshotPath(outDir);
+                if (auto written = io::writePng(path, renderer.readPresented(), false); !written)
+                    log::error("screenshot: {}", written.error());
+                else
+                    log::info("screenshot saved to {}", path.string());
+            }
+        }
+        ctx.swapBuffers();
+    }
+    if (gl::errorCount() > 0) {
+        log::error("{} GL errors were reported", gl::errorCount());
+        return ExitInput;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    CLI::App app{"tandem-raster: rasterize a mesh or point cloud (PLY, OBJ) into a G-buffer "
+                 "and show one of its channels, in a window or headless.\n"
+                 "Window controls: left drag orbit, right/middle drag pan, wheel zoom, C cycle "
+                 "channel, S or F2 screenshot (into --out), R reset view, Esc or Q quit."};
+    app.add_option("FILE", options.file, "mesh or point cloud (.ply, .obj); default: built-in "
+                                         "sample");
+    app.add_flag("--headless", options.headless,
+                 "render without a window (EGL device platform), writing frames to --out");
+    app.add_option("--size", options.size, "render size WxH (window: initial size)")
+        ->capture_default_str();
+    app.add_option("--frames", options.frames,
+                   "frames to render, then exit (headless default 1; window: until closed)");
+    app.add_option("--out", options.outDir, "folder for frames and screenshots")
+        ->capture_default_str();
+    app.add_option("--channel", options.channel, "G-buffer channel shown")
+        ->check(CLI::IsMember({"color", "depth", "normal", "id"}))
+        ->capture_default_str();
+    app.add_option("--color-format", options.colorFormat, "G-buffer colour format")
+        ->check(CLI::IsMember({"rgba8", "rgba16f"}))
+        ->capture_default_str();
+    app.add_option("--point-size", options.pointSize, "point size in pixels for point clouds")
+        ->check(CLI::Range(1.0f, 64.0f))
+        ->capture_default_str();
+    app.add_option("--spin", options.spin, "degrees the camera orbits each frame")
+        ->capture_default_str();
+    app.add_flag("--overwrite", options.overwrite, "replace existing frame files in --out");
+    app.add_option("--egl-device", options.eglDevice, "headless: use this EGL device index");
+    app.add_flag("--no-vsync", options.noVsync, "window: do not wait for vertical sync");
+    app.add_flag("--gl-debug", options.glDebug,
+                 "debug GL context with synchronous KHR_debug output (also TANDEM_GL_DEBUG=1)");
+    app.add_flag("-v,--verbose", options.verbose, "print debug messages");
+    app.add_flag("-q,--quiet", options.quiet, "print only warnings and errors");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::printf("%s", app.help().c_str());
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        return usageError(e.what());
+    }
+    if (options.verbose)
+        log::setLevel(log::Level::Debug);
+    else if (options.quiet)
+        log::setLevel(log::Level::Warning);
+    try {
+        return run(options);
+    } catch (const Error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return ExitInput;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: unexpected failure: %s\n", e.what());
+        return ExitInput;
+    }
+}

@@ -1,0 +1,13 @@
+# Dependencies, all from Debian packages (scripts/install-deps.sh installs them).
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(glfw3 3.3 REQUIRED)
+find_package(glm REQUIRED)
+find_package(tinyobjloader REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(fmt REQUIRED)
+pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+if(TANDEM_TESTS)
+    find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,96 @@
+#include "engine/core/File.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#ifndef TANDEM_SOURCE_DIR
+#define TANDEM_SOURCE_DIR "."
+#endif
+
+namespace tandem {
+
+namespace fs = std::filesystem;
+
+Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t maxBytes)
+{
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        return fail(fmt::format("{}: no such file", path.string()));
+    if (fs::is_directory(status))
+        return fail(fmt::format("{}: is a directory, not a file", path.string()));
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return fail(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+    std::vector<std::uint8_t> bytes;
+    std::uint8_t chunk[1 << 16];
+    for (;;) {
+        const std::size_t n = std::fread(chunk, 1, sizeof chunk, file);
+        if (n > 0) {
+            if (bytes.size() + n > maxBytes) {
+                std::fclose(file);
+                return fail(fmt::format("{}: larger than the {} byte limit", path.string(),
+                                        maxBytes));
+            }
+            bytes.insert(bytes.end(), chunk, chunk + n);
+        }
+        if (n < sizeof chunk) {
+            const bool failed = std::ferror(file) != 0;
+            const int err = errno;
+            std::fclose(file);
+            if (failed)
+                return fail(fmt::format("{}: read error: {}", path.string(), std::strerror(err)));
+            break;
+        }
+    }
+    return bytes;
+}
+
+Result<std::string> readTextFile(const fs::path& path)
+{
+    auto bytes = readFile(path, std::uint64_t{1} << 28);
+    if (!bytes)
+        return fail(bytes.error());
+    return std::string(bytes.value().begin(), bytes.value().end());
+}
+
+Result<bool> prepareOutputDirectory(const fs::path& dir)
+{
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        return fail(fmt::format("{}: exists and is not a folder", dir.string()));
+    fs::create_directories(dir, ec);
+    if (ec)
+        return fail(fmt::format("{}: cannot create folder: {}", dir.string(), ec.message()));
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+        return fail(fmt::format("{}: folder is not writable: {}", dir.string(),
+                                std::strerror(errno)));
+    return true;
+}
+
+fs::path dataRoot()
+{
+    if (const char* env = std::getenv("TANDEM_DATA_DIR"); env && *env)
+        return env;
+    const fs::path exeDir = executableDirectory();
+    std::error_code ec;
+    if (!exeDir.empty() && fs::is_directory(exeDir.parent_path() / "shaders", ec))
+        return exeDir.parent_path();
+    return TANDEM_SOURCE_DIR;
+}
+
+fs::path executableDirectory()
+{
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path{} : exe.parent_path();
+}
+
+} // namespace tandem

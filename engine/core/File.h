@@ -1,0 +1,33 @@
+// Reading whole files and checking output locations, with failures as messages, not throws.
+// Thread-agnostic.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "engine/core/Result.h"
+
+namespace tandem {
+
+/// Reads a whole file into memory. Fails with a message naming the file when it is missing, a
+/// directory, unreadable or larger than `maxBytes`.
+Result<std::vector<std::uint8_t>> readFile(const std::filesystem::path& path,
+                                           std::uint64_t maxBytes = std::uint64_t{1} << 34);
+
+/// Reads a whole text file.
+Result<std::string> readTextFile(const std::filesystem::path& path);
+
+/// Creates `dir` (and parents) if needed and checks that a file can be created in it. Fails with
+/// a message naming the folder and the reason.
+Result<bool> prepareOutputDirectory(const std::filesystem::path& dir);
+
+/// The folder holding the running executable (from /proc/self/exe), or empty if unknown.
+std::filesystem::path executableDirectory();
+
+/// Where shaders/ and assets/ live: $TANDEM_DATA_DIR if set, else the executable's parent
+/// folder when it holds shaders/ (the build copies them beside bin/), else the source tree.
+std::filesystem::path dataRoot();
+
+} // namespace tandem

@@ -1,0 +1,31 @@
+// The one include for GL declarations (glad 2, GL 4.5 core), plus the error check used on setup
+// paths. Requires a current context for every call except names.
+#pragma once
+
+#include <source_location>
+#include <string>
+
+#include <glad/gl.h>
+
+#include "engine/core/Error.h"
+
+namespace tandem::gl {
+
+/// A GL setup failure: a glGetError code after a call, an incomplete framebuffer, a compile or
+/// link error.
+class GlError : public Error {
+public:
+    using Error::Error;
+};
+
+/// The symbolic name of a GL error code ("GL_INVALID_OPERATION").
+const char* errorName(GLenum error);
+
+/// Throws GlError naming `call` and the call site if glGetError reports an error (all pending
+/// errors are drained). Used after setup calls; the frame loop relies on the debug callback.
+void check(const char* call, std::source_location where = std::source_location::current());
+
+/// Whether a GL context is current on this thread and its functions are loaded.
+bool isLoaded();
+
+} // namespace tandem::gl

@@ -1,0 +1,160 @@
+#include "engine/io/ObjReader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <tiny_obj_loader.h>
+
+namespace tandem::io {
+
+namespace {
+
+std::string firstLine(const std::string& text)
+{
+    std::string line = text.substr(0, text.find('\n'));
+    return line;
+}
+
+} // namespace
+
+Result<MeshData> readObj(const std::filesystem::path& path)
+{
+    const std::string name = path.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return fail(fmt::format("{}: no such file", name));
+    if (std::filesystem::is_directory(path, ec))
+        return fail(fmt::format("{}: is a directory, not a file", name));
+
+    tinyobj::ObjReaderConfig config;
+    config.triangulate = true;
+    config.vertex_color = true;
+    tinyobj::ObjReader reader;
+    if (!reader.ParseFromFile(name, config))
+        return fail(fmt::format("{}: {}", name, firstLine(reader.Error())));
+
+    std::vector<std::string> warnings;
+    {
+        std::istringstream lines(reader.Warning());
+        std::string line;
+        while (std::getline(lines, line))
+            if (!line.empty())
+                warnings.push_back(fmt::format("{}: {}", name, line));
+    }
+
+    const tinyobj::attrib_t& attrib = reader.GetAttrib();
+    const std::size_t vertexCount = attrib.vertices.size() / 3;
+    const std::size_t normalCount = attrib.normals.size() / 3;
+    const std::size_t texcoordCount = attrib.texcoords.size() / 2;
+    if (vertexCount == 0)
+        return fail(fmt::format("{}: no vertices", name));
+    for (std::size_t i = 0; i < attrib.vertices.size(); ++i)
+        if (!std::isfinite(attrib.vertices[i]))
+            return fail(fmt::format("{}: vertex {} has a non-finite coordinate", name, i / 3));
+
+    // tinyobjloader fills absent colours with white; any other value means the file has them.
+    bool hasColors = false;
+    for (float c : attrib.colors)
+        if (c != 1.0f) {
+            hasColors = true;
+            break;
+        }
+    auto colorOf = [&](std::size_t v) {
+        auto byte = [](float c) {
+            return static_cast<std::uint8_t>(std::round(std::clamp(c, 0.0f, 1.0f) * 255.0f));
+        };
+        return glm::u8vec4(byte(attrib.colors[3 * v]), byte(attrib.colors[3 * v + 1]),
+                           byte(attrib.colors[3 * v + 2]), 255);
+    };
+    auto positionOf = [&](std::size_t v) {
+        return glm::vec3(attrib.vertices[3 * v], attrib.vertices[3 * v + 1],
+                         attrib.vertices[3 * v + 2]);
+    };
+
+    MeshData mesh;
+    std::size_t faceIndexCount = 0;
+    for (const auto& shape : reader.GetShapes())
+        faceIndexCount += shape.mesh.indices.size();
+
+    if (faceIndexCount == 0) {
+        mesh.positions.resize(vertexCount);
+        for (std::size_t v = 0; v < vertexCount; ++v)
+            mesh.positions[v] = positionOf(v);
+        if (hasColors && attrib.colors.size() >= 3 * vertexCount) {
+            mesh.colors.resize(vertexCount);
+            for (std::size_t v = 0; v < vertexCount; ++v)
+                mesh.colors[v] = colorOf(v);
+        }
+    } else {
+        bool allNormals = normalCount > 0;
+        bool allTexcoords = texcoordCount > 0;
+        for (const auto& shape : reader.GetShapes())
+            for (const auto& index : shape.mesh.indices) {
+                allNormals = allNormals && index.normal_index >= 0;
+                allTexcoords = allTexcoords && index.texcoord_index >= 0;
+            }
+        // One output vertex per distinct (position, normal, texcoord) triple.
+        std::unordered_map<std::uint64_t, std::uint32_t> remap;
+        remap.reserve(faceIndexCount);
+        mesh.indices.reserve(faceIndexCount);
+        std::size_t face = 0;
+        for (const auto& shape : reader.GetShapes()) {
+            for (std::size_t k = 0; k < shape.mesh.indices.size(); ++k) {
+                const tinyobj::index_t& index = shape.mesh.indices[k];
+                face = k / 3;
+                if (index.vertex_index < 0 ||
+                    static_cast<std::size_t>(index.vertex_index) >= vertexCount)
+                    return fail(fmt::format("{}: face {} of '{}': vertex index {} out of range "
+                                            "(the file has {} vertices)",
+                                            name, face, shape.name, index.vertex_index + 1,
+                                            vertexCount));
+                if (allNormals && static_cast<std::size_t>(index.normal_index) >= normalCount)
+                    return fail(fmt::format("{}: face {} of '{}': normal index {} out of range",
+                                            name, face, shape.name, index.normal_index + 1));
+                if (allTexcoords && static_cast<std::size_t>(index.texcoord_index) >= texcoordCount)
+                    return fail(fmt::format("{}: face {} of '{}': texture coordinate index {} out "
+                                            "of range",
+                                            name, face, shape.name, index.texcoord_index + 1));
+                const std::uint64_t key =
+                    (static_cast<std::uint64_t>(index.vertex_index) << 40) ^
+                    (static_cast<std::uint64_t>(allNormals ? index.normal_index + 1 : 0) << 20) ^
+                    static_cast<std::uint64_t>(allTexcoords ? index.texcoord_index + 1 : 0);
+                auto [it, inserted] =
+                    remap.try_emplace(key, static_cast<std::uint32_t>(mesh.positions.size()));
+                if (inserted) {
+                    const auto v = static_cast<std::size_t>(index.vertex_index);
+                    mesh.positions.push_back(positionOf(v));
+                    if (hasColors)
+                        mesh.colors.push_back(colorOf(v));
+                    if (allNormals) {
+                        const auto n = static_cast<std::size_t>(index.normal_index);
+                        glm::vec3 normal(attrib.normals[3 * n], attrib.normals[3 * n + 1],
+                                         attrib.normals[3 * n + 2]);
+                        const float length = glm::length(normal);
+                        mesh.normals.push_back(std::isfinite(length) && length > 0
+                                                   ? normal / length
+                                                   : glm::vec3(0, 0, 1));
+                    }
+                    if (allTexcoords) {
+                        const auto t = static_cast<std::size_t>(index.texcoord_index);
+                        mesh.texcoords.emplace_back(attrib.texcoords[2 * t],
+                                                    attrib.texcoords[2 * t + 1]);
+                    }
+                }
+                mesh.indices.push_back(it->second);
+            }
+        }
+        if (mesh.indices.size() % 3 != 0)
+            return fail(fmt::format("{}: faces did not triangulate into whole triangles", name));
+    }
+
+    Result<MeshData> result(std::move(mesh));
+    for (auto& warning : warnings)
+        result.addWarning(std::move(warning));
+    return result;
+}
+
+} // namespace tandem::io

@@ -1,0 +1,23 @@
+// Window input as plain events, so apps and the engine need no GLFW include. Produced by the
+// window on the render thread in pollEvents().
+#pragma once
+
+namespace tandem::platform {
+
+/// Keys the apps use; everything else arrives as Key::Other.
+enum class Key { Other, Escape, Space, C, S, R, Q, F2, F12, Left, Right, Up, Down };
+
+/// One input event.
+struct InputEvent {
+    enum class Type { MouseMove, MouseButton, Scroll, Key, Resize };
+    Type type = Type::MouseMove;
+    double x = 0; ///< MouseMove: cursor x in pixels; Scroll: horizontal offset
+    double y = 0; ///< MouseMove: cursor y in pixels; Scroll: vertical offset
+    int button = 0;       ///< MouseButton: 0 left, 1 right, 2 middle
+    bool pressed = false; ///< MouseButton/Key: pressed (true) or released
+    Key key = Key::Other; ///< Key
+    int width = 0;        ///< Resize: framebuffer width
+    int height = 0;       ///< Resize: framebuffer height
+};
+
+} // namespace tandem::platform

@@ -1,0 +1,23 @@
+// Binding points shared by the GLSL and C++ sides. Mirrored in engine/render/Bindings.h; the
+// unit test BindingsTest checks that the two agree. Define each number here exactly once.
+
+// Uniform buffers
+#define TANDEM_UBO_CAMERA 0
+#define TANDEM_UBO_PRESENT 1
+
+// Texture units
+#define TANDEM_TEX_GBUFFER_COLOR 0
+#define TANDEM_TEX_GBUFFER_DEPTH 1
+#define TANDEM_TEX_GBUFFER_NORMAL 2
+#define TANDEM_TEX_GBUFFER_ID 3
+
+// Vertex attributes
+#define TANDEM_ATTR_POSITION 0
+#define TANDEM_ATTR_NORMAL 1
+#define TANDEM_ATTR_COLOR 2
+#define TANDEM_ATTR_TEXCOORD 3
+
+// Geometry pass outputs (G-buffer colour attachments)
+#define TANDEM_OUT_COLOR 0
+#define TANDEM_OUT_NORMAL 1
+#define TANDEM_OUT_ID 2

@@ -1,0 +1,9 @@
+// The per-frame camera block; layout mirrored by render::CameraBlock (std140).
+layout(std140, binding = TANDEM_UBO_CAMERA) uniform Camera {
+    mat4 view;
+    mat4 projection;
+    mat4 viewProjection;
+    vec4 eye;           // xyz: camera position, world space
+    vec4 lightDir;      // xyz: unit direction towards the light, world space
+    vec4 params;        // x: point size (pixels), y: has colours (0/1), z: has normals (0/1)
+} camera;
