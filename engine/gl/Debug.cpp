@@ -36,6 +36,12 @@ void GLAD_API_PTR onDebugMessage(GLenum source, GLenum type, GLuint id, GLenum s
 {
     const std::string_view text(message, length >= 0 ? static_cast<std::size_t>(length)
                                                      : std::char_traits<char>::length(message));
+    // Compile and link failures are reported by gl::Program with file:line; the driver's copy
+    // of the same text is noise here, and not a GL error.
+    if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) {
+        log::debug("GL shader compiler: {}", text);
+        return;
+    }
     if (type == GL_DEBUG_TYPE_ERROR) {
         g_errorCount.fetch_add(1, std::memory_order_relaxed);
         log::error("GL error ({}, id {}): {}", sourceName(source), id, text);

@@ -134,9 +134,9 @@ std::string mapShaderLog(const std::string& log, const std::vector<std::string>&
     return out;
 }
 
-Program::Program(const std::vector<ShaderStage>& stages, std::string_view label)
+Program::Program(const std::vector<ShaderStage>& stages, std::string_view label,
+                 const fs::path& root)
 {
-    const fs::path root = shaderRoot();
     m_id.reset(glCreateProgram());
     check("glCreateProgram");
     std::vector<GLuint> shaders;

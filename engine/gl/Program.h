@@ -19,13 +19,18 @@ struct ShaderStage {
     std::string path;
 };
 
+/// The folder shaders are loaded from: $TANDEM_SHADER_DIR if set, else dataRoot()/shaders.
+std::filesystem::path shaderRoot();
+
 /// A linked program object.
 class Program {
 public:
     explicit Program(NoCreateT) noexcept {}
-    /// Compiles and links `stages`, resolving #include "file" against shaderRoot(). Throws
-    /// GlError with every compiler message mapped back to "file:line" on failure.
-    Program(const std::vector<ShaderStage>& stages, std::string_view label);
+    /// Compiles and links `stages`, loading files and resolving #include "file" against `root`
+    /// (default shaderRoot()). Throws GlError with every compiler message mapped back to
+    /// "file:line" on failure.
+    Program(const std::vector<ShaderStage>& stages, std::string_view label,
+            const std::filesystem::path& root = shaderRoot());
 
     static Program wrap(GLuint id) noexcept;
     GLuint release() noexcept;
@@ -44,9 +49,6 @@ private:
     };
     detail::OwnedId<Deleter> m_id;
 };
-
-/// The folder shaders are loaded from: $TANDEM_SHADER_DIR if set, else dataRoot()/shaders.
-std::filesystem::path shaderRoot();
 
 /// A shader source with its #includes expanded and #line directives inserted; `files` maps the
 /// source-string numbers used in #line to file paths, for error messages.

@@ -32,6 +32,8 @@ Result<MeshData> loadMesh(const std::filesystem::path& path)
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return fail(fmt::format("{}: no such file", path.string()));
+    if (std::filesystem::is_directory(path, ec))
+        return fail(fmt::format("{}: is a directory, not a mesh file", path.string()));
 
     Result<MeshData> result = fail("");
     if (extension == ".ply" || startsWithPlyMagic(path))

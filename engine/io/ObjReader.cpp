@@ -1,7 +1,9 @@
 #include "engine/io/ObjReader.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 #include <unordered_map>
 
@@ -18,6 +20,37 @@ std::string firstLine(const std::string& text)
     return line;
 }
 
+/// tinyobjloader reads "nan", "inf" and other non-numbers in v/vn/vt lines as 0 without a
+/// word; find them first so the user hears which line is broken.
+Result<bool> checkNumbers(const std::filesystem::path& path)
+{
+    std::ifstream file(path);
+    std::string line;
+    for (std::size_t number = 1; std::getline(file, line); ++number) {
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] != 'v')
+            continue;
+        std::istringstream words(line.substr(first));
+        std::string keyword, token;
+        words >> keyword;
+        if (keyword != "v" && keyword != "vn" && keyword != "vt")
+            continue;
+        while (words >> token) {
+            double value = 0;
+            const char* begin = token.data();
+            const char* end = begin + token.size();
+            if (*begin == '+')
+                ++begin;
+            const auto [p, ec] = std::from_chars(begin, end, value);
+            if (ec != std::errc() || p != end || !std::isfinite(value))
+                return fail(fmt::format("{}:{}: '{}' is not a finite number (non-finite "
+                                        "coordinate)",
+                                        path.string(), number, token));
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 Result<MeshData> readObj(const std::filesystem::path& path)
@@ -28,6 +61,9 @@ Result<MeshData> readObj(const std::filesystem::path& path)
         return fail(fmt::format("{}: no such file", name));
     if (std::filesystem::is_directory(path, ec))
         return fail(fmt::format("{}: is a directory, not a file", name));
+
+    if (auto numbers = checkNumbers(path); !numbers)
+        return fail(numbers.error());
 
     tinyobj::ObjReaderConfig config;
     config.triangulate = true;

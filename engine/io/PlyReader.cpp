@@ -357,9 +357,9 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
                     (reader.remaining() + 1) / each));
             needed += element.count * each;
             if (needed > reader.remaining() + 1)
-                return fail(fmt::format("{}: header claims more data than the file holds ({} "
-                                        "body bytes)",
-                                        name, reader.remaining()));
+                return fail(fmt::format("{}: truncated: the header describes at least {} bytes "
+                                        "of {} data, the file holds {}",
+                                        name, needed, formatName, reader.remaining()));
         }
     }
 
@@ -501,6 +501,9 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
         return fail(fmt::format("{}: none of its {} faces has 3 or more vertices", name,
                                 skippedFaces));
     Result<MeshData> result(std::move(mesh));
+    if (header.format != Format::Ascii && reader.remaining() > 0)
+        result.addWarning(fmt::format("{}: {} bytes after the last element were ignored", name,
+                                      reader.remaining()));
     if (skippedFaces > 0)
         result.addWarning(fmt::format("{}: skipped {} faces with fewer than 3 vertices", name,
                                       skippedFaces));

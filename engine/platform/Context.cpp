@@ -40,7 +40,11 @@ Result<std::unique_ptr<Context>> createContext(ContextMode mode, const ContextOp
             return window;
         why = window.error();
     }
-    log::info("{}: rendering headless instead", why);
+    // Said once: quietly when there is no display at all, as a warning when a window failed.
+    if (hasDisplay)
+        log::warning("{}: rendering headless instead", why);
+    else
+        log::info("{}: rendering headless instead", why);
     auto headless = tryCreateHeadless(options);
     if (!headless)
         return fail(why + "; headless EGL also failed: " + headless.error());

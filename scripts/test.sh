@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test tier this machine can run (ctest
+# labels unit, gl, window, gpu), saying which tiers were skipped and why.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh || exit 1
+scripts/build.sh default || exit 1
+
+tiers=(unit)
+skipped=()
+probe_dir=$(mktemp -d)
+trap 'rm -rf "$probe_dir"; [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null' EXIT
+
+# gl: a headless EGL context must come up (llvmpipe's software device without a GPU).
+if probe=$(build/bin/tandem-raster --headless --frames 1 --size 16x16 --out "$probe_dir/gl" -q 2>&1); then
+    tiers+=(gl)
+else
+    skipped+=("gl: headless EGL does not work here: $probe")
+fi
+
+# window: a real window on an X server; start Xvfb when there is no display.
+if [ -z "${DISPLAY:-}" ] && command -v Xvfb >/dev/null; then
+    for n in $(seq 90 110); do
+        [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
+        Xvfb ":$n" -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
+        xvfb_pid=$!
+        for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+        export DISPLAY=":$n"
+        break
+    done
+fi
+if [ -n "${DISPLAY:-}" ] && build/bin/tandem-raster --frames 1 --size 16x16 --out "$probe_dir/win" -q 2>"$probe_dir/win.log" \
+        && ! grep -q "rendering headless instead" "$probe_dir/win.log"; then
+    tiers+=(window)
+else
+    skipped+=("window: no X display could be opened (install xvfb): $(head -c 300 "$probe_dir/win.log" 2>/dev/null)")
+fi
+
+# gpu: an NVIDIA GPU with a working driver and a CUDA build.
+if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 \
+        && grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
+    tiers+=(gpu)
+else
+    skipped+=("gpu: no NVIDIA GPU or no CUDA build here; the gpu tier runs on the GPU host (README: GPU servers)")
+fi
+
+echo "test: running tiers: ${tiers[*]}"
+for s in "${skipped[@]}"; do echo "test: skipped tier $s"; done
+labels=$(IFS='|'; echo "^(${tiers[*]})\$")
+ctest --test-dir build -L "$labels" --output-on-failure -j"$(nproc)"

@@ -1,0 +1,71 @@
+// core: Result, reading files and preparing output folders.
+#include "engine/core/File.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/support/TempDir.h"
+
+namespace tandem {
+namespace {
+
+TEST(Result, HoldsValueOrMessage)
+{
+    Result<int> ok(5);
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(ok.value(), 5);
+    Result<int> bad = fail("broken");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.error(), "broken");
+    bad.addWarning("w");
+    EXPECT_EQ(bad.warnings().size(), 1u);
+}
+
+TEST(Error, NamesCallAndLocation)
+{
+    const Error error("it failed", "glFoo");
+    const std::string what = error.what();
+    EXPECT_NE(what.find("it failed"), std::string::npos);
+    EXPECT_NE(what.find("glFoo at "), std::string::npos);
+    EXPECT_NE(what.find("FileTest.cpp:"), std::string::npos) << what;
+    EXPECT_EQ(error.call(), "glFoo");
+}
+
+TEST(File, ReadsWholeFile)
+{
+    test::TempDir dir;
+    auto bytes = readFile(dir.write("a.bin", std::string("ab\0c", 4)));
+    ASSERT_TRUE(bytes) << bytes.error();
+    EXPECT_EQ(bytes.value().size(), 4u);
+    EXPECT_EQ(bytes.value()[3], 'c');
+}
+
+TEST(File, ReadErrorsNameTheFile)
+{
+    test::TempDir dir;
+    auto missing = readFile(dir.path() / "nope");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("nope: no such file"), std::string::npos) << missing.error();
+    auto directory = readFile(dir.path());
+    ASSERT_FALSE(directory);
+    EXPECT_NE(directory.error().find("is a directory"), std::string::npos);
+    auto tooBig = readFile(dir.write("big", std::string(100, 'x')), 10);
+    ASSERT_FALSE(tooBig);
+    EXPECT_NE(tooBig.error().find("byte limit"), std::string::npos);
+}
+
+TEST(File, PrepareOutputDirectory)
+{
+    test::TempDir dir;
+    EXPECT_TRUE(prepareOutputDirectory(dir.path() / "a" / "b"));
+    EXPECT_TRUE(std::filesystem::is_directory(dir.path() / "a" / "b"));
+    const auto file = dir.write("plain", "x");
+    auto onFile = prepareOutputDirectory(file);
+    ASSERT_FALSE(onFile);
+    EXPECT_NE(onFile.error().find("not a folder"), std::string::npos) << onFile.error();
+    auto below = prepareOutputDirectory(file / "sub");
+    ASSERT_FALSE(below);
+    EXPECT_NE(below.error().find("cannot create folder"), std::string::npos) << below.error();
+}
+
+} // namespace
+} // namespace tandem

@@ -1,0 +1,153 @@
+// GL wrappers on a real (headless EGL) context: creation gives names and labels, moves leave
+// id 0 behind, wrap/release round-trip, errors are reported clearly, and no GL error remains.
+#include <gtest/gtest.h>
+
+#include "engine/gl/Buffer.h"
+#include "engine/gl/Debug.h"
+#include "engine/gl/Framebuffer.h"
+#include "engine/gl/Program.h"
+#include "engine/gl/Query.h"
+#include "engine/gl/Texture.h"
+#include "engine/gl/VertexArray.h"
+#include "tests/support/GlTestContext.h"
+#include "tests/support/TempDir.h"
+
+namespace tandem::gl {
+namespace {
+
+class GlObjects : public test::GlTest {};
+
+std::string labelOf(GLenum identifier, GLuint id)
+{
+    char label[128] = {};
+    GLsizei length = 0;
+    glGetObjectLabel(identifier, id, sizeof label, &length, label);
+    return std::string(label, static_cast<std::size_t>(length));
+}
+
+TEST_F(GlObjects, BufferCreateWriteMoveWrapRelease)
+{
+    Buffer buffer(16, nullptr, GL_DYNAMIC_STORAGE_BIT, "test.buffer");
+    ASSERT_NE(buffer.id(), 0u);
+    EXPECT_EQ(buffer.size(), 16u);
+    EXPECT_EQ(labelOf(GL_BUFFER, buffer.id()), "test.buffer");
+    const std::uint32_t data[4] = {1, 2, 3, 4};
+    buffer.write(0, data, sizeof data);
+    std::uint32_t back[4] = {};
+    glGetNamedBufferSubData(buffer.id(), 0, sizeof back, back);
+    EXPECT_EQ(back[3], 4u);
+
+    const GLuint id = buffer.id();
+    Buffer moved(std::move(buffer));
+    EXPECT_EQ(buffer.id(), 0u);
+    EXPECT_EQ(moved.id(), id);
+    const GLuint released = moved.release();
+    EXPECT_EQ(moved.id(), 0u);
+    EXPECT_TRUE(glIsBuffer(released));
+    {
+        Buffer wrapped = Buffer::wrap(released, 16);
+        EXPECT_EQ(wrapped.id(), released);
+    }
+    EXPECT_FALSE(glIsBuffer(released)) << "the wrapper deleted the adopted name";
+}
+
+TEST_F(GlObjects, MoveAssignmentDeletesTheOldObject)
+{
+    Texture a(GL_RGBA8, 4, 4, "a");
+    Texture b(GL_RGBA8, 8, 8, "b");
+    const GLuint oldA = a.id();
+    a = std::move(b);
+    EXPECT_FALSE(glIsTexture(oldA));
+    EXPECT_EQ(a.width(), 8);
+    EXPECT_EQ(b.id(), 0u);
+}
+
+TEST_F(GlObjects, EveryKindCreatesAndLabels)
+{
+    Texture texture(GL_R32UI, 3, 2, "test.texture");
+    EXPECT_EQ(labelOf(GL_TEXTURE, texture.id()), "test.texture");
+    VertexArray vertexArray("test.vao");
+    EXPECT_EQ(labelOf(GL_VERTEX_ARRAY, vertexArray.id()), "test.vao");
+    Query query(GL_TIMESTAMP, "test.query");
+    EXPECT_NE(query.id(), 0u);
+    query.timestamp();
+    glFinish();
+    const auto result = query.tryResult();
+    ASSERT_TRUE(result.has_value()) << "after glFinish the timestamp is available";
+    EXPECT_GT(*result, 0u);
+    Framebuffer framebuffer("test.fb");
+    framebuffer.attach(GL_COLOR_ATTACHMENT0, texture);
+    framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
+    EXPECT_NO_THROW(framebuffer.checkComplete());
+    EXPECT_EQ(labelOf(GL_FRAMEBUFFER, framebuffer.id()), "test.fb");
+}
+
+TEST_F(GlObjects, IncompleteFramebufferNamesTheStatus)
+{
+    Framebuffer framebuffer("empty.fb");
+    try {
+        framebuffer.checkComplete();
+        FAIL() << "expected GlError";
+    } catch (const GlError& e) {
+        EXPECT_NE(std::string(e.what()).find("GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("empty.fb"), std::string::npos);
+    }
+}
+
+TEST_F(GlObjects, ProgramCompileErrorNamesFileAndLine)
+{
+    test::TempDir dir;
+    dir.write("common/ok.glsl", "float helper() { return 1.0; }\n");
+    dir.write("bad.frag.glsl", "#version 450 core\n#include \"common/ok.glsl\"\n"
+                               "out vec4 color;\nvoid main() {\n  color = vec4(undefinedThing);\n}\n");
+    dir.write("ok.vert.glsl", "#version 450 core\nvoid main() { gl_Position = vec4(0); }\n");
+    try {
+        Program program({{GL_VERTEX_SHADER, "ok.vert.glsl"}, {GL_FRAGMENT_SHADER, "bad.frag.glsl"}},
+                        "bad", dir.path());
+        FAIL() << "expected GlError";
+    } catch (const GlError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("fragment shader bad.frag.glsl failed to compile"), std::string::npos)
+            << what;
+        EXPECT_NE(what.find("bad.frag.glsl:5"), std::string::npos) << what;
+    }
+}
+
+TEST_F(GlObjects, ProgramLinkErrorIsReported)
+{
+    test::TempDir dir;
+    dir.write("v.vert.glsl", "#version 450 core\nlayout(location=0) out vec3 a;\n"
+                             "void main() { a = vec3(1); gl_Position = vec4(0); }\n");
+    dir.write("f.frag.glsl", "#version 450 core\nlayout(location=0) in vec4 a;\n"
+                             "out vec4 c;\nvoid main() { c = a; }\n");
+    EXPECT_THROW(Program({{GL_VERTEX_SHADER, "v.vert.glsl"}, {GL_FRAGMENT_SHADER, "f.frag.glsl"}},
+                         "mismatch", dir.path()),
+                 GlError);
+}
+
+TEST_F(GlObjects, DebugOutputCountsErrors)
+{
+    glBindBuffer(0x1234, 0); // invalid enum on purpose
+    glFinish();
+    EXPECT_EQ(errorCount(), 1u);
+    resetErrorCount();
+    EXPECT_THROW(check("nothing"), GlError) << "glGetError still holds the error";
+}
+
+TEST_F(GlObjects, EngineShadersCompile)
+{
+    EXPECT_NO_THROW(Program({{GL_VERTEX_SHADER, "render/Geometry.vert.glsl"},
+                             {GL_FRAGMENT_SHADER, "render/Geometry.frag.glsl"}},
+                            "geometry"));
+    EXPECT_NO_THROW(Program({{GL_VERTEX_SHADER, "render/Points.vert.glsl"},
+                             {GL_FRAGMENT_SHADER, "render/Points.frag.glsl"}},
+                            "points"));
+    EXPECT_NO_THROW(Program({{GL_VERTEX_SHADER, "render/Present.vert.glsl"},
+                             {GL_FRAGMENT_SHADER, "render/Present.frag.glsl"}},
+                            "present"));
+}
+
+} // namespace
+} // namespace tandem::gl

@@ -1,0 +1,119 @@
+// OBJ reader (tinyobjloader underneath): triangulation, vertex colours, normals, texture
+// coordinates, point-only files, missing .mtl as a warning, and bad input as clear errors.
+#include "engine/io/ObjReader.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/io/MeshLoader.h"
+#include "tests/support/TempDir.h"
+
+namespace tandem::io {
+namespace {
+
+using test::TempDir;
+
+TEST(ObjReader, QuadIsTriangulated)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write("quad.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().vertexCount(), 4u);
+    EXPECT_EQ(mesh.value().triangleCount(), 2u);
+    EXPECT_TRUE(mesh.value().colors.empty());
+}
+
+TEST(ObjReader, PolygonWithNegativeIndices)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write(
+        "penta.obj", "v 0 0 0\nv 1 0 0\nv 1.5 1 0\nv 0.5 1.5 0\nv -0.5 1 0\nf -5 -4 -3 -2 -1\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().triangleCount(), 3u);
+}
+
+TEST(ObjReader, VertexColoursNormalsAndTexcoords)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write("c.obj", "v 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 0 1 0 0 0 1\n"
+                                           "vn 0 0 2\nvt 0.5 0.5\n"
+                                           "f 1/1/1 2/1/1 3/1/1\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    const MeshData& m = mesh.value();
+    ASSERT_EQ(m.colors.size(), 3u);
+    EXPECT_EQ(m.colors[0], glm::u8vec4(255, 0, 0, 255));
+    EXPECT_EQ(m.colors[2], glm::u8vec4(0, 0, 255, 255));
+    ASSERT_EQ(m.normals.size(), 3u);
+    EXPECT_EQ(m.normals[1], glm::vec3(0, 0, 1));
+    ASSERT_EQ(m.texcoords.size(), 3u);
+    EXPECT_EQ(m.texcoords[0], glm::vec2(0.5f, 0.5f));
+}
+
+TEST(ObjReader, PointsOnly)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write("p.obj", "# a cloud\nv 0 0 0\nv 1 2 3\nv 4 5 6\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.value().isPointCloud());
+    EXPECT_EQ(mesh.value().positions[2], glm::vec3(4, 5, 6));
+}
+
+TEST(ObjReader, MissingMtlIsAWarning)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write("m.obj", "mtllib gone.mtl\nusemtl red\nv 0 0 0\nv 1 0 0\n"
+                                           "v 0 1 0\nf 1 2 3\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    ASSERT_FALSE(mesh.warnings().empty());
+    EXPECT_NE(mesh.warnings()[0].find("gone.mtl"), std::string::npos) << mesh.warnings()[0];
+}
+
+TEST(ObjReader, LoaderComputesNormalsForMeshesWithoutThem)
+{
+    TempDir dir;
+    auto mesh = loadMesh(dir.write("n.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    ASSERT_EQ(mesh.value().normals.size(), 3u);
+    EXPECT_NEAR(mesh.value().normals[0].z, 1.0f, 1e-6f);
+}
+
+void expectError(const Result<MeshData>& result, const std::string& fragment)
+{
+    ASSERT_FALSE(result) << "expected an error containing '" << fragment << "'";
+    EXPECT_NE(result.error().find(fragment), std::string::npos) << result.error();
+}
+
+TEST(ObjReaderErrors, EmptyAndMissing)
+{
+    TempDir dir;
+    expectError(readObj(dir.write("empty.obj", "")), "no vertices");
+    expectError(readObj(dir.path() / "absent.obj"), "no such file");
+    expectError(readObj(dir.path()), "is a directory");
+}
+
+TEST(ObjReaderErrors, IndexOutOfRange)
+{
+    TempDir dir;
+    expectError(readObj(dir.write("r.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")),
+                "out of range");
+}
+
+TEST(ObjReaderErrors, NonFinite)
+{
+    TempDir dir;
+    expectError(readObj(dir.write("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n")),
+                "non-finite");
+}
+
+TEST(MeshLoader, UnknownExtensionAndPlyMagic)
+{
+    TempDir dir;
+    expectError(loadMesh(dir.write("mesh.stl", "solid x\n")), "unknown mesh format");
+    auto ply = loadMesh(dir.write("cloud.dat", "ply\nformat ascii 1.0\nelement vertex 1\n"
+                                               "property float x\nproperty float y\n"
+                                               "property float z\nend_header\n1 2 3\n"));
+    ASSERT_TRUE(ply) << ply.error();
+    EXPECT_TRUE(ply.value().isPointCloud());
+}
+
+} // namespace
+} // namespace tandem::io

@@ -1,0 +1,411 @@
+// PLY reader: every format, scalar type name, attribute and face kind, and each kind of bad
+// input giving one clear message.
+#include "engine/io/PlyReader.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace tandem::io {
+namespace {
+
+std::vector<std::uint8_t> bytesOf(const std::string& text)
+{
+    return std::vector<std::uint8_t>(text.begin(), text.end());
+}
+
+Result<MeshData> parse(const std::string& text) { return readPly(bytesOf(text), "test.ply"); }
+
+/// Appends binary values in little or big endian.
+struct Writer {
+    bool bigEndian = false;
+    std::vector<std::uint8_t> bytes;
+
+    explicit Writer(const std::string& header, bool big = false) : bigEndian(big)
+    {
+        bytes.assign(header.begin(), header.end());
+    }
+    template <class T> Writer& put(T value)
+    {
+        std::uint8_t raw[sizeof(T)];
+        std::memcpy(raw, &value, sizeof(T));
+        if (bigEndian != (std::endian::native == std::endian::big))
+            std::reverse(raw, raw + sizeof(T));
+        bytes.insert(bytes.end(), raw, raw + sizeof(T));
+        return *this;
+    }
+};
+
+const std::string triangleAscii = "ply\n"
+                                  "format ascii 1.0\n"
+                                  "comment made by hand\n"
+                                  "obj_info nothing\n"
+                                  "element vertex 3\n"
+                                  "property float x\n"
+                                  "property float y\n"
+                                  "property float z\n"
+                                  "element face 1\n"
+                                  "property list uchar int vertex_indices\n"
+                                  "end_header\n"
+                                  "0 0 0\n"
+                                  "1 0 0\n"
+                                  "0 1 0\n"
+                                  "3 0 1 2\n";
+
+TEST(PlyReader, AsciiTriangle)
+{
+    auto mesh = parse(triangleAscii);
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().vertexCount(), 3u);
+    EXPECT_EQ(mesh.value().indices, (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(mesh.value().positions[1], glm::vec3(1, 0, 0));
+    EXPECT_TRUE(mesh.value().normals.empty());
+    EXPECT_TRUE(mesh.value().colors.empty());
+}
+
+TEST(PlyReader, CrLfLineEndings)
+{
+    std::string text;
+    for (char c : triangleAscii) {
+        if (c == '\n')
+            text += '\r';
+        text += c;
+    }
+    auto mesh = parse(text);
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().triangleCount(), 1u);
+}
+
+TEST(PlyReader, BinaryLittleAndBigEndianAgree)
+{
+    const std::string header = "element vertex 4\n"
+                               "property double x\nproperty double y\nproperty double z\n"
+                               "element face 1\nproperty list uchar uint vertex_indices\n"
+                               "end_header\n";
+    for (bool big : {false, true}) {
+        Writer w(std::string("ply\nformat ") + (big ? "binary_big_endian" : "binary_little_endian") +
+                     " 1.0\n" + header,
+                 big);
+        const double p[4][3] = {{0, 0, 0}, {2, 0, 0}, {2, 3, 0}, {0, 3, -1.5}};
+        for (auto& v : p)
+            w.put(v[0]).put(v[1]).put(v[2]);
+        w.put<std::uint8_t>(4).put<std::uint32_t>(0).put<std::uint32_t>(1).put<std::uint32_t>(2).put<std::uint32_t>(3);
+        auto mesh = readPly(w.bytes, "t.ply");
+        ASSERT_TRUE(mesh) << (big ? "big: " : "little: ") << mesh.error();
+        EXPECT_EQ(mesh.value().positions[3], glm::vec3(0, 3, -1.5f));
+        // A quad becomes a fan of two triangles.
+        EXPECT_EQ(mesh.value().indices, (std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3}));
+    }
+}
+
+TEST(PlyReader, EveryScalarTypeName)
+{
+    // One vertex property per type name; x/y/z use three of them, the rest are skipped.
+    const char* names[] = {"char",  "uchar",  "short", "ushort", "int",   "uint",
+                           "float", "double", "int8",  "uint8",  "int16", "uint16",
+                           "int32", "uint32", "float32", "float64"};
+    for (const char* xType : names) {
+        std::string header = "ply\nformat binary_little_endian 1.0\nelement vertex 1\n";
+        header += std::string("property ") + xType + " x\n";
+        header += "property int16 y\nproperty float64 z\n";
+        for (const char* other : names)
+            header += std::string("property ") + other + " extra_" + other + "\n";
+        header += "end_header\n";
+        Writer w(header);
+        auto putAs = [&](const std::string& type, double value) {
+            if (type == "char" || type == "int8")
+                w.put<std::int8_t>(static_cast<std::int8_t>(value));
+            else if (type == "uchar" || type == "uint8")
+                w.put<std::uint8_t>(static_cast<std::uint8_t>(value));
+            else if (type == "short" || type == "int16")
+                w.put<std::int16_t>(static_cast<std::int16_t>(value));
+            else if (type == "ushort" || type == "uint16")
+                w.put<std::uint16_t>(static_cast<std::uint16_t>(value));
+            else if (type == "int" || type == "int32")
+                w.put<std::int32_t>(static_cast<std::int32_t>(value));
+            else if (type == "uint" || type == "uint32")
+                w.put<std::uint32_t>(static_cast<std::uint32_t>(value));
+            else if (type == "float" || type == "float32")
+                w.put<float>(static_cast<float>(value));
+            else
+                w.put<double>(value);
+        };
+        putAs(xType, 7);
+        w.put<std::int16_t>(-3);
+        w.put<double>(0.25);
+        for (const char* other : names)
+            putAs(other, 9);
+        auto mesh = readPly(w.bytes, "types.ply");
+        ASSERT_TRUE(mesh) << xType << ": " << mesh.error();
+        EXPECT_EQ(mesh.value().positions[0], glm::vec3(7, -3, 0.25f)) << xType;
+        EXPECT_TRUE(mesh.value().isPointCloud());
+    }
+}
+
+TEST(PlyReader, NormalsColoursAndTexcoords)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement vertex 2\n"
+                      "property float x\nproperty float y\nproperty float z\n"
+                      "property float nx\nproperty float ny\nproperty float nz\n"
+                      "property uchar red\nproperty uchar green\nproperty uchar blue\n"
+                      "property uchar alpha\nproperty float u\nproperty float v\n"
+                      "end_header\n"
+                      "0 0 0 0 0 2 255 128 0 200 0.5 0.25\n"
+                      "1 0 0 0 1 0 1 2 3 4 1 1\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    const MeshData& m = mesh.value();
+    ASSERT_EQ(m.normals.size(), 2u);
+    EXPECT_EQ(m.normals[0], glm::vec3(0, 0, 1)) << "normals are normalised";
+    ASSERT_EQ(m.colors.size(), 2u);
+    EXPECT_EQ(m.colors[0], glm::u8vec4(255, 128, 0, 200));
+    ASSERT_EQ(m.texcoords.size(), 2u);
+    EXPECT_EQ(m.texcoords[0], glm::vec2(0.5f, 0.25f));
+    EXPECT_TRUE(m.isPointCloud());
+}
+
+TEST(PlyReader, FloatColoursAndAlternativeNames)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement vertex 1\n"
+                      "property float x\nproperty float y\nproperty float z\n"
+                      "property float r\nproperty float g\nproperty float b\n"
+                      "property float s\nproperty float t\n"
+                      "end_header\n0 0 0 1.0 0.5 0.0 0.1 0.9\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().colors[0], glm::u8vec4(255, 128, 0, 255));
+    EXPECT_EQ(mesh.value().texcoords[0], glm::vec2(0.1f, 0.9f));
+}
+
+TEST(PlyReader, VertexIndexAliasAndPolygons)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement vertex 5\n"
+                      "property float x\nproperty float y\nproperty float z\n"
+                      "element face 2\nproperty list uchar int vertex_index\n"
+                      "end_header\n0 0 0\n1 0 0\n1 1 0\n0.5 1.5 0\n0 1 0\n"
+                      "5 0 1 2 3 4\n3 0 1 2\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().triangleCount(), 3u + 1u) << "a pentagon gives 3 triangles";
+}
+
+TEST(PlyReader, SkipsUnknownElementsAndProperties)
+{
+    Writer w("ply\nformat binary_little_endian 1.0\n"
+             "element material 2\nproperty uchar ambient\nproperty list uchar float coeffs\n"
+             "element vertex 3\nproperty float x\nproperty float confidence\n"
+             "property float y\nproperty float z\nproperty list uchar int neighbours\n"
+             "element face 1\nproperty uchar flags\nproperty list uchar int vertex_indices\n"
+             "property list uchar float texcoord\n"
+             "element edge 1\nproperty int vertex1\nproperty int vertex2\n"
+             "end_header\n");
+    // material: two elements with lists of 2 and 0 floats
+    w.put<std::uint8_t>(1).put<std::uint8_t>(2).put<float>(0.1f).put<float>(0.2f);
+    w.put<std::uint8_t>(3).put<std::uint8_t>(0);
+    const float p[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+    for (auto& v : p)
+        w.put<float>(v[0]).put<float>(9).put<float>(v[1]).put<float>(0).put<std::uint8_t>(1).put<std::int32_t>(7);
+    w.put<std::uint8_t>(0).put<std::uint8_t>(3).put<std::int32_t>(2).put<std::int32_t>(1).put<std::int32_t>(0);
+    w.put<std::uint8_t>(2).put<float>(0.5f).put<float>(0.5f);
+    w.put<std::int32_t>(0).put<std::int32_t>(1);
+    auto mesh = readPly(w.bytes, "extra.ply");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().positions[2], glm::vec3(0, 1, 0));
+    EXPECT_EQ(mesh.value().indices, (std::vector<std::uint32_t>{2, 1, 0}));
+}
+
+TEST(PlyReader, FacesBeforeVertices)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement face 1\n"
+                      "property list uchar int vertex_indices\nelement vertex 3\n"
+                      "property float x\nproperty float y\nproperty float z\nend_header\n"
+                      "3 0 1 2\n0 0 0\n1 0 0\n0 1 0\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().triangleCount(), 1u);
+}
+
+TEST(PlyReader, DegenerateFacesAreSkippedWithAWarning)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement vertex 3\n"
+                      "property float x\nproperty float y\nproperty float z\n"
+                      "element face 2\nproperty list uchar int vertex_indices\nend_header\n"
+                      "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n2 0 1\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().triangleCount(), 1u);
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_NE(mesh.warnings()[0].find("skipped 1 faces"), std::string::npos);
+}
+
+// --- bad input: one clear message naming the file and the problem ---
+
+void expectError(const Result<MeshData>& result, const std::string& fragment)
+{
+    ASSERT_FALSE(result) << "expected an error containing '" << fragment << "'";
+    EXPECT_NE(result.error().find(fragment), std::string::npos) << result.error();
+    EXPECT_NE(result.error().find(".ply"), std::string::npos) << "names the file: " << result.error();
+}
+
+TEST(PlyReaderErrors, EmptyFile) { expectError(parse(""), "empty file"); }
+
+TEST(PlyReaderErrors, NotPly) { expectError(parse("solid cube\nfacet\n"), "not a PLY file"); }
+
+TEST(PlyReaderErrors, NoEndHeader)
+{
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"),
+                "no end_header");
+}
+
+TEST(PlyReaderErrors, NoFormat)
+{
+    expectError(parse("ply\nelement vertex 0\nend_header\n"), "no format line");
+}
+
+TEST(PlyReaderErrors, UnknownFormatAndTypes)
+{
+    expectError(parse("ply\nformat binary_middle_endian 1.0\nend_header\n"), "unknown format");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float128 x\nend_header\n"),
+                "unknown property type");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\n"
+                      "property list float int idx\nend_header\n"),
+                "list count type must be an integer");
+    expectError(parse("ply\nformat ascii 1.0\nproperty float x\nend_header\n"),
+                "property before any element");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex -4\nend_header\n"),
+                "negative element count");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex lots\nend_header\n"),
+                "element count is not a number");
+}
+
+TEST(PlyReaderErrors, NoVertexElementOrNoVertices)
+{
+    expectError(parse("ply\nformat ascii 1.0\nelement point 1\nproperty float x\nend_header\n1\n"),
+                "no 'vertex' element");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n"),
+                "no vertices");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nend_header\n1 2\n"),
+                "lacks x, y or z");
+}
+
+TEST(PlyReaderErrors, CountLargerThanFileCouldHold)
+{
+    // 4 billion vertices of 12 bytes in a file of a few bytes: rejected before allocating.
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 4000000000\n"
+             "property float x\nproperty float y\nproperty float z\nend_header\n");
+    w.put<float>(1).put<float>(2).put<float>(3);
+    expectError(readPly(w.bytes, "huge.ply"), "can hold at most");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 18446744073709551615\n"
+                      "property float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n"),
+                "can hold at most");
+}
+
+TEST(PlyReaderErrors, ElementWithoutPropertiesAndHugeCountDoesNotHang)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement nothing 18446744073709551615\n"
+                      "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+                      "end_header\n1 2 3\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().vertexCount(), 1u);
+}
+
+TEST(PlyReaderErrors, TruncatedBinary)
+{
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 2\n"
+             "property float x\nproperty float y\nproperty float z\n"
+             "element face 1\nproperty list uchar int vertex_indices\nend_header\n");
+    w.put<float>(0).put<float>(0).put<float>(0).put<float>(1).put<float>(0).put<float>(0);
+    w.put<std::uint8_t>(3).put<std::int32_t>(0);
+    expectError(readPly(w.bytes, "cut.ply"), "list 'vertex_indices' claims 3 items");
+    Writer v("ply\nformat binary_little_endian 1.0\nelement vertex 2\n"
+             "property float x\nproperty float y\nproperty float z\nend_header\n");
+    v.put<float>(0).put<float>(0).put<float>(0).put<float>(1).put<float>(0);
+    expectError(readPly(v.bytes, "cut.ply"), "truncated");
+}
+
+TEST(PlyReaderErrors, TruncatedAscii)
+{
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n0 0 0\n1 0 0\n0 1"),
+                "truncated");
+}
+
+TEST(PlyReaderErrors, MalformedAsciiNumber)
+{
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n0 zero 0\n"),
+                "not a valid number");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                      "property float y\nproperty float z\nelement face 1\n"
+                      "property list uchar int vertex_indices\nend_header\n"
+                      "0 0 0\n1 0 0\n0 1 0\n3 0 1.5 2\n"),
+                "not a valid number");
+}
+
+TEST(PlyReaderErrors, NegativeListSize)
+{
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 3\n"
+             "property float x\nproperty float y\nproperty float z\n"
+             "element face 1\nproperty list char int vertex_indices\nend_header\n");
+    for (int i = 0; i < 9; ++i)
+        w.put<float>(static_cast<float>(i));
+    w.put<std::int8_t>(-3).put<std::int32_t>(0).put<std::int32_t>(1).put<std::int32_t>(2);
+    expectError(readPly(w.bytes, "neg.ply"), "negative size");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                      "property float y\nproperty float z\nelement face 1\n"
+                      "property list int int vertex_indices\nend_header\n"
+                      "0 0 0\n1 0 0\n0 1 0\n-3 0 1 2\n"),
+                "negative size");
+}
+
+TEST(PlyReaderErrors, IndexOutOfRange)
+{
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                      "property float y\nproperty float z\nelement face 1\n"
+                      "property list uchar int vertex_indices\nend_header\n"
+                      "0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n"),
+                "vertex index 3 out of range");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                      "property float y\nproperty float z\nelement face 1\n"
+                      "property list uchar int vertex_indices\nend_header\n"
+                      "0 0 0\n1 0 0\n0 1 0\n3 0 -1 2\n"),
+                "out of range");
+}
+
+TEST(PlyReaderErrors, NonFiniteCoordinates)
+{
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n0 nan 0\n"),
+                "non-finite coordinate");
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n0 0 -inf\n"),
+                "non-finite coordinate");
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 1\n"
+             "property float x\nproperty float y\nproperty float z\nend_header\n");
+    w.put<float>(0).put<float>(std::numeric_limits<float>::infinity()).put<float>(0);
+    expectError(readPly(w.bytes, "inf.ply"), "non-finite coordinate");
+}
+
+TEST(PlyReaderErrors, GarbageAfterMagic)
+{
+    std::string text = "ply\n";
+    for (int i = 0; i < 5000; ++i)
+        text += static_cast<char>((i * 37) & 0xff);
+    auto result = parse(text);
+    ASSERT_FALSE(result);
+}
+
+TEST(PlyReaderErrors, MissingFileAndDirectory)
+{
+    auto missing = readPly(std::filesystem::path("/nonexistent/thing.ply"));
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("no such file"), std::string::npos) << missing.error();
+    auto directory = readPly(std::filesystem::temp_directory_path());
+    ASSERT_FALSE(directory);
+    EXPECT_NE(directory.error().find("is a directory"), std::string::npos) << directory.error();
+}
+
+} // namespace
+} // namespace tandem::io
