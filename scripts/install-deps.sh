@@ -8,7 +8,7 @@ packages=(
     libcli11-dev nlohmann-json3-dev libgtest-dev
     libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
     python3 python3-glad
-    xvfb xauth assimp-utils
+    xvfb xauth xdotool assimp-utils
 )
 missing=()
 for package in "${packages[@]}"; do

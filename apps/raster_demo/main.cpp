@@ -91,8 +91,8 @@ int run(const Options& options)
 {
     int width = 0, height = 0;
     if (!parseSize(options.size, width, height))
-        return usageError(fmt::format("--size: expected WxH with each side in 1..16384, got '{}'",
-                                      options.size));
+        return usageError(
+            fmt::format("--size: expected WxH with each side in 1..16384, got '{}'", options.size));
     const auto channel = render::parseChannel(options.channel);
     if (!channel)
         return usageError("--channel: expected color, depth, normal or id");
@@ -120,9 +120,9 @@ int run(const Options& options)
     contextOptions.debug = options.glDebug || gl::debugOutputRequested();
     contextOptions.vsync = !options.noVsync;
     contextOptions.eglDevice = options.eglDevice;
-    auto context = platform::createContext(
-        options.headless ? platform::ContextMode::Headless : platform::ContextMode::Auto,
-        contextOptions);
+    auto context = platform::createContext(options.headless ? platform::ContextMode::Headless
+                                                            : platform::ContextMode::Auto,
+                                           contextOptions);
     if (!context)
         return inputError(context.error());
     platform::Context& ctx = *context.value();
@@ -234,8 +234,9 @@ int main(int argc, char** argv)
                  "and show one of its channels, in a window or headless.\n"
                  "Window controls: left drag orbit, right/middle drag pan, wheel zoom, C cycle "
                  "channel, S or F2 screenshot (into --out), R reset view, Esc or Q quit."};
-    app.add_option("FILE", options.file, "mesh or point cloud (.ply, .obj); default: built-in "
-                                         "sample");
+    app.add_option("FILE", options.file,
+                   "mesh or point cloud (.ply, .obj); default: built-in "
+                   "sample");
     app.add_flag("--headless", options.headless,
                  "render without a window (EGL device platform), writing frames to --out");
     app.add_option("--size", options.size, "render size WxH (window: initial size)")

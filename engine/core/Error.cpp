@@ -27,8 +27,7 @@ std::string describe(const std::string& what, const std::string& call,
 
 Error::Error(const std::string& what, const std::string& call, std::source_location where)
     : std::runtime_error(describe(what, call, where)), m_call(call)
-{
-}
+{}
 
 void assertionFailed(const char* condition, const char* message, std::source_location where)
 {

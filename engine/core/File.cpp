@@ -36,8 +36,8 @@ Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t m
         if (n > 0) {
             if (bytes.size() + n > maxBytes) {
                 std::fclose(file);
-                return fail(fmt::format("{}: larger than the {} byte limit", path.string(),
-                                        maxBytes));
+                return fail(
+                    fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes));
             }
             bytes.insert(bytes.end(), chunk, chunk + n);
         }
@@ -70,8 +70,8 @@ Result<bool> prepareOutputDirectory(const fs::path& dir)
     if (ec)
         return fail(fmt::format("{}: cannot create folder: {}", dir.string(), ec.message()));
     if (::access(dir.c_str(), W_OK | X_OK) != 0)
-        return fail(fmt::format("{}: folder is not writable: {}", dir.string(),
-                                std::strerror(errno)));
+        return fail(
+            fmt::format("{}: folder is not writable: {}", dir.string(), std::strerror(errno)));
     return true;
 }
 

@@ -28,9 +28,15 @@ const char* name(Level level)
 
 } // namespace
 
-void setLevel(Level level) { g_level.store(level, std::memory_order_relaxed); }
+void setLevel(Level level)
+{
+    g_level.store(level, std::memory_order_relaxed);
+}
 
-Level level() { return g_level.load(std::memory_order_relaxed); }
+Level level()
+{
+    return g_level.load(std::memory_order_relaxed);
+}
 
 void write(Level messageLevel, std::string_view message)
 {

@@ -17,7 +17,10 @@ struct Failure {
 };
 
 /// Makes a Failure from a message.
-inline Failure fail(std::string message) { return Failure{std::move(message)}; }
+inline Failure fail(std::string message)
+{
+    return Failure{std::move(message)};
+}
 
 /// Either a T or a Failure, plus warnings gathered on the way (a missing .mtl, say).
 template <class T> class Result {

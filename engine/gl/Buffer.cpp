@@ -9,8 +9,8 @@ Buffer::Buffer(std::size_t size, const void* data, GLbitfield flags, std::string
     glCreateBuffers(1, &id);
     m_id.reset(id);
     // A zero-sized store is legal in GL but useless and trips some drivers: keep one byte.
-    glNamedBufferStorage(id, static_cast<GLsizeiptr>(size > 0 ? size : 1), size > 0 ? data : nullptr,
-                         flags);
+    glNamedBufferStorage(id, static_cast<GLsizeiptr>(size > 0 ? size : 1),
+                         size > 0 ? data : nullptr, flags);
     check("glNamedBufferStorage");
     setLabel(GL_BUFFER, id, label);
 }

@@ -70,9 +70,15 @@ void enableDebugOutput(bool synchronous)
     check("glDebugMessageCallback");
 }
 
-std::uint64_t errorCount() { return g_errorCount.load(std::memory_order_relaxed); }
+std::uint64_t errorCount()
+{
+    return g_errorCount.load(std::memory_order_relaxed);
+}
 
-void resetErrorCount() { g_errorCount.store(0, std::memory_order_relaxed); }
+void resetErrorCount()
+{
+    g_errorCount.store(0, std::memory_order_relaxed);
+}
 
 bool debugOutputRequested()
 {
@@ -86,10 +92,14 @@ bool debugOutputRequested()
 
 DebugGroup::DebugGroup(std::string_view name)
 {
-    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, static_cast<GLsizei>(name.size()), name.data());
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, static_cast<GLsizei>(name.size()),
+                     name.data());
 }
 
-DebugGroup::~DebugGroup() { glPopDebugGroup(); }
+DebugGroup::~DebugGroup()
+{
+    glPopDebugGroup();
+}
 
 void setLabel(GLenum identifier, GLuint id, std::string_view label)
 {

@@ -22,7 +22,10 @@ Framebuffer Framebuffer::wrap(GLuint id) noexcept
     return framebuffer;
 }
 
-GLuint Framebuffer::release() noexcept { return m_id.release(); }
+GLuint Framebuffer::release() noexcept
+{
+    return m_id.release();
+}
 
 void Framebuffer::attach(GLenum attachment, const Texture& texture)
 {

@@ -39,6 +39,9 @@ void check(const char* call, std::source_location where)
     throw GlError(std::string(errorName(first)), call, where);
 }
 
-bool isLoaded() { return glad_glGetError != nullptr; }
+bool isLoaded()
+{
+    return glad_glGetError != nullptr;
+}
 
 } // namespace tandem::gl

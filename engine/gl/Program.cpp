@@ -63,8 +63,9 @@ struct Expander {
             if (!line.empty() && line.back() == '\r')
                 line.pop_back();
             const auto first = line.find_first_not_of(" \t");
-            const std::string_view trimmed =
-                first == std::string::npos ? std::string_view{} : std::string_view(line).substr(first);
+            const std::string_view trimmed = first == std::string::npos
+                                                 ? std::string_view{}
+                                                 : std::string_view(line).substr(first);
             if (trimmed.starts_with("#version")) {
                 if (!versionSeen)
                     out.text = line + "\n" + out.text;
@@ -84,8 +85,8 @@ struct Expander {
                 continue;
             }
             if (needLine) {
-                out.text += "#line " + std::to_string(number) + " " + std::to_string(fileIndex) +
-                            "\n";
+                out.text +=
+                    "#line " + std::to_string(number) + " " + std::to_string(fileIndex) + "\n";
                 needLine = false;
             }
             out.text += line;
@@ -160,8 +161,7 @@ Program::Program(const std::vector<ShaderStage>& stages, std::string_view label,
                 std::string log(static_cast<std::size_t>(length > 0 ? length : 1), '\0');
                 glGetShaderInfoLog(shader, length, nullptr, log.data());
                 throw GlError(std::string(stageName(stage.stage)) + " shader " + stage.path +
-                                  " failed to compile:\n" +
-                                  mapShaderLog(log.c_str(), source.files),
+                                  " failed to compile:\n" + mapShaderLog(log.c_str(), source.files),
                               "glCompileShader");
             }
             glAttachShader(id(), shader);
@@ -195,8 +195,14 @@ Program Program::wrap(GLuint id) noexcept
     return program;
 }
 
-GLuint Program::release() noexcept { return m_id.release(); }
+GLuint Program::release() noexcept
+{
+    return m_id.release();
+}
 
-void Program::use() const { glUseProgram(id()); }
+void Program::use() const
+{
+    glUseProgram(id());
+}
 
 } // namespace tandem::gl

@@ -20,7 +20,10 @@ VertexArray VertexArray::wrap(GLuint id) noexcept
     return vertexArray;
 }
 
-GLuint VertexArray::release() noexcept { return m_id.release(); }
+GLuint VertexArray::release() noexcept
+{
+    return m_id.release();
+}
 
 void VertexArray::setVertexBuffer(GLuint binding, const Buffer& buffer, std::size_t offset,
                                   int stride)

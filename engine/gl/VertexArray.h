@@ -32,8 +32,8 @@ public:
     void setIndexBuffer(const Buffer& buffer);
     /// Enables float attribute `location` reading `components` of `type` at `offset` within
     /// vertices of `binding`; `normalized` maps integers to [0,1].
-    void setAttribute(GLuint location, GLuint binding, int components, GLenum type,
-                      bool normalized, GLuint offset);
+    void setAttribute(GLuint location, GLuint binding, int components, GLenum type, bool normalized,
+                      GLuint offset);
 
 private:
     struct Deleter {

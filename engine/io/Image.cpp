@@ -20,8 +20,8 @@ Result<bool> writePng(const std::filesystem::path& path, const Image& image, boo
 {
     std::error_code ec;
     if (!overwrite && std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: already exists (pass --overwrite to replace it)",
-                                path.string()));
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
     if (image.width <= 0 || image.height <= 0 ||
         image.pixels.size() != static_cast<std::size_t>(image.width) * image.height * 4)
         return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),

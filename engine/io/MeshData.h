@@ -28,10 +28,10 @@ struct Bounds {
 /// Vertices plus optional triangles. With no triangles it is a point cloud.
 struct MeshData {
     std::vector<glm::vec3> positions;
-    std::vector<glm::vec3> normals;       ///< unit length, or empty
-    std::vector<glm::u8vec4> colors;      ///< RGBA 0..255, or empty
-    std::vector<glm::vec2> texcoords;     ///< or empty
-    std::vector<std::uint32_t> indices;   ///< triangle list, 3 per triangle; empty for points
+    std::vector<glm::vec3> normals;     ///< unit length, or empty
+    std::vector<glm::u8vec4> colors;    ///< RGBA 0..255, or empty
+    std::vector<glm::vec2> texcoords;   ///< or empty
+    std::vector<std::uint32_t> indices; ///< triangle list, 3 per triangle; empty for points
 
     bool isPointCloud() const { return indices.empty(); }
     std::size_t vertexCount() const { return positions.size(); }

@@ -59,7 +59,10 @@ std::size_t sizeOf(Scalar type)
     return 1;
 }
 
-bool isFloat(Scalar type) { return type == Scalar::Float32 || type == Scalar::Float64; }
+bool isFloat(Scalar type)
+{
+    return type == Scalar::Float32 || type == Scalar::Float64;
+}
 
 struct Property {
     std::string name;
@@ -128,7 +131,8 @@ Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::strin
         if (w.empty())
             continue;
         auto bad = [&](std::string_view what) {
-            return fail(fmt::format("{}: header line {}: {}: \"{}\"", name, lineNumber, what, line));
+            return fail(
+                fmt::format("{}: header line {}: {}: \"{}\"", name, lineNumber, what, line));
         };
         if (w[0] == "comment" || w[0] == "obj_info")
             continue;
@@ -199,8 +203,7 @@ Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::strin
 class BodyReader {
 public:
     BodyReader(std::span<const std::uint8_t> body, Format format) : m_body(body), m_format(format)
-    {
-    }
+    {}
 
     std::size_t remaining() const { return m_body.size() - m_pos; }
 
@@ -215,7 +218,8 @@ public:
         std::uint8_t raw[8];
         std::memcpy(raw, m_body.data() + m_pos, size);
         m_pos += size;
-        const bool swap = (m_format == Format::BinaryBig) != (std::endian::native == std::endian::big);
+        const bool swap =
+            (m_format == Format::BinaryBig) != (std::endian::native == std::endian::big);
         if (swap)
             std::reverse(raw, raw + size);
         switch (type) {
@@ -272,9 +276,8 @@ private:
         if (isFloat(type)) {
             // from_chars rejects "nan"/"inf" spelled by some writers; accept them so the caller
             // can report a non-finite value rather than a malformed token.
-            const std::string_view t = token.starts_with('-') || token.starts_with('+')
-                                           ? token.substr(1)
-                                           : token;
+            const std::string_view t =
+                token.starts_with('-') || token.starts_with('+') ? token.substr(1) : token;
             if (t == "nan" || t == "NaN" || t == "inf" || t == "Inf" || t == "infinity") {
                 value = t.starts_with('n') || t.starts_with('N') ? NAN : INFINITY;
                 return true;
@@ -404,8 +407,9 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
         }
         if (isFace) {
             for (std::size_t i = 0; i < element.properties.size(); ++i)
-                if (element.properties[i].isList && (element.properties[i].name == "vertex_indices" ||
-                                                     element.properties[i].name == "vertex_index"))
+                if (element.properties[i].isList &&
+                    (element.properties[i].name == "vertex_indices" ||
+                     element.properties[i].name == "vertex_index"))
                     faceList = static_cast<int>(i);
         }
         // An element without properties has no bytes to read, whatever its count says.
@@ -420,7 +424,8 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
                     if (reader.malformedToken())
                         return fail(fmt::format("{}: '{}' {} of {}: property '{}' is not a valid "
                                                 "number",
-                                                name, element.name, e, element.count, property.name));
+                                                name, element.name, e, element.count,
+                                                property.name));
                     return fail(fmt::format("{}: truncated: '{}' element {} of {} ends early (at "
                                             "property '{}')",
                                             name, element.name, e, element.count, property.name));
@@ -482,14 +487,15 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
             if (!mesh.normals.empty()) {
                 glm::vec3 n(values[nx], values[ny], values[nz]);
                 const float length = glm::length(n);
-                mesh.normals[i] = std::isfinite(length) && length > 0 ? n / length : glm::vec3(0, 0, 1);
+                mesh.normals[i] =
+                    std::isfinite(length) && length > 0 ? n / length : glm::vec3(0, 0, 1);
             }
             if (!mesh.colors.empty()) {
                 const auto& props = element.properties;
-                mesh.colors[i] = glm::u8vec4(
-                    toColorByte(values[r], props[r].type), toColorByte(values[g], props[g].type),
-                    toColorByte(values[b], props[b].type),
-                    a >= 0 ? toColorByte(values[a], props[a].type) : 255);
+                mesh.colors[i] = glm::u8vec4(toColorByte(values[r], props[r].type),
+                                             toColorByte(values[g], props[g].type),
+                                             toColorByte(values[b], props[b].type),
+                                             a >= 0 ? toColorByte(values[a], props[a].type) : 255);
             }
             if (!mesh.texcoords.empty())
                 mesh.texcoords[i] = glm::vec2(values[u], values[v]);
@@ -498,15 +504,15 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
     if (mesh.positions.empty())
         return fail(fmt::format("{}: no vertices", name));
     if (skippedFaces > 0 && mesh.indices.empty())
-        return fail(fmt::format("{}: none of its {} faces has 3 or more vertices", name,
-                                skippedFaces));
+        return fail(
+            fmt::format("{}: none of its {} faces has 3 or more vertices", name, skippedFaces));
     Result<MeshData> result(std::move(mesh));
     if (header.format != Format::Ascii && reader.remaining() > 0)
         result.addWarning(fmt::format("{}: {} bytes after the last element were ignored", name,
                                       reader.remaining()));
     if (skippedFaces > 0)
-        result.addWarning(fmt::format("{}: skipped {} faces with fewer than 3 vertices", name,
-                                      skippedFaces));
+        result.addWarning(
+            fmt::format("{}: skipped {} faces with fewer than 3 vertices", name, skippedFaces));
     return result;
 }
 

@@ -69,8 +69,7 @@ public:
     EglContext(EGLDisplay display, EGLContext context, int width, int height, std::string what)
         : m_display(display), m_context(context), m_width(width), m_height(height),
           m_description(std::move(what))
-    {
-    }
+    {}
     ~EglContext() override
     {
         eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
@@ -136,8 +135,8 @@ int cudaIdOf(EGLDeviceEXT device)
 Result<DeviceChoice> chooseDevice(const ContextOptions& options)
 {
     const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (!hasExtension(clientExtensions, "EGL_EXT_platform_device") ||
-        !eglQueryDevicesEXT || !eglGetPlatformDisplayEXT)
+    if (!hasExtension(clientExtensions, "EGL_EXT_platform_device") || !eglQueryDevicesEXT ||
+        !eglGetPlatformDisplayEXT)
         return fail("EGL has no device platform (EGL_EXT_platform_device, "
                     "EGL_EXT_device_enumeration missing)");
     EGLint count = 0;
@@ -156,8 +155,8 @@ Result<DeviceChoice> chooseDevice(const ContextOptions& options)
     } else {
         // The device running the chosen CUDA device first, then the rest in EGL's order.
         for (int i = 0; i < count; ++i)
-            if (options.cudaDevice >= 0 && cudaIdOf(devices[static_cast<std::size_t>(i)]) ==
-                                               options.cudaDevice)
+            if (options.cudaDevice >= 0 &&
+                cudaIdOf(devices[static_cast<std::size_t>(i)]) == options.cudaDevice)
                 order.push_back(i);
         for (int i = 0; i < count; ++i)
             if (order.empty() || order.front() != i)
@@ -209,25 +208,23 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
         EGLint configCount = 0;
         if (!eglChooseConfig(display, configAttributes, &config, 1, &configCount) ||
             configCount < 1)
-            return failAndTerminate("no EGL config for desktop OpenGL on " +
-                                    choice.value().name);
+            return failAndTerminate("no EGL config for desktop OpenGL on " + choice.value().name);
     }
     if (!hasExtension(displayExtensions, "EGL_KHR_surfaceless_context"))
         return failAndTerminate("EGL device " + choice.value().name +
                                 " lacks EGL_KHR_surfaceless_context");
 
-    std::vector<EGLint> contextAttributes = {EGL_CONTEXT_MAJOR_VERSION,
-                                             4,
-                                             EGL_CONTEXT_MINOR_VERSION,
-                                             5,
-                                             EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                             EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+    std::vector<EGLint> contextAttributes = {
+        EGL_CONTEXT_MAJOR_VERSION,       4,
+        EGL_CONTEXT_MINOR_VERSION,       5,
+        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
     if (options.debug) {
         contextAttributes.push_back(EGL_CONTEXT_OPENGL_DEBUG);
         contextAttributes.push_back(EGL_TRUE);
     }
     contextAttributes.push_back(EGL_NONE);
-    EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes.data());
+    EGLContext context =
+        eglCreateContext(display, config, EGL_NO_CONTEXT, contextAttributes.data());
     if (context == EGL_NO_CONTEXT)
         return failAndTerminate(lastEglError("eglCreateContext(GL 4.5 core)"));
     if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
@@ -246,8 +243,8 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
         choice.value().cudaDevice >= 0 ? fmt::format(", CUDA device {}", choice.value().cudaDevice)
                                        : std::string{},
         renderer ? renderer : "unknown renderer");
-    std::unique_ptr<Context> result(new EglContext(display, context, options.width,
-                                                   options.height, std::move(description)));
+    std::unique_ptr<Context> result(
+        new EglContext(display, context, options.width, options.height, std::move(description)));
     initializeGl(options);
     return result;
 }

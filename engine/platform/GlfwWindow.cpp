@@ -56,7 +56,8 @@ Key toKey(int key)
 
 class GlfwWindow final : public Context {
 public:
-    GlfwWindow(GLFWwindow* window, std::string what) : m_window(window), m_description(std::move(what))
+    GlfwWindow(GLFWwindow* window, std::string what)
+        : m_window(window), m_description(std::move(what))
     {
         glfwSetWindowUserPointer(window, this);
         glfwSetCursorPosCallback(window, [](GLFWwindow* w, double x, double y) {
@@ -164,9 +165,9 @@ Result<std::unique_ptr<Context>> tryCreateWindow(const ContextOptions& options)
     }
     glfwSwapInterval(options.vsync ? 1 : 0);
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    std::unique_ptr<Context> result(new GlfwWindow(
-        window, fmt::format("window (GLFW {}), {}", glfwGetVersionString(),
-                            renderer ? renderer : "unknown renderer")));
+    std::unique_ptr<Context> result(
+        new GlfwWindow(window, fmt::format("window (GLFW {}), {}", glfwGetVersionString(),
+                                           renderer ? renderer : "unknown renderer")));
     initializeGl(options);
     return result;
 }

@@ -11,8 +11,8 @@ enum class Key { Other, Escape, Space, C, S, R, Q, F2, F12, Left, Right, Up, Dow
 struct InputEvent {
     enum class Type { MouseMove, MouseButton, Scroll, Key, Resize };
     Type type = Type::MouseMove;
-    double x = 0; ///< MouseMove: cursor x in pixels; Scroll: horizontal offset
-    double y = 0; ///< MouseMove: cursor y in pixels; Scroll: vertical offset
+    double x = 0;         ///< MouseMove: cursor x in pixels; Scroll: horizontal offset
+    double y = 0;         ///< MouseMove: cursor y in pixels; Scroll: vertical offset
     int button = 0;       ///< MouseButton: 0 left, 1 right, 2 middle
     bool pressed = false; ///< MouseButton/Key: pressed (true) or released
     Key key = Key::Other; ///< Key

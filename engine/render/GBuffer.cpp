@@ -19,8 +19,8 @@ bool GBuffer::resize(int width, int height)
 
 void GBuffer::create(int width, int height)
 {
-    m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width, height,
-                          "gbuffer.color");
+    m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width,
+                          height, "gbuffer.color");
     m_depth = gl::Texture(GL_DEPTH_COMPONENT32F, width, height, "gbuffer.depth");
     m_normal = gl::Texture(GL_RGBA16F, width, height, "gbuffer.normal");
     m_id = gl::Texture(GL_R32UI, width, height, "gbuffer.id");

@@ -16,8 +16,7 @@ GeometryPass::GeometryPass()
                 {GL_FRAGMENT_SHADER, "render/Points.frag.glsl"}},
                "geometry.points"),
       m_cameraBlock(sizeof(CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "geometry.camera")
-{
-}
+{}
 
 void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
                         const GeometryOptions& options)

@@ -27,7 +27,7 @@ static_assert(sizeof(CameraBlock) == 3 * 64 + 3 * 16, "must match std140 Camera 
 /// Options of one geometry pass.
 struct GeometryOptions {
     float background[4] = {0.09f, 0.09f, 0.11f, 1.0f}; ///< clear colour, linear RGBA
-    float pointSize = 2.0f;                             ///< pixels, for point clouds
+    float pointSize = 2.0f;                            ///< pixels, for point clouds
 };
 
 class GeometryPass {

@@ -22,12 +22,14 @@ GpuMesh::GpuMesh(const io::MeshData& mesh, std::string_view label)
         vertices[i].texcoord = mesh.texcoords.empty() ? glm::vec2(0.0f) : mesh.texcoords[i];
     }
     const std::string name(label);
-    m_vertices = gl::Buffer(vertices.size() * sizeof(Vertex), vertices.data(), 0, name + " vertices");
+    m_vertices =
+        gl::Buffer(vertices.size() * sizeof(Vertex), vertices.data(), 0, name + " vertices");
     m_vertexArray = gl::VertexArray(name + " layout");
     m_vertexArray.setVertexBuffer(0, m_vertices, 0, sizeof(Vertex));
     m_vertexArray.setAttribute(binding::AttrPosition, 0, 3, GL_FLOAT, false,
                                offsetof(Vertex, position));
-    m_vertexArray.setAttribute(binding::AttrNormal, 0, 3, GL_FLOAT, false, offsetof(Vertex, normal));
+    m_vertexArray.setAttribute(binding::AttrNormal, 0, 3, GL_FLOAT, false,
+                               offsetof(Vertex, normal));
     m_vertexArray.setAttribute(binding::AttrColor, 0, 4, GL_UNSIGNED_BYTE, true,
                                offsetof(Vertex, color));
     m_vertexArray.setAttribute(binding::AttrTexcoord, 0, 2, GL_FLOAT, false,

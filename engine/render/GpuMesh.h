@@ -13,10 +13,10 @@ namespace tandem::render {
 
 /// One interleaved vertex as stored in the vertex buffer (36 bytes).
 struct Vertex {
-    glm::vec3 position;  ///< world units
-    glm::vec3 normal;    ///< unit length; zero when the source has none
-    glm::u8vec4 color;   ///< RGBA8, normalized in the shader
-    glm::vec2 texcoord;  ///< zero when the source has none
+    glm::vec3 position; ///< world units
+    glm::vec3 normal;   ///< unit length; zero when the source has none
+    glm::u8vec4 color;  ///< RGBA8, normalized in the shader
+    glm::vec2 texcoord; ///< zero when the source has none
 };
 static_assert(sizeof(Vertex) == 36, "Vertex layout is shared with the vertex array setup");
 

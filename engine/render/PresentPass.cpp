@@ -12,8 +12,8 @@ namespace {
 
 /// std140 layout of the Present block in Present.frag.glsl.
 struct PresentBlock {
-    glm::ivec4 mode;  ///< x: channel
-    glm::vec4 depth;  ///< x: near, y: far
+    glm::ivec4 mode; ///< x: channel
+    glm::vec4 depth; ///< x: near, y: far
 };
 
 } // namespace
@@ -56,7 +56,10 @@ Channel nextChannel(Channel channel)
     return Channel::Color;
 }
 
-OffscreenTarget::OffscreenTarget(int width, int height) { resize(width, height); }
+OffscreenTarget::OffscreenTarget(int width, int height)
+{
+    resize(width, height);
+}
 
 void OffscreenTarget::resize(int width, int height)
 {
@@ -75,8 +78,7 @@ PresentPass::PresentPass()
                 "present"),
       m_block(sizeof(PresentBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "present.params"),
       m_emptyVertexArray("present.fullscreen")
-{
-}
+{}
 
 void PresentPass::draw(const GBuffer& source, Channel channel, float near, float far, GLuint target)
 {

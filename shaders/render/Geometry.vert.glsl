@@ -2,14 +2,7 @@
 // Geometry pass, triangles: transforms vertices and passes surface attributes on.
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
-
-layout(location = TANDEM_ATTR_POSITION) in vec3 inPosition;
-layout(location = TANDEM_ATTR_NORMAL) in vec3 inNormal;
-layout(location = TANDEM_ATTR_COLOR) in vec4 inColor;
-
-layout(location = 0) out vec3 worldPosition;
-layout(location = 1) out vec3 worldNormal;
-layout(location = 2) out vec4 vertexColor;
+#include "common/vertex_inputs.glsl"
 
 void main()
 {

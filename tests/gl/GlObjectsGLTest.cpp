@@ -100,8 +100,9 @@ TEST_F(GlObjects, ProgramCompileErrorNamesFileAndLine)
 {
     test::TempDir dir;
     dir.write("common/ok.glsl", "float helper() { return 1.0; }\n");
-    dir.write("bad.frag.glsl", "#version 450 core\n#include \"common/ok.glsl\"\n"
-                               "out vec4 color;\nvoid main() {\n  color = vec4(undefinedThing);\n}\n");
+    dir.write("bad.frag.glsl",
+              "#version 450 core\n#include \"common/ok.glsl\"\n"
+              "out vec4 color;\nvoid main() {\n  color = vec4(undefinedThing);\n}\n");
     dir.write("ok.vert.glsl", "#version 450 core\nvoid main() { gl_Position = vec4(0); }\n");
     try {
         Program program({{GL_VERTEX_SHADER, "ok.vert.glsl"}, {GL_FRAGMENT_SHADER, "bad.frag.glsl"}},

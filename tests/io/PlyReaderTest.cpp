@@ -19,7 +19,10 @@ std::vector<std::uint8_t> bytesOf(const std::string& text)
     return std::vector<std::uint8_t>(text.begin(), text.end());
 }
 
-Result<MeshData> parse(const std::string& text) { return readPly(bytesOf(text), "test.ply"); }
+Result<MeshData> parse(const std::string& text)
+{
+    return readPly(bytesOf(text), "test.ply");
+}
 
 /// Appends binary values in little or big endian.
 struct Writer {
@@ -88,13 +91,17 @@ TEST(PlyReader, BinaryLittleAndBigEndianAgree)
                                "element face 1\nproperty list uchar uint vertex_indices\n"
                                "end_header\n";
     for (bool big : {false, true}) {
-        Writer w(std::string("ply\nformat ") + (big ? "binary_big_endian" : "binary_little_endian") +
-                     " 1.0\n" + header,
+        Writer w(std::string("ply\nformat ") +
+                     (big ? "binary_big_endian" : "binary_little_endian") + " 1.0\n" + header,
                  big);
         const double p[4][3] = {{0, 0, 0}, {2, 0, 0}, {2, 3, 0}, {0, 3, -1.5}};
         for (auto& v : p)
             w.put(v[0]).put(v[1]).put(v[2]);
-        w.put<std::uint8_t>(4).put<std::uint32_t>(0).put<std::uint32_t>(1).put<std::uint32_t>(2).put<std::uint32_t>(3);
+        w.put<std::uint8_t>(4)
+            .put<std::uint32_t>(0)
+            .put<std::uint32_t>(1)
+            .put<std::uint32_t>(2)
+            .put<std::uint32_t>(3);
         auto mesh = readPly(w.bytes, "t.ply");
         ASSERT_TRUE(mesh) << (big ? "big: " : "little: ") << mesh.error();
         EXPECT_EQ(mesh.value().positions[3], glm::vec3(0, 3, -1.5f));
@@ -106,8 +113,8 @@ TEST(PlyReader, BinaryLittleAndBigEndianAgree)
 TEST(PlyReader, EveryScalarTypeName)
 {
     // One vertex property per type name; x/y/z use three of them, the rest are skipped.
-    const char* names[] = {"char",  "uchar",  "short", "ushort", "int",   "uint",
-                           "float", "double", "int8",  "uint8",  "int16", "uint16",
+    const char* names[] = {"char",  "uchar",  "short",   "ushort", "int",   "uint",
+                           "float", "double", "int8",    "uint8",  "int16", "uint16",
                            "int32", "uint32", "float32", "float64"};
     for (const char* xType : names) {
         std::string header = "ply\nformat binary_little_endian 1.0\nelement vertex 1\n";
@@ -206,8 +213,17 @@ TEST(PlyReader, SkipsUnknownElementsAndProperties)
     w.put<std::uint8_t>(3).put<std::uint8_t>(0);
     const float p[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     for (auto& v : p)
-        w.put<float>(v[0]).put<float>(9).put<float>(v[1]).put<float>(0).put<std::uint8_t>(1).put<std::int32_t>(7);
-    w.put<std::uint8_t>(0).put<std::uint8_t>(3).put<std::int32_t>(2).put<std::int32_t>(1).put<std::int32_t>(0);
+        w.put<float>(v[0])
+            .put<float>(9)
+            .put<float>(v[1])
+            .put<float>(0)
+            .put<std::uint8_t>(1)
+            .put<std::int32_t>(7);
+    w.put<std::uint8_t>(0)
+        .put<std::uint8_t>(3)
+        .put<std::int32_t>(2)
+        .put<std::int32_t>(1)
+        .put<std::int32_t>(0);
     w.put<std::uint8_t>(2).put<float>(0.5f).put<float>(0.5f);
     w.put<std::int32_t>(0).put<std::int32_t>(1);
     auto mesh = readPly(w.bytes, "extra.ply");
@@ -244,12 +260,19 @@ void expectError(const Result<MeshData>& result, const std::string& fragment)
 {
     ASSERT_FALSE(result) << "expected an error containing '" << fragment << "'";
     EXPECT_NE(result.error().find(fragment), std::string::npos) << result.error();
-    EXPECT_NE(result.error().find(".ply"), std::string::npos) << "names the file: " << result.error();
+    EXPECT_NE(result.error().find(".ply"), std::string::npos)
+        << "names the file: " << result.error();
 }
 
-TEST(PlyReaderErrors, EmptyFile) { expectError(parse(""), "empty file"); }
+TEST(PlyReaderErrors, EmptyFile)
+{
+    expectError(parse(""), "empty file");
+}
 
-TEST(PlyReaderErrors, NotPly) { expectError(parse("solid cube\nfacet\n"), "not a PLY file"); }
+TEST(PlyReaderErrors, NotPly)
+{
+    expectError(parse("solid cube\nfacet\n"), "not a PLY file");
+}
 
 TEST(PlyReaderErrors, NoEndHeader)
 {

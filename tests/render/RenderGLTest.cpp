@@ -16,14 +16,15 @@
 namespace tandem::render {
 namespace {
 
-const std::filesystem::path references = std::filesystem::path(TANDEM_SOURCE_DIR) / "tests" /
-                                         "render" / "references";
+const std::filesystem::path references =
+    std::filesystem::path(TANDEM_SOURCE_DIR) / "tests" / "render" / "references";
 
 /// A unit cube with one colour per face and flat normals (24 vertices, 12 triangles).
 io::MeshData colouredCube()
 {
     io::MeshData mesh;
-    const glm::vec3 normals[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    const glm::vec3 normals[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                  {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     const glm::u8vec4 colors[6] = {{230, 60, 60, 255},  {60, 230, 60, 255},  {60, 60, 230, 255},
                                    {230, 230, 60, 255}, {60, 230, 230, 255}, {230, 60, 230, 255}};
     for (int f = 0; f < 6; ++f) {
@@ -83,9 +84,9 @@ TEST_F(Render, Rgba16FColourMatchesRgba8)
 {
     const io::Image rgba8 = renderChannel(colouredCube(), Channel::Color, ColorFormat::Rgba8);
     const io::Image rgba16f = renderChannel(colouredCube(), Channel::Color, ColorFormat::Rgba16F);
-    EXPECT_EQ(test::compareWithReference(rgba16f, references / "cube_color.png",
-                                         test::Tolerance{2, 0.0}),
-              "");
+    EXPECT_EQ(
+        test::compareWithReference(rgba16f, references / "cube_color.png", test::Tolerance{2, 0.0}),
+        "");
     EXPECT_EQ(rgba8.pixels.size(), rgba16f.pixels.size());
 }
 

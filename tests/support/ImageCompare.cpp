@@ -1,7 +1,7 @@
 #include "tests/support/ImageCompare.h"
 
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 

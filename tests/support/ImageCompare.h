@@ -11,7 +11,7 @@
 namespace tandem::test {
 
 struct Tolerance {
-    int channel = 8;              ///< a pixel differs if any channel differs by more than this
+    int channel = 8;                  ///< a pixel differs if any channel differs by more than this
     double differingFraction = 0.005; ///< allowed fraction of differing pixels
 };
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Window tier: drives tandem-raster's window like a user with xdotool: S saves a screenshot,
+# C cycles the channel, a left drag orbits, resizing the window resizes the render, Esc quits.
+# Usage: raster_window_interactive.sh RASTER PNG_CHECK OUT_DIR
+set -uo pipefail
+raster=$1; check=$2; out=$3
+fail() { echo "FAIL: $*"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null; exit 1; }
+[ -n "${DISPLAY:-}" ] || fail "no DISPLAY for the window tier"
+command -v xdotool >/dev/null || fail "xdotool missing (apt-get install xdotool)"
+rm -rf "$out"; mkdir -p "$out"
+
+"$raster" --size 400x300 --out "$out" --no-vsync >"$out/log.txt" 2>&1 &
+pid=$!
+wid=""
+for _ in $(seq 100); do
+    wid=$(xdotool search --name "tandem-raster" 2>/dev/null | head -1) && [ -n "$wid" ] && break
+    kill -0 "$pid" 2>/dev/null || fail "app exited early: $(cat "$out/log.txt")"
+    sleep 0.1
+done
+[ -n "$wid" ] || fail "no window appeared"
+xdotool windowfocus --sync "$wid" 2>/dev/null || true
+sleep 0.5
+
+# Presses a key and waits for screenshot N to appear.
+shot() {
+    local key=$1 n=$2 file
+    file=$(printf "%s/screenshot_%05d.png" "$out" "$n")
+    xdotool key --delay 50 "$key"
+    for _ in $(seq 100); do [ -f "$file" ] && return 0; sleep 0.1; done
+    fail "no $file after pressing $key: $(cat "$out/log.txt")"
+}
+
+shot s 0
+"$check" --size 400x300 "$out/screenshot_00000.png" || fail "first screenshot"
+xdotool key c
+shot s 1
+cmp -s "$out/screenshot_00000.png" "$out/screenshot_00001.png" && fail "C did not change the channel"
+grep -q "showing depth" "$out/log.txt" || fail "no 'showing depth' in the log"
+
+xdotool mousemove --window "$wid" 200 150 mousedown 1 mousemove --window "$wid" 260 170 \
+    mousemove --window "$wid" 300 180 mouseup 1
+shot s 2
+cmp -s "$out/screenshot_00001.png" "$out/screenshot_00002.png" && fail "dragging did not orbit"
+
+xdotool windowsize --sync "$wid" 500 350
+sleep 0.5
+shot s 3
+"$check" --size 500x350 "$out/screenshot_00003.png" || fail "screenshot after resize"
+
+xdotool key Escape
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && fail "Esc did not quit"
+wait "$pid"; code=$?
+[ $code = 0 ] || fail "exit code $code: $(cat "$out/log.txt")"
+echo "ok"
