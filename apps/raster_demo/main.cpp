@@ -246,7 +246,7 @@ int main(int argc, char** argv)
     app.add_option("--out", options.outDir, "folder for frames and screenshots")
         ->capture_default_str();
     app.add_option("--channel", options.channel, "G-buffer channel shown")
-        ->check(CLI::IsMember({"color", "depth", "normal", "id"}))
+        ->check(CLI::IsMember({"color", "depth", "normal", "id", "output"}))
         ->capture_default_str();
     app.add_option("--color-format", options.colorFormat, "G-buffer colour format")
         ->check(CLI::IsMember({"rgba8", "rgba16f"}))

@@ -32,6 +32,7 @@ GLuint Texture::release() noexcept
 {
     m_width = m_height = 0;
     m_internalFormat = 0;
+    m_externallyMapped = false;
     return m_id.release();
 }
 

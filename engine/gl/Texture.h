@@ -33,6 +33,11 @@ public:
     /// Uploads a full image of `format`/`type` (glTextureSubImage2D) from tightly packed rows.
     void upload(GLenum format, GLenum type, const void* pixels);
 
+    /// Whether CUDA has this texture mapped right now (set by interop's handoff; GL must not
+    /// use the texture then). Checked by the render passes in debug builds.
+    bool isExternallyMapped() const noexcept { return m_externallyMapped; }
+    void setExternallyMapped(bool mapped) noexcept { m_externallyMapped = mapped; }
+
 private:
     struct Deleter {
         void operator()(GLuint id) const noexcept { glDeleteTextures(1, &id); }
@@ -41,6 +46,7 @@ private:
     GLenum m_internalFormat = 0;
     int m_width = 0;
     int m_height = 0;
+    bool m_externallyMapped = false;
 };
 
 } // namespace tandem::gl

@@ -15,6 +15,7 @@ inline constexpr std::uint32_t TexGBufferColor = 0;
 inline constexpr std::uint32_t TexGBufferDepth = 1;
 inline constexpr std::uint32_t TexGBufferNormal = 2;
 inline constexpr std::uint32_t TexGBufferId = 3;
+inline constexpr std::uint32_t TexOutput = 4;
 
 // Vertex attributes
 inline constexpr std::uint32_t AttrPosition = 0;
@@ -26,5 +27,6 @@ inline constexpr std::uint32_t AttrTexcoord = 3;
 inline constexpr std::uint32_t OutColor = 0;
 inline constexpr std::uint32_t OutNormal = 1;
 inline constexpr std::uint32_t OutId = 2;
+inline constexpr std::uint32_t OutDepth = 3;
 
 } // namespace tandem::render::binding

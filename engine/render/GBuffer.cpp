@@ -1,50 +1,92 @@
 #include "engine/render/GBuffer.h"
 
+#include <algorithm>
+
 #include "engine/render/Bindings.h"
 
 namespace tandem::render {
 
-GBuffer::GBuffer(int width, int height, ColorFormat colorFormat) : m_colorFormat(colorFormat)
+namespace {
+
+int withHeadroom(int size) { return (size + size / 4 + 63) / 64 * 64; }
+
+} // namespace
+
+GBuffer::GBuffer(int width, int height, ColorFormat colorFormat, Headroom headroom)
+    : m_colorFormat(colorFormat), m_headroom(headroom)
 {
-    create(width, height);
+    create(m_headroom == Headroom::Grow ? withHeadroom(width) : width,
+           m_headroom == Headroom::Grow ? withHeadroom(height) : height);
+    m_width = width;
+    m_height = height;
 }
 
 bool GBuffer::resize(int width, int height)
 {
-    if (width == this->width() && height == this->height())
+    TANDEM_ASSERT(width > 0 && height > 0, "render::GBuffer::resize(): expects a positive size");
+    const bool fits = width <= capacityWidth() && height <= capacityHeight();
+    const bool wasteful = 4ll * width * height < 1ll * capacityWidth() * capacityHeight();
+    const bool exactMismatch =
+        m_headroom == Headroom::Exact && (width != capacityWidth() || height != capacityHeight());
+    m_width = width;
+    m_height = height;
+    if (fits && !wasteful && !exactMismatch)
         return false;
-    create(width, height);
+    if (m_headroom == Headroom::Grow)
+        create(withHeadroom(width), withHeadroom(height));
+    else
+        create(width, height);
     return true;
 }
 
 void GBuffer::create(int width, int height)
 {
-    m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width,
-                          height, "gbuffer.color");
+    TANDEM_ASSERT(!isMappedByCuda(), "render::GBuffer: reallocated while mapped by CUDA");
+    m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width, height,
+                          "gbuffer.color");
     m_depth = gl::Texture(GL_DEPTH_COMPONENT32F, width, height, "gbuffer.depth");
+    m_linearDepth = gl::Texture(GL_R32F, width, height, "gbuffer.linear_depth");
     m_normal = gl::Texture(GL_RGBA16F, width, height, "gbuffer.normal");
     m_id = gl::Texture(GL_R32UI, width, height, "gbuffer.id");
+    m_output = gl::Texture(GL_RGBA8, width, height, "postfx.output");
     m_framebuffer = gl::Framebuffer("gbuffer");
     m_framebuffer.attach(GL_COLOR_ATTACHMENT0 + binding::OutColor, m_color);
     m_framebuffer.attach(GL_COLOR_ATTACHMENT0 + binding::OutNormal, m_normal);
     m_framebuffer.attach(GL_COLOR_ATTACHMENT0 + binding::OutId, m_id);
+    m_framebuffer.attach(GL_COLOR_ATTACHMENT0 + binding::OutDepth, m_linearDepth);
     m_framebuffer.attach(GL_DEPTH_ATTACHMENT, m_depth);
     m_framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0 + binding::OutColor,
                                   GL_COLOR_ATTACHMENT0 + binding::OutNormal,
-                                  GL_COLOR_ATTACHMENT0 + binding::OutId});
+                                  GL_COLOR_ATTACHMENT0 + binding::OutId,
+                                  GL_COLOR_ATTACHMENT0 + binding::OutDepth});
     m_framebuffer.checkComplete();
+    ++m_generation;
 }
 
 void GBuffer::clear(const float background[4])
 {
+    TANDEM_ASSERT(!isMappedByCuda(), "render::GBuffer::clear(): textures are mapped by CUDA");
     const GLuint fb = m_framebuffer.id();
     const float zero[4] = {0, 0, 0, 0};
     const GLuint zeroId[4] = {0, 0, 0, 0};
     const float far = 1.0f;
+    // Only the drawn region: clears cost real time on compute GPUs (1080p: ~0.3 ms on an H200).
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, m_width, m_height);
     glClearNamedFramebufferfv(fb, GL_COLOR, static_cast<GLint>(binding::OutColor), background);
     glClearNamedFramebufferfv(fb, GL_COLOR, static_cast<GLint>(binding::OutNormal), zero);
     glClearNamedFramebufferuiv(fb, GL_COLOR, static_cast<GLint>(binding::OutId), zeroId);
+    glClearNamedFramebufferfv(fb, GL_COLOR, static_cast<GLint>(binding::OutDepth), zero);
     glClearNamedFramebufferfv(fb, GL_DEPTH, 0, &far);
+    glDisable(GL_SCISSOR_TEST);
+}
+
+bool GBuffer::isMappedByCuda() const
+{
+    for (const gl::Texture* t : {&m_color, &m_linearDepth, &m_normal, &m_id, &m_output})
+        if (t->isExternallyMapped())
+            return true;
+    return false;
 }
 
 } // namespace tandem::render

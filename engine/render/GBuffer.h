@@ -1,7 +1,13 @@
-// The geometry pass's render targets: colour (RGBA8 or RGBA16F), depth 32F, world normal
-// (RGBA16F, w = 1 where covered) and primitive id (R32UI, 0 = background), all owned by GL.
+// The geometry pass's render targets, all owned by GL: colour (RGBA8 or RGBA16F), depth 32F
+// (the depth test's attachment), linear depth (R32F view distance, 0 = background; the copy of
+// depth that CUDA can read, since depth formats cannot be registered), world normal (RGBA16F,
+// w = 1 where covered), primitive id (R32UI, 0 = background), and the post-process output
+// (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height region,
+// so a window resize within the capacity reallocates (and re-registers) nothing.
 // Render thread only.
 #pragma once
+
+#include <cstdint>
 
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Texture.h"
@@ -11,34 +17,64 @@ namespace tandem::render {
 /// Storage format of the colour target.
 enum class ColorFormat { Rgba8, Rgba16F };
 
+/// How a resize grows the textures.
+enum class Headroom {
+    Exact, ///< allocate exactly the size asked for (headless, fixed size)
+    Grow,  ///< allocate 25 % more, rounded up to 64 pixels (windows being resized)
+};
+
 /// The G-buffer textures and the framebuffer that binds them.
 class GBuffer {
 public:
-    /// Creates targets of `width`×`height`. Throws GlError if the framebuffer is incomplete.
-    GBuffer(int width, int height, ColorFormat colorFormat);
+    /// Creates targets for `width`×`height`. Throws GlError if the framebuffer is incomplete.
+    GBuffer(int width, int height, ColorFormat colorFormat, Headroom headroom = Headroom::Exact);
 
-    /// Re-creates the targets if the size differs; returns whether it did.
+    /// Sets the drawn region; reallocates only when it exceeds the capacity or falls below a
+    /// quarter of it. Returns whether the textures were reallocated (generation() changed).
     bool resize(int width, int height);
-    /// Clears colour to `background`, depth to 1, normals and ids to 0.
+    /// Clears the region: colour to `background`, depth to 1, the other targets to 0.
     void clear(const float background[4]);
 
-    int width() const { return m_color.width(); }
-    int height() const { return m_color.height(); }
+    /// The drawn region.
+    int width() const { return m_width; }
+    int height() const { return m_height; }
+    /// The allocated texture size.
+    int capacityWidth() const { return m_color.width(); }
+    int capacityHeight() const { return m_color.height(); }
+    /// Increases whenever the textures are reallocated; interop re-registers when it changes.
+    std::uint64_t generation() const { return m_generation; }
+
     ColorFormat colorFormat() const { return m_colorFormat; }
     const gl::Texture& color() const { return m_color; }
     const gl::Texture& depth() const { return m_depth; }
+    const gl::Texture& linearDepth() const { return m_linearDepth; }
     const gl::Texture& normal() const { return m_normal; }
     const gl::Texture& id() const { return m_id; }
+    const gl::Texture& output() const { return m_output; }
+    gl::Texture& color() { return m_color; }
+    gl::Texture& linearDepth() { return m_linearDepth; }
+    gl::Texture& normal() { return m_normal; }
+    gl::Texture& id() { return m_id; }
+    gl::Texture& output() { return m_output; }
     const gl::Framebuffer& framebuffer() const { return m_framebuffer; }
+
+    /// Whether any texture is currently mapped into CUDA (GL must not touch them then).
+    bool isMappedByCuda() const;
 
 private:
     void create(int width, int height);
 
     ColorFormat m_colorFormat;
+    Headroom m_headroom;
+    int m_width = 0;
+    int m_height = 0;
+    std::uint64_t m_generation = 0;
     gl::Texture m_color{gl::NoCreate};
     gl::Texture m_depth{gl::NoCreate};
+    gl::Texture m_linearDepth{gl::NoCreate};
     gl::Texture m_normal{gl::NoCreate};
     gl::Texture m_id{gl::NoCreate};
+    gl::Texture m_output{gl::NoCreate};
     gl::Framebuffer m_framebuffer{gl::NoCreate};
 };
 

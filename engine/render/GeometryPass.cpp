@@ -22,6 +22,7 @@ void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera&
                         const GeometryOptions& options)
 {
     gl::DebugGroup group("geometry");
+    TANDEM_ASSERT(!target.isMappedByCuda(), "render::GeometryPass::draw(): G-buffer mapped by CUDA");
     const float aspect = static_cast<float>(target.width()) / static_cast<float>(target.height());
     CameraBlock block;
     block.view = camera.view();

@@ -29,13 +29,16 @@ std::string_view channelName(Channel channel)
         return "normal";
     case Channel::Id:
         return "id";
+    case Channel::Output:
+        return "output";
     }
     return "color";
 }
 
 std::optional<Channel> parseChannel(std::string_view name)
 {
-    for (Channel c : {Channel::Color, Channel::Depth, Channel::Normal, Channel::Id})
+    for (Channel c :
+         {Channel::Color, Channel::Depth, Channel::Normal, Channel::Id, Channel::Output})
         if (channelName(c) == name)
             return c;
     return std::nullopt;
@@ -51,6 +54,8 @@ Channel nextChannel(Channel channel)
     case Channel::Normal:
         return Channel::Id;
     case Channel::Id:
+        return Channel::Output;
+    case Channel::Output:
         return Channel::Color;
     }
     return Channel::Color;
@@ -83,6 +88,7 @@ PresentPass::PresentPass()
 void PresentPass::draw(const GBuffer& source, Channel channel, float near, float far, GLuint target)
 {
     gl::DebugGroup group("present");
+    TANDEM_ASSERT(!source.isMappedByCuda(), "render::PresentPass::draw(): G-buffer mapped by CUDA");
     PresentBlock block{glm::ivec4(static_cast<int>(channel), 0, 0, 0),
                        glm::vec4(near, far, 0.0f, 0.0f)};
     m_block.write(0, &block, sizeof block);
@@ -92,15 +98,16 @@ void PresentPass::draw(const GBuffer& source, Channel channel, float near, float
     glDisable(GL_BLEND);
     glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboPresent, m_block.id());
     glBindTextureUnit(binding::TexGBufferColor, source.color().id());
-    glBindTextureUnit(binding::TexGBufferDepth, source.depth().id());
+    glBindTextureUnit(binding::TexGBufferDepth, source.linearDepth().id());
     glBindTextureUnit(binding::TexGBufferNormal, source.normal().id());
     glBindTextureUnit(binding::TexGBufferId, source.id().id());
+    glBindTextureUnit(binding::TexOutput, source.output().id());
     m_program.use();
     glBindVertexArray(m_emptyVertexArray.id());
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
     for (GLuint unit : {binding::TexGBufferColor, binding::TexGBufferDepth,
-                        binding::TexGBufferNormal, binding::TexGBufferId})
+                        binding::TexGBufferNormal, binding::TexGBufferId, binding::TexOutput})
         glBindTextureUnit(unit, 0);
 }
 

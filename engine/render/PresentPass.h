@@ -18,14 +18,14 @@ namespace tandem::render {
 
 class GBuffer;
 
-/// Which G-buffer channel to show.
-enum class Channel { Color, Depth, Normal, Id };
+/// Which G-buffer channel to show, or the post-process output.
+enum class Channel { Color, Depth, Normal, Id, Output };
 
-/// "color", "depth", "normal", "id".
+/// "color", "depth", "normal", "id", "output".
 std::string_view channelName(Channel channel);
 /// Parses a channel name; nullopt when unknown.
 std::optional<Channel> parseChannel(std::string_view name);
-/// The next channel in the cycle color → depth → normal → id → color.
+/// The next channel in the cycle color → depth → normal → id → output → color.
 Channel nextChannel(Channel channel);
 
 /// An RGBA8 colour target to present into when there is no window.

@@ -5,7 +5,7 @@
 namespace tandem::render {
 
 SceneRenderer::SceneRenderer(int width, int height, ColorFormat colorFormat, bool headless)
-    : m_gbuffer(width, height, colorFormat)
+    : m_gbuffer(width, height, colorFormat, headless ? Headroom::Exact : Headroom::Grow)
 {
     if (headless)
         m_offscreen.emplace(width, height);

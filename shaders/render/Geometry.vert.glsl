@@ -4,10 +4,4 @@
 #include "common/camera.glsl"
 #include "common/vertex_inputs.glsl"
 
-void main()
-{
-    worldPosition = inPosition;
-    worldNormal = inNormal;
-    vertexColor = inColor;
-    gl_Position = camera.viewProjection * vec4(inPosition, 1.0);
-}
+void main() { passSurface(); }

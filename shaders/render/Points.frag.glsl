@@ -4,15 +4,9 @@
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
 #include "common/shading.glsl"
+#include "common/gbuffer_outputs.glsl"
 
-layout(location = 0) in vec3 worldPosition;
-layout(location = 1) in vec3 worldNormal;
-layout(location = 2) in vec4 vertexColor;
-layout(location = 3) flat in uint pointId;
-
-layout(location = TANDEM_OUT_COLOR) out vec4 outColor;
-layout(location = TANDEM_OUT_NORMAL) out vec4 outNormal;
-layout(location = TANDEM_OUT_ID) out uint outId;
+layout(location = 4) flat in uint pointId;
 
 void main()
 {
@@ -25,4 +19,5 @@ void main()
     outColor = vec4(hasNormals ? shade(base, n, toEye) : base, 1.0);
     outNormal = vec4(n, 1.0);
     outId = pointId;
+    outDepth = viewDepth;
 }

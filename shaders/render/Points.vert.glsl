@@ -4,14 +4,11 @@
 #include "common/camera.glsl"
 #include "common/vertex_inputs.glsl"
 
-layout(location = 3) flat out uint pointId;
+layout(location = 4) flat out uint pointId;
 
 void main()
 {
-    worldPosition = inPosition;
-    worldNormal = inNormal;
-    vertexColor = inColor;
+    passSurface();
     pointId = uint(gl_VertexID) + 1u;
-    gl_Position = camera.viewProjection * vec4(inPosition, 1.0);
     gl_PointSize = camera.params.x;
 }

@@ -1,10 +1,11 @@
 #version 450 core
-// Present pass: shows one G-buffer channel. Depth is linearised to [near, far] and shown near
-// white, far dark; normals as n*0.5+0.5; ids in hashed false colour (background black).
+// Present pass: shows one G-buffer channel or the post-process output. Linear depth is mapped
+// from [near, far] to near white, far dark; normals as n*0.5+0.5; ids in hashed false colour
+// (background black).
 #include "common/bindings.glsl"
 
 layout(std140, binding = TANDEM_UBO_PRESENT) uniform Present {
-    ivec4 mode;   // x: channel (0 color, 1 depth, 2 normal, 3 id)
+    ivec4 mode;   // x: channel (0 color, 1 depth, 2 normal, 3 id, 4 output)
     vec4 depth;   // x: near, y: far (view-space distances of the projection)
 } present;
 
@@ -12,6 +13,7 @@ layout(binding = TANDEM_TEX_GBUFFER_COLOR) uniform sampler2D gColor;
 layout(binding = TANDEM_TEX_GBUFFER_DEPTH) uniform sampler2D gDepth;
 layout(binding = TANDEM_TEX_GBUFFER_NORMAL) uniform sampler2D gNormal;
 layout(binding = TANDEM_TEX_GBUFFER_ID) uniform usampler2D gId;
+layout(binding = TANDEM_TEX_OUTPUT) uniform sampler2D postfxOutput;
 
 layout(location = 0) in vec2 uv;
 layout(location = 0) out vec4 outColor;
@@ -34,15 +36,12 @@ void main()
     ivec2 texel = ivec2(gl_FragCoord.xy);
     int channel = present.mode.x;
     if (channel == 1) {
-        float d = texelFetch(gDepth, texel, 0).r;
-        if (d >= 1.0) {
+        float z = texelFetch(gDepth, texel, 0).r;
+        if (z <= 0.0) {
             outColor = vec4(0.0, 0.0, 0.0, 1.0);
             return;
         }
-        float n = present.depth.x;
-        float f = present.depth.y;
-        float z = n * f / (f - d * (f - n));
-        float t = clamp((z - n) / (f - n), 0.0, 1.0);
+        float t = clamp((z - present.depth.x) / (present.depth.y - present.depth.x), 0.0, 1.0);
         outColor = vec4(vec3(1.0 - 0.85 * t), 1.0);
     } else if (channel == 2) {
         vec4 normal = texelFetch(gNormal, texel, 0);
@@ -50,6 +49,8 @@ void main()
     } else if (channel == 3) {
         uint id = texelFetch(gId, texel, 0).r;
         outColor = vec4(id == 0u ? vec3(0.0) : idColor(id), 1.0);
+    } else if (channel == 4) {
+        outColor = vec4(texelFetch(postfxOutput, texel, 0).rgb, 1.0);
     } else {
         outColor = vec4(texelFetch(gColor, texel, 0).rgb, 1.0);
     }

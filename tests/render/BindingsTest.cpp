@@ -33,6 +33,7 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_TEX_GBUFFER_DEPTH", binding::TexGBufferDepth},
         {"TANDEM_TEX_GBUFFER_NORMAL", binding::TexGBufferNormal},
         {"TANDEM_TEX_GBUFFER_ID", binding::TexGBufferId},
+        {"TANDEM_TEX_OUTPUT", binding::TexOutput},
         {"TANDEM_ATTR_POSITION", binding::AttrPosition},
         {"TANDEM_ATTR_NORMAL", binding::AttrNormal},
         {"TANDEM_ATTR_COLOR", binding::AttrColor},
@@ -40,6 +41,7 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_OUT_COLOR", binding::OutColor},
         {"TANDEM_OUT_NORMAL", binding::OutNormal},
         {"TANDEM_OUT_ID", binding::OutId},
+        {"TANDEM_OUT_DEPTH", binding::OutDepth},
     };
     EXPECT_EQ(glsl.size(), cpp.size()) << "every GLSL binding has a C++ mirror and back";
     for (const auto& [name, value] : cpp) {

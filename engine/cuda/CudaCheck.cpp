@@ -1,0 +1,50 @@
+#include "engine/cuda/CudaCheck.h"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace tandem::cuda {
+
+namespace {
+
+std::string describe(cudaError_t code)
+{
+    return std::string(cudaGetErrorName(code)) + ": " + cudaGetErrorString(code);
+}
+
+bool syncAfterLaunch()
+{
+#ifdef TANDEM_DEBUG
+    return true;
+#else
+    static const bool enabled = [] {
+        const char* env = std::getenv("TANDEM_CUDA_SYNC");
+        return env && *env && std::string_view(env) != "0";
+    }();
+    return enabled;
+#endif
+}
+
+} // namespace
+
+CudaError::CudaError(cudaError_t code, const std::string& call, std::source_location where)
+    : Error(describe(code), call, where), m_code(code)
+{
+}
+
+void check(cudaError_t result, const char* call, std::source_location where)
+{
+    if (result == cudaSuccess)
+        return;
+    cudaGetLastError(); // clear a non-sticky error so later calls start clean
+    throw CudaError(result, call, where);
+}
+
+void checkLaunch(const char* kernel, std::source_location where)
+{
+    check(cudaGetLastError(), kernel, where);
+    if (syncAfterLaunch())
+        check(cudaDeviceSynchronize(), kernel, where);
+}
+
+} // namespace tandem::cuda

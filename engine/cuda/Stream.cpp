@@ -1,0 +1,89 @@
+#include "engine/cuda/Stream.h"
+
+#include "engine/core/Log.h"
+#include "engine/cuda/CudaCheck.h"
+
+namespace tandem::cuda {
+
+namespace {
+
+/// Destructors log instead of throwing; errors during process teardown (the driver already
+/// unloading) are expected and stay quiet.
+void releaseQuietly(cudaError_t result, const char* what)
+{
+    if (result != cudaSuccess && result != cudaErrorCudartUnloading &&
+        result != cudaErrorContextIsDestroyed)
+        log::warning("{} failed: {}", what, cudaGetErrorString(result));
+    cudaGetLastError();
+}
+
+} // namespace
+
+Stream::Stream()
+{
+    TANDEM_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
+}
+
+Stream::~Stream()
+{
+    if (m_stream)
+        releaseQuietly(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
+}
+
+Stream& Stream::operator=(Stream&& other) noexcept
+{
+    if (this != &other) {
+        if (m_stream)
+            releaseQuietly(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
+        m_stream = std::exchange(other.m_stream, nullptr);
+    }
+    return *this;
+}
+
+void Stream::synchronize() const { TANDEM_CUDA_CHECK(cudaStreamSynchronize(m_stream)); }
+
+Event::Event(bool timing)
+{
+    TANDEM_CUDA_CHECK(
+        cudaEventCreateWithFlags(&m_event, timing ? cudaEventDefault : cudaEventDisableTiming));
+}
+
+Event::~Event()
+{
+    if (m_event)
+        releaseQuietly(cudaEventDestroy(m_event), "cudaEventDestroy");
+}
+
+Event& Event::operator=(Event&& other) noexcept
+{
+    if (this != &other) {
+        if (m_event)
+            releaseQuietly(cudaEventDestroy(m_event), "cudaEventDestroy");
+        m_event = std::exchange(other.m_event, nullptr);
+    }
+    return *this;
+}
+
+void Event::record(cudaStream_t stream) { TANDEM_CUDA_CHECK(cudaEventRecord(m_event, stream)); }
+
+bool Event::isDone() const
+{
+    const cudaError_t status = cudaEventQuery(m_event);
+    if (status == cudaErrorNotReady)
+        return false;
+    check(status, "cudaEventQuery");
+    return true;
+}
+
+std::optional<float> Event::elapsedSince(const Event& start) const
+{
+    if (!start.isDone() || !isDone())
+        return std::nullopt;
+    float ms = 0.0f;
+    TANDEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start.m_event, m_event));
+    return ms;
+}
+
+void Event::synchronize() const { TANDEM_CUDA_CHECK(cudaEventSynchronize(m_event)); }
+
+} // namespace tandem::cuda
