@@ -18,7 +18,10 @@
 #include "engine/render/GpuMesh.h"
 #include "engine/render/OrbitCamera.h"
 #include "engine/render/SceneRenderer.h"
+#include "engine/postfx/Chain.h"
 #include "engine/ui/CameraControl.h"
+#include "engine/ui/PostfxWiring.h"
+#include "engine/ui/Report.h"
 
 namespace fs = std::filesystem;
 using namespace tandem;
@@ -44,6 +47,11 @@ struct Options {
     bool quiet = false;
     bool noVsync = false;
     int eglDevice = -1;
+    std::string postfx = "none";
+    std::string backend = "auto";
+    int device = -1;
+    std::string reportPath;
+    bool channelGiven = false;
 };
 
 int usageError(const std::string& message)
@@ -98,6 +106,12 @@ int run(const Options& options)
         return usageError("--channel: expected color, depth, normal or id");
     if (options.frames == 0 || options.frames < -1)
         return usageError("--frames: expected a positive number of frames");
+    auto chain = postfx::parseChain(options.postfx);
+    if (!chain)
+        return usageError(chain.error());
+    auto backendChoice = postfx::parseBackendChoice(options.backend);
+    if (!backendChoice)
+        return usageError(backendChoice.error());
 
     fs::path file = options.file;
     if (file.empty()) {
@@ -113,6 +127,11 @@ int run(const Options& options)
               mesh.value().triangleCount(), mesh.value().colors.empty() ? "" : ", colours",
               mesh.value().normals.empty() ? "" : ", normals");
 
+    // CUDA first, so headless EGL can pick the EGL device of the same GPU.
+    const ui::CudaChoice cudaChoice = ui::chooseCudaDevice(backendChoice.value(), options.device);
+    if (backendChoice.value() == postfx::BackendChoice::Cuda && cudaChoice.device < 0)
+        return inputError("--backend cuda cannot be used: " + cudaChoice.error);
+
     platform::ContextOptions contextOptions;
     contextOptions.width = width;
     contextOptions.height = height;
@@ -120,6 +139,7 @@ int run(const Options& options)
     contextOptions.debug = options.glDebug || gl::debugOutputRequested();
     contextOptions.vsync = !options.noVsync;
     contextOptions.eglDevice = options.eglDevice;
+    contextOptions.cudaDevice = cudaChoice.device;
     auto context = platform::createContext(options.headless ? platform::ContextMode::Headless
                                                             : platform::ContextMode::Auto,
                                            contextOptions);
@@ -127,6 +147,14 @@ int run(const Options& options)
         return inputError(context.error());
     platform::Context& ctx = *context.value();
     log::info("rendering with {}", ctx.description());
+
+    auto postfxSetup = ui::setUpPostfx(backendChoice.value(), cudaChoice, ctx);
+    if (!postfxSetup)
+        return inputError(postfxSetup.error());
+    postfx::PostProcessor& processor = *postfxSetup.value().processor;
+    const bool runPostfx = chain.value().enabledCount() > 0;
+    log::info("post-processing: {}; chain: {}", processor.description(),
+              postfx::formatChain(chain.value()));
 
     const bool headless = ctx.isHeadless();
     const int frames = options.frames > 0 ? options.frames : (headless ? 1 : -1);
@@ -156,12 +184,13 @@ int run(const Options& options)
     ui::CameraControl cameraControl;
     render::GeometryOptions geometryOptions;
     geometryOptions.pointSize = options.pointSize;
-    render::Channel shown = *channel;
+    render::Channel shown = runPostfx && !options.channelGiven ? render::Channel::Output : *channel;
     if (!headless)
         log::info("controls: left drag orbit, right drag pan, wheel zoom, C channel, S screenshot, "
                   "R reset view, Esc quit");
 
-    for (int frame = 0; frames < 0 || frame < frames; ++frame) {
+    int renderedFrames = 0;
+    for (int frame = 0; frames < 0 || frame < frames; ++frame, ++renderedFrames) {
         bool screenshot = false;
         if (!headless) {
             ctx.pollEvents();
@@ -198,7 +227,12 @@ int run(const Options& options)
         }
         if (frame > 0)
             camera.orbit(options.spin, 0.0f);
-        renderer.render(gpuMesh, camera, shown, geometryOptions);
+        renderer.drawGeometry(gpuMesh, camera, geometryOptions);
+        if (runPostfx)
+            processor.run(chain.value(),
+                          ui::frameInfo(camera, renderer.width(), renderer.height()),
+                          ui::frameTextures(renderer.gbuffer()));
+        renderer.present(camera, shown);
         if (writeFrames) {
             const fs::path path = framePath(outDir, frame);
             if (auto ok = io::writePng(path, renderer.readPresented(), options.overwrite); !ok)
@@ -217,6 +251,18 @@ int run(const Options& options)
             }
         }
         ctx.swapBuffers();
+    }
+    if (!options.reportPath.empty()) {
+        ui::Report report("tandem-raster");
+        report.setInterop(postfxSetup.value().doctor, interop::pathName(processor.path()),
+                          processor.description());
+        report.set("postfx", postfx::formatChain(chain.value()));
+        report.set("resolution", {renderer.width(), renderer.height()});
+        report.set("frames", renderedFrames);
+        report.set("file", file.string());
+        if (auto written = report.write(options.reportPath, options.overwrite); !written)
+            return inputError(written.error());
+        log::info("wrote {}", options.reportPath);
     }
     if (gl::errorCount() > 0) {
         log::error("{} GL errors were reported", gl::errorCount());
@@ -245,9 +291,28 @@ int main(int argc, char** argv)
                    "frames to render, then exit (headless default 1; window: until closed)");
     app.add_option("--out", options.outDir, "folder for frames and screenshots")
         ->capture_default_str();
-    app.add_option("--channel", options.channel, "G-buffer channel shown")
+    app.add_option("--channel", options.channel,
+                   "channel shown: a G-buffer target, or the post-processed output (the default "
+                   "when --postfx is given)")
         ->check(CLI::IsMember({"color", "depth", "normal", "id", "output"}))
         ->capture_default_str();
+    std::string stageNames;
+    for (auto kind : postfx::allStageKinds())
+        stageNames += (stageNames.empty() ? "" : ", ") + std::string(postfx::stageName(kind));
+    app.add_option("--postfx", options.postfx,
+                   "post-process chain: none, or stages separated by commas, each with optional "
+                   ":key=value parameters (tonemap:exposure=1,blur:radius=4). Stages: " +
+                       stageNames)
+        ->capture_default_str();
+    app.add_option("--backend", options.backend,
+                   "post-process backend: auto (CUDA when GL-CUDA interop works, else host), "
+                   "cuda (an error if it cannot), host")
+        ->check(CLI::IsMember({"auto", "cuda", "host"}))
+        ->capture_default_str();
+    app.add_option("--device", options.device, "CUDA device index (default: the first)");
+    app.add_option("--report", options.reportPath,
+                   "write a JSON run report: device, GL renderer, interop path and handoff cost, "
+                   "chain");
     app.add_option("--color-format", options.colorFormat, "G-buffer colour format")
         ->check(CLI::IsMember({"rgba8", "rgba16f"}))
         ->capture_default_str();
@@ -266,6 +331,7 @@ int main(int argc, char** argv)
 
     try {
         app.parse(argc, argv);
+        options.channelGiven = app.count("--channel") > 0;
     } catch (const CLI::CallForHelp&) {
         std::printf("%s", app.help().c_str());
         return 0;

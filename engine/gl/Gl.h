@@ -15,7 +15,11 @@ namespace tandem::gl {
 /// link error.
 class GlError : public Error {
 public:
-    using Error::Error;
+    GlError(const std::string& what, const std::string& call = {},
+            std::source_location where = std::source_location::current())
+        : Error(what, call, where)
+    {
+    }
 };
 
 /// The symbolic name of a GL error code ("GL_INVALID_OPERATION").

@@ -66,9 +66,10 @@ bool hasExtension(const char* list, const char* name)
 
 class EglContext final : public Context {
 public:
-    EglContext(EGLDisplay display, EGLContext context, int width, int height, std::string what)
+    EglContext(EGLDisplay display, EGLContext context, int width, int height, std::string what,
+               int cudaDevice)
         : m_display(display), m_context(context), m_width(width), m_height(height),
-          m_description(std::move(what))
+          m_description(std::move(what)), m_cudaDevice(cudaDevice)
     {}
     ~EglContext() override
     {
@@ -91,6 +92,7 @@ public:
     int framebufferWidth() const override { return m_width; }
     int framebufferHeight() const override { return m_height; }
     std::string description() const override { return m_description; }
+    int cudaDevice() const override { return m_cudaDevice; }
 
 private:
     EGLDisplay m_display;
@@ -98,6 +100,7 @@ private:
     int m_width;
     int m_height;
     std::string m_description;
+    int m_cudaDevice;
 };
 
 struct DeviceChoice {
@@ -244,7 +247,8 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
                                        : std::string{},
         renderer ? renderer : "unknown renderer");
     std::unique_ptr<Context> result(
-        new EglContext(display, context, options.width, options.height, std::move(description)));
+        new EglContext(display, context, options.width, options.height, std::move(description),
+                       choice.value().cudaDevice));
     initializeGl(options);
     return result;
 }

@@ -23,7 +23,18 @@ void SceneRenderer::resize(int width, int height)
 void SceneRenderer::render(const GpuMesh& mesh, const OrbitCamera& camera, Channel channel,
                            const GeometryOptions& options)
 {
+    drawGeometry(mesh, camera, options);
+    present(camera, channel);
+}
+
+void SceneRenderer::drawGeometry(const GpuMesh& mesh, const OrbitCamera& camera,
+                                 const GeometryOptions& options)
+{
     m_geometry.draw(m_gbuffer, mesh, camera, options);
+}
+
+void SceneRenderer::present(const OrbitCamera& camera, Channel channel)
+{
     m_present.draw(m_gbuffer, channel, camera.nearPlane(), camera.farPlane(),
                    m_offscreen ? m_offscreen->framebuffer().id() : 0);
 }

@@ -25,6 +25,10 @@ public:
     /// offscreen target.
     void render(const GpuMesh& mesh, const OrbitCamera& camera, Channel channel,
                 const GeometryOptions& options);
+    /// The geometry pass alone (post-processing may run before present()).
+    void drawGeometry(const GpuMesh& mesh, const OrbitCamera& camera, const GeometryOptions& options);
+    /// The present pass alone.
+    void present(const OrbitCamera& camera, Channel channel);
 
     /// Reads the presented image back (window back buffer or offscreen target). Blocks on the
     /// GPU (glReadPixels); call after render() and before swapping.
@@ -33,6 +37,7 @@ public:
     int width() const { return m_gbuffer.width(); }
     int height() const { return m_gbuffer.height(); }
     const GBuffer& gbuffer() const { return m_gbuffer; }
+    GBuffer& gbuffer() { return m_gbuffer; }
 
 private:
     GBuffer m_gbuffer;

@@ -1,0 +1,128 @@
+#include "engine/interop/Doctor.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+#include <glad/gl.h>
+// After glad: cuda_gl_interop.h includes GL/gl.h, which glad's guard then leaves empty.
+#include <cuda_gl_interop.h>
+
+#include "engine/gl/Texture.h"
+
+namespace tandem::interop {
+
+namespace {
+
+bool isSoftwareRenderer(const std::string& renderer)
+{
+    for (const char* name : {"llvmpipe", "softpipe", "SVGA3D", "swrast", "Software Rasterizer"})
+        if (renderer.find(name) != std::string::npos)
+            return true;
+    return false;
+}
+
+/// Registers a small texture, maps and unmaps it `rounds` times; returns the mean round trip in
+/// microseconds, or the error. Blocks: start-up only.
+double probeRegistration(std::string& error, int rounds)
+{
+    gl::Texture probe(GL_RGBA8, 16, 16, "interop.doctor.probe");
+    cudaGraphicsResource* resource = nullptr;
+    cudaError_t status = cudaGraphicsGLRegisterImage(
+        &resource, probe.id(), GL_TEXTURE_2D,
+        cudaGraphicsRegisterFlagsWriteDiscard | cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    if (status != cudaSuccess) {
+        error = fmt::format("registering a GL texture with CUDA was refused: {}",
+                            cudaGetErrorString(status));
+        cudaGetLastError();
+        return -1;
+    }
+    glFinish();
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < rounds && status == cudaSuccess; ++i) {
+        status = cudaGraphicsMapResources(1, &resource, nullptr);
+        if (status == cudaSuccess)
+            status = cudaGraphicsUnmapResources(1, &resource, nullptr);
+    }
+    if (status == cudaSuccess)
+        status = cudaDeviceSynchronize();
+    const auto end = std::chrono::steady_clock::now();
+    cudaGraphicsUnregisterResource(resource);
+    if (status != cudaSuccess) {
+        error = fmt::format("mapping a registered GL texture failed: {}", cudaGetErrorString(status));
+        cudaGetLastError();
+        return -1;
+    }
+    cudaGetLastError();
+    return std::chrono::duration<double, std::micro>(end - start).count() / rounds;
+}
+
+} // namespace
+
+const char* pathName(Path path) { return path == Path::Cuda ? "cuda" : "host"; }
+
+InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCudaDevice)
+{
+    InteropStatus status;
+    auto text = [](GLenum name) {
+        const auto* s = reinterpret_cast<const char*>(glGetString(name));
+        return std::string(s ? s : "?");
+    };
+    status.glVendor = text(GL_VENDOR);
+    status.glRenderer = text(GL_RENDERER);
+    status.eglCudaDevice = eglCudaDevice;
+    status.cudaDevice = cudaDevice;
+    if (cudaDevice < 0) {
+        status.reason = cudaError;
+        return status;
+    }
+    cudaDeviceProp props{};
+    if (cudaGetDeviceProperties(&props, cudaDevice) == cudaSuccess)
+        status.cudaDeviceName = props.name;
+    cudaGetLastError();
+    if (isSoftwareRenderer(status.glRenderer)) {
+        status.reason = fmt::format("GL runs on a software renderer ({}), not on CUDA device {}",
+                                    status.glRenderer, cudaDevice);
+        return status;
+    }
+    unsigned int count = 0;
+    int devices[16] = {};
+    const cudaError_t listed = cudaGLGetDevices(&count, devices, 16, cudaGLDeviceListAll);
+    cudaGetLastError();
+    if (listed != cudaSuccess || count == 0) {
+        status.reason = fmt::format("the GL context ({}) is not on any CUDA device{}",
+                                    status.glRenderer,
+                                    listed != cudaSuccess
+                                        ? std::string(": ") + cudaGetErrorString(listed)
+                                        : std::string{});
+        return status;
+    }
+    status.glCudaDevices.assign(devices, devices + count);
+    bool found = false;
+    for (int d : status.glCudaDevices)
+        found = found || d == cudaDevice;
+    if (!found) {
+        status.reason = fmt::format("GL runs on CUDA device {} but CUDA uses device {}; pick the "
+                                    "same GPU (--device {})",
+                                    status.glCudaDevices.front(), cudaDevice,
+                                    status.glCudaDevices.front());
+        return status;
+    }
+    if (eglCudaDevice >= 0 && eglCudaDevice != cudaDevice) {
+        status.reason = fmt::format("the EGL device is CUDA device {} but CUDA uses device {}",
+                                    eglCudaDevice, cudaDevice);
+        return status;
+    }
+    std::string error;
+    const double micros = probeRegistration(error, 20);
+    if (micros < 0) {
+        status.reason = error;
+        return status;
+    }
+    status.path = Path::Cuda;
+    status.handoffMicroseconds = micros;
+    status.reason = fmt::format("GL and CUDA share device {} ({})", cudaDevice,
+                                status.cudaDeviceName);
+    return status;
+}
+
+} // namespace tandem::interop

@@ -1,0 +1,146 @@
+#include "engine/interop/Registry.h"
+
+#include <glad/gl.h>
+// After glad: cuda_gl_interop.h includes GL/gl.h, which glad's guard then leaves empty.
+#include <cuda_gl_interop.h>
+
+#include "engine/core/Log.h"
+#include "engine/cuda/CudaCheck.h"
+#include "engine/gl/Texture.h"
+
+namespace tandem::interop {
+
+RegisteredImage::RegisteredImage(gl::Texture& texture, unsigned flags)
+    : m_texture(&texture), m_flags(flags)
+{
+    TANDEM_CUDA_CHECK(cudaGraphicsGLRegisterImage(&m_resource, texture.id(), GL_TEXTURE_2D, flags));
+}
+
+RegisteredImage::~RegisteredImage()
+{
+    if (m_resource) {
+        const cudaError_t result = cudaGraphicsUnregisterResource(m_resource);
+        if (result != cudaSuccess && result != cudaErrorCudartUnloading)
+            log::warning("cudaGraphicsUnregisterResource failed: {}", cudaGetErrorString(result));
+        cudaGetLastError();
+    }
+}
+
+RegisteredImage& RegisteredImage::operator=(RegisteredImage&& other) noexcept
+{
+    if (this != &other) {
+        if (m_resource) {
+            cudaGraphicsUnregisterResource(m_resource);
+            cudaGetLastError();
+        }
+        m_resource = std::exchange(other.m_resource, nullptr);
+        m_texture = std::exchange(other.m_texture, nullptr);
+        m_flags = other.m_flags;
+    }
+    return *this;
+}
+
+bool Registry::update(const FrameTextures& t)
+{
+    if (isRegistered() && t.generation == m_generation)
+        return false;
+    clear();
+    m_images.reserve(static_cast<std::size_t>(Slot::Count));
+    m_images.emplace_back(*t.color, cudaGraphicsRegisterFlagsReadOnly);
+    m_images.emplace_back(*t.depth, cudaGraphicsRegisterFlagsReadOnly);
+    m_images.emplace_back(*t.normal, cudaGraphicsRegisterFlagsReadOnly);
+    m_images.emplace_back(*t.id, cudaGraphicsRegisterFlagsReadOnly);
+    m_images.emplace_back(*t.output, cudaGraphicsRegisterFlagsWriteDiscard |
+                                         cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    m_generation = t.generation;
+    ++m_registrations;
+    return true;
+}
+
+void Registry::clear()
+{
+    m_images.clear();
+    m_generation = ~std::uint64_t{0};
+}
+
+std::vector<cudaGraphicsResource*> Registry::resources() const
+{
+    std::vector<cudaGraphicsResource*> list;
+    for (const auto& image : m_images)
+        list.push_back(image.resource());
+    return list;
+}
+
+Handoff::Handoff(Registry& registry, cudaStream_t stream)
+    : m_registry(registry), m_stream(stream), m_resources(registry.resources())
+{
+    TANDEM_ASSERT(registry.isRegistered(), "interop::Handoff: nothing registered");
+    TANDEM_CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(m_resources.size()),
+                                               m_resources.data(), stream));
+    m_active = true;
+    try {
+        for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
+            RegisteredImage& image = registry.image(static_cast<Slot>(i));
+            image.texture().setExternallyMapped(true);
+            cudaArray_t array = nullptr;
+            TANDEM_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, image.resource(), 0, 0));
+            cudaResourceDesc resource{};
+            resource.resType = cudaResourceTypeArray;
+            resource.res.array.array = array;
+            if (static_cast<Slot>(i) == Slot::Output) {
+                TANDEM_CUDA_CHECK(cudaCreateSurfaceObject(&m_surfaces[i], &resource));
+            } else {
+                cudaTextureDesc desc{};
+                desc.addressMode[0] = cudaAddressModeClamp;
+                desc.addressMode[1] = cudaAddressModeClamp;
+                desc.filterMode = cudaFilterModePoint;
+                desc.readMode = cudaReadModeElementType;
+                desc.normalizedCoords = 0;
+                TANDEM_CUDA_CHECK(cudaCreateTextureObject(&m_textures[i], &resource, &desc, nullptr));
+            }
+        }
+    } catch (...) {
+        unmapAll();
+        throw;
+    }
+}
+
+Handoff::~Handoff() { unmapAll(); }
+
+void Handoff::unmapAll() noexcept
+{
+    if (!m_active)
+        return;
+    for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
+        if (m_textures[i])
+            cudaDestroyTextureObject(m_textures[i]);
+        if (m_surfaces[i])
+            cudaDestroySurfaceObject(m_surfaces[i]);
+        m_textures[i] = 0;
+        m_surfaces[i] = 0;
+    }
+    const cudaError_t result = cudaGraphicsUnmapResources(static_cast<int>(m_resources.size()),
+                                                          m_resources.data(), m_stream);
+    if (result != cudaSuccess)
+        log::error("cudaGraphicsUnmapResources failed: {}", cudaGetErrorString(result));
+    cudaGetLastError();
+    for (int i = 0; i < static_cast<int>(Slot::Count); ++i)
+        m_registry.image(static_cast<Slot>(i)).texture().setExternallyMapped(false);
+    m_active = false;
+}
+
+cudaTextureObject_t Handoff::texture(Slot slot) const
+{
+    TANDEM_ASSERT(m_active, "interop::Handoff::texture(): used outside the handoff");
+    TANDEM_ASSERT(slot != Slot::Output, "interop::Handoff::texture(): the output is write-only");
+    return m_textures[static_cast<int>(slot)];
+}
+
+cudaSurfaceObject_t Handoff::surface(Slot slot) const
+{
+    TANDEM_ASSERT(m_active, "interop::Handoff::surface(): used outside the handoff");
+    TANDEM_ASSERT(slot == Slot::Output, "interop::Handoff::surface(): only the output is writable");
+    return m_surfaces[static_cast<int>(slot)];
+}
+
+} // namespace tandem::interop

@@ -1,0 +1,376 @@
+#include "engine/postfx/CudaBackend.h"
+
+#include <cuda_fp16.h>
+
+#include "engine/cuda/CudaCheck.h"
+#include "engine/cuda/DeviceBuffer.h"
+#include "engine/cuda/Stream.h"
+#include "engine/interop/Registry.h"
+#include "engine/postfx/detail/ChainWalk.h"
+
+namespace tandem::postfx {
+
+namespace {
+
+// --- device accessors: the same at(x, y) contract as the host's, through texture objects ---
+
+struct TexRgba8 {
+    cudaTextureObject_t texture;
+    int width, height;
+    __device__ Rgba at(int x, int y) const
+    {
+        x = clampi(x, 0, width - 1);
+        y = clampi(y, 0, height - 1);
+        const uchar4 v = tex2D<uchar4>(texture, x + 0.5f, y + 0.5f);
+        return {unorm8(v.x), unorm8(v.y), unorm8(v.z), unorm8(v.w)};
+    }
+};
+struct TexRgba16F {
+    cudaTextureObject_t texture;
+    int width, height;
+    __device__ Rgba at(int x, int y) const
+    {
+        x = clampi(x, 0, width - 1);
+        y = clampi(y, 0, height - 1);
+        const float4 v = tex2D<float4>(texture, x + 0.5f, y + 0.5f); // half → float is exact
+        return {v.x, v.y, v.z, v.w};
+    }
+};
+struct TexR32F {
+    cudaTextureObject_t texture;
+    int width, height;
+    __device__ float at(int x, int y) const
+    {
+        return tex2D<float>(texture, clampi(x, 0, width - 1) + 0.5f, clampi(y, 0, height - 1) + 0.5f);
+    }
+};
+struct TexR32UI {
+    cudaTextureObject_t texture;
+    int width, height;
+    __device__ std::uint32_t at(int x, int y) const
+    {
+        return tex2D<unsigned int>(texture, clampi(x, 0, width - 1) + 0.5f,
+                                   clampi(y, 0, height - 1) + 0.5f);
+    }
+};
+
+/// Device accessors over plain device memory, for process() (no GL).
+struct BufRgba16F {
+    const std::uint16_t* data;
+    int width, height;
+    __device__ Rgba at(int x, int y) const
+    {
+        x = clampi(x, 0, width - 1);
+        y = clampi(y, 0, height - 1);
+        const std::uint16_t* p = data + (static_cast<long long>(y) * width + x) * 4;
+        return {halfToFloat(p[0]), halfToFloat(p[1]), halfToFloat(p[2]), halfToFloat(p[3])};
+    }
+};
+struct BufRgba8 {
+    const std::uint8_t* data;
+    int width, height;
+    __device__ Rgba at(int x, int y) const
+    {
+        x = clampi(x, 0, width - 1);
+        y = clampi(y, 0, height - 1);
+        const std::uint8_t* p = data + (static_cast<long long>(y) * width + x) * 4;
+        return {unorm8(p[0]), unorm8(p[1]), unorm8(p[2]), unorm8(p[3])};
+    }
+};
+
+// --- kernels: one thread per pixel of the drawn region ---
+
+template <class F> __global__ void pixelKernel(ImageView<Rgba> out, F f)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < out.width && y < out.height)
+        out.ref(x, y) = f(x, y);
+}
+
+struct SurfaceOut {
+    cudaSurfaceObject_t surface;
+    __device__ void store(int x, int y, Rgba8 p) const
+    {
+        surf2Dwrite(make_uchar4(p.r, p.g, p.b, p.a), surface, x * 4, y);
+    }
+};
+struct BufferOut {
+    std::uint8_t* data;
+    int width;
+    __device__ void store(int x, int y, Rgba8 p) const
+    {
+        *reinterpret_cast<uchar4*>(data + (static_cast<long long>(y) * width + x) * 4) =
+            make_uchar4(p.r, p.g, p.b, p.a);
+    }
+};
+
+template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, int width, int height)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < width && y < height)
+        out.store(x, y, encodePixel(src.at(x, y)));
+}
+
+// Per-stage functors (device lambdas would need --extended-lambda).
+template <class S> struct TonemapF {
+    S s; TonemapK k;
+    __device__ Rgba operator()(int x, int y) const { return tonemapPixel(s, x, y, k); }
+};
+template <class S> struct BlurF {
+    S s; BlurK k; int dx, dy;
+    __device__ Rgba operator()(int x, int y) const { return blurPixel(s, x, y, dx, dy, k); }
+};
+template <class S, class D> struct BilateralF {
+    S s; D d; BilateralK k;
+    __device__ Rgba operator()(int x, int y) const { return bilateralPixel(s, d, x, y, k); }
+};
+template <class S, class D, class N> struct OutlineF {
+    S s; D d; N n; OutlineK k;
+    __device__ Rgba operator()(int x, int y) const { return outlinePixel(s, d, n, x, y, k); }
+};
+template <class S, class D, class N> struct SsaoF {
+    S s; D d; N n; SsaoK k;
+    __device__ Rgba operator()(int x, int y) const { return ssaoPixel(s, d, n, x, y, k); }
+};
+template <class S> struct FxaaF {
+    S s; FxaaK k;
+    __device__ Rgba operator()(int x, int y) const { return fxaaPixel(s, x, y, k); }
+};
+template <class D> struct ViewDepthF {
+    D d; ViewK k;
+    __device__ Rgba operator()(int x, int y) const { return viewDepthPixel(d, x, y, k); }
+};
+template <class N> struct ViewNormalF {
+    N n;
+    __device__ Rgba operator()(int x, int y) const { return viewNormalPixel(n, x, y); }
+};
+template <class I> struct ViewIdF {
+    I i;
+    __device__ Rgba operator()(int x, int y) const { return viewIdPixel(i, x, y); }
+};
+
+dim3 blockSize() { return dim3(32, 8); }
+dim3 gridFor(int width, int height)
+{
+    return dim3((width + 31) / 32, (height + 7) / 8);
+}
+
+/// Executor over one set of G-buffer accessors (texture objects or device buffers).
+template <class Color, class Depth, class Normal, class Id, class Out> class DeviceExec {
+public:
+    DeviceExec(Color color, Depth depth, Normal normal, Id id, Out out, ImageView<Rgba> (&views)[3],
+               cudaStream_t stream, std::vector<std::pair<StageKind, std::size_t>>* marks,
+               std::vector<cuda::Event>* events)
+        : m_color(color), m_depth(depth), m_normal(normal), m_id(id), m_out(out), m_views(views),
+          m_stream(stream), m_marks(marks), m_events(events)
+    {
+    }
+
+    void beginStage(StageKind kind) { mark(kind); }
+    void endStage(StageKind kind) { mark(kind); }
+
+    void tonemap(int src, int dst, const TonemapK& k)
+    {
+        withSource(src, [&](auto s) { launch(dst, TonemapF<decltype(s)>{s, k}, "tonemap"); });
+    }
+    void blurH(int src, int dst, const BlurK& k)
+    {
+        withSource(src, [&](auto s) { launch(dst, BlurF<decltype(s)>{s, k, 1, 0}, "blur.h"); });
+    }
+    void blurV(int src, int dst, const BlurK& k)
+    {
+        withSource(src, [&](auto s) { launch(dst, BlurF<decltype(s)>{s, k, 0, 1}, "blur.v"); });
+    }
+    void bilateral(int src, int dst, const BilateralK& k)
+    {
+        withSource(src, [&](auto s) {
+            launch(dst, BilateralF<decltype(s), Depth>{s, m_depth, k}, "bilateral");
+        });
+    }
+    void outline(int src, int dst, const OutlineK& k)
+    {
+        withSource(src, [&](auto s) {
+            launch(dst, OutlineF<decltype(s), Depth, Normal>{s, m_depth, m_normal, k}, "outline");
+        });
+    }
+    void ssao(int src, int dst, const SsaoK& k)
+    {
+        withSource(src, [&](auto s) {
+            launch(dst, SsaoF<decltype(s), Depth, Normal>{s, m_depth, m_normal, k}, "ssao");
+        });
+    }
+    void fxaa(int src, int dst, const FxaaK& k)
+    {
+        withSource(src, [&](auto s) { launch(dst, FxaaF<decltype(s)>{s, k}, "fxaa"); });
+    }
+    void viewDepth(int dst, const ViewK& k) { launch(dst, ViewDepthF<Depth>{m_depth, k}, "view-depth"); }
+    void viewNormal(int dst) { launch(dst, ViewNormalF<Normal>{m_normal}, "view-normal"); }
+    void viewId(int dst) { launch(dst, ViewIdF<Id>{m_id}, "view-id"); }
+    void encode(int src)
+    {
+        const ImageView<Rgba>& any = m_views[0];
+        withSource(src, [&](auto s) {
+            encodeKernel<<<gridFor(any.width, any.height), blockSize(), 0, m_stream>>>(
+                s, m_out, any.width, any.height);
+            cuda::checkLaunch("encodeKernel");
+        });
+    }
+
+private:
+    template <class F> void withSource(int src, F&& f)
+    {
+        if (src == detail::GBufferColor)
+            f(m_color);
+        else
+            f(ImageView<const Rgba>{m_views[src].data, m_views[src].width, m_views[src].height,
+                                    m_views[src].pitch});
+    }
+    template <class F> void launch(int dst, F f, const char* name)
+    {
+        const ImageView<Rgba>& out = m_views[dst];
+        pixelKernel<<<gridFor(out.width, out.height), blockSize(), 0, m_stream>>>(out, f);
+        cuda::checkLaunch(name);
+    }
+    void mark(StageKind kind)
+    {
+        if (!m_marks)
+            return;
+        const std::size_t i = m_marks->size();
+        if (i >= m_events->size())
+            m_events->emplace_back(true);
+        (*m_events)[i].record(m_stream);
+        m_marks->push_back({kind, i});
+    }
+
+    Color m_color;
+    Depth m_depth;
+    Normal m_normal;
+    Id m_id;
+    Out m_out;
+    ImageView<Rgba> (&m_views)[3];
+    cudaStream_t m_stream;
+    std::vector<std::pair<StageKind, std::size_t>>* m_marks;
+    std::vector<cuda::Event>* m_events;
+};
+
+template <class Color, class Depth, class Normal, class Id, class Out>
+DeviceExec<Color, Depth, Normal, Id, Out>
+makeExec(Color c, Depth d, Normal n, Id i, Out o, ImageView<Rgba> (&views)[3], cudaStream_t s,
+         std::vector<std::pair<StageKind, std::size_t>>* marks, std::vector<cuda::Event>* events)
+{
+    return DeviceExec<Color, Depth, Normal, Id, Out>(c, d, n, i, o, views, s, marks, events);
+}
+
+} // namespace
+
+struct CudaBackend::State {
+    cuda::Stream stream;
+    interop::Registry registry;
+    cuda::DeviceBuffer<Rgba> buffers[3];
+    ImageView<Rgba> views[3] = {};
+    bool stageTiming = false;
+    std::vector<cuda::Event> events;
+    std::vector<std::pair<StageKind, std::size_t>> marks;
+
+    void prepareBuffers(int width, int height)
+    {
+        const std::size_t pixels = static_cast<std::size_t>(width) * height;
+        for (int i = 0; i < 3; ++i) {
+            buffers[i].reserve(pixels);
+            views[i] = ImageView<Rgba>{buffers[i].data(), width, height, width};
+        }
+        marks.clear();
+    }
+};
+
+CudaBackend::CudaBackend() : m_state(std::make_unique<State>()) {}
+
+CudaBackend::~CudaBackend() = default;
+
+void CudaBackend::run(const Chain& chain, const FrameInfo& frame,
+                      const interop::FrameTextures& t)
+{
+    State& s = *m_state;
+    s.registry.update(t);
+    s.prepareBuffers(t.width, t.height);
+    interop::Handoff handoff(s.registry, s.stream.get());
+    using interop::Slot;
+    const TexR32F depth{handoff.texture(Slot::Depth), t.width, t.height};
+    const TexRgba16F normal{handoff.texture(Slot::Normal), t.width, t.height};
+    const TexR32UI id{handoff.texture(Slot::Id), t.width, t.height};
+    const SurfaceOut out{handoff.surface(Slot::Output)};
+    auto* marks = s.stageTiming ? &s.marks : nullptr;
+    if (t.colorIsHalf) {
+        auto exec = makeExec(TexRgba16F{handoff.texture(Slot::Color), t.width, t.height}, depth,
+                             normal, id, out, s.views, s.stream.get(), marks, &s.events);
+        detail::walkChain(exec, chain, frame);
+    } else {
+        auto exec = makeExec(TexRgba8{handoff.texture(Slot::Color), t.width, t.height}, depth,
+                             normal, id, out, s.views, s.stream.get(), marks, &s.events);
+        detail::walkChain(exec, chain, frame);
+    }
+}
+
+std::vector<std::uint8_t> CudaBackend::process(const Chain& chain, const FrameInfo& frame,
+                                               const interop::HostFrame& in)
+{
+    State& s = *m_state;
+    const std::size_t pixels = static_cast<std::size_t>(in.width) * in.height;
+    s.prepareBuffers(in.width, in.height);
+    const std::size_t colorBytes = pixels * (in.colorIsHalf ? 8 : 4);
+    cuda::DeviceBuffer<std::uint8_t> color(colorBytes);
+    cuda::DeviceBuffer<float> depth(pixels);
+    cuda::DeviceBuffer<std::uint16_t> normal(pixels * 4);
+    cuda::DeviceBuffer<std::uint32_t> id(pixels);
+    cuda::DeviceBuffer<std::uint8_t> output(pixels * 4);
+    const cudaStream_t stream = s.stream.get();
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(color.data(), in.color, colorBytes, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(depth.data(), in.depth, pixels * 4, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(normal.data(), in.normal, pixels * 8, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(id.data(), in.id, pixels * 4, cudaMemcpyHostToDevice, stream));
+    const ImageView<const float> depthView{depth.data(), in.width, in.height, in.width};
+    const BufRgba16F normalView{normal.data(), in.width, in.height};
+    const ImageView<const std::uint32_t> idView{id.data(), in.width, in.height, in.width};
+    const BufferOut out{output.data(), in.width};
+    auto* marks = s.stageTiming ? &s.marks : nullptr;
+    if (in.colorIsHalf) {
+        auto exec = makeExec(BufRgba16F{reinterpret_cast<const std::uint16_t*>(color.data()),
+                                        in.width, in.height},
+                             depthView, normalView, idView, out, s.views, stream, marks, &s.events);
+        detail::walkChain(exec, chain, frame);
+    } else {
+        auto exec = makeExec(BufRgba8{color.data(), in.width, in.height}, depthView, normalView,
+                             idView, out, s.views, stream, marks, &s.events);
+        detail::walkChain(exec, chain, frame);
+    }
+    std::vector<std::uint8_t> result(pixels * 4);
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(result.data(), output.data(), pixels * 4, cudaMemcpyDeviceToHost, stream));
+    s.stream.synchronize();
+    return result;
+}
+
+void CudaBackend::setStageTiming(bool enabled) { m_state->stageTiming = enabled; }
+
+std::vector<StageTime> CudaBackend::stageTimes()
+{
+    State& s = *m_state;
+    s.stream.synchronize();
+    std::vector<StageTime> times;
+    for (std::size_t i = 0; i + 1 < s.marks.size(); i += 2) {
+        float ms = 0;
+        TANDEM_CUDA_CHECK(cudaEventElapsedTime(&ms, s.events[s.marks[i].second].get(),
+                                               s.events[s.marks[i + 1].second].get()));
+        times.push_back({std::string(stageName(s.marks[i].first)), ms});
+    }
+    return times;
+}
+
+void CudaBackend::synchronize() { m_state->stream.synchronize(); }
+
+std::uint64_t CudaBackend::registrations() const { return m_state->registry.registrations(); }
+
+void* CudaBackend::stream() const { return m_state->stream.get(); }
+
+} // namespace tandem::postfx
