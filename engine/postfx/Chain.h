@@ -38,14 +38,14 @@ struct BilateralParams {
     float sigmaDepth = 0.02f; ///< relative depth difference (fraction of the centre depth)
 };
 struct OutlineParams {
-    float depthThreshold = 0.01f; ///< relative depth change per pixel where an edge starts
+    float depthThreshold = 0.02f; ///< relative inverse-depth Laplacian where an edge starts
     float normalThreshold = 0.3f; ///< normal change per pixel where an edge starts
     float strength = 1.0f;        ///< 0..1
     float color[3] = {0.02f, 0.02f, 0.02f};
 };
 struct SsaoParams {
     int samples = 12;      ///< 4..16
-    float radius = 0.1f;   ///< world units at the sampled point (fraction of the view at 1)
+    float radius = 0.5f;   ///< world units around the shaded point
     float bias = 0.05f;    ///< cosine below which a sample does not occlude
     float strength = 1.0f; ///< 0..2
 };

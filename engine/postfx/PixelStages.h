@@ -132,55 +132,49 @@ TANDEM_HD Rgba bilateralPixel(const Src& src, const Depth& depth, int x, int y, 
     return total > 0.0f ? sum * (1.0f / total) : centre;
 }
 
-/// Sobel edge detection on relative depth and on normals (per-pixel gradients); a gradient
-/// above its threshold blends towards k.color, fully at twice the threshold.
+/// Edge detection: depth creases and silhouettes from the Laplacian of inverse depth (zero on
+/// any plane, since 1/z is affine in screen space; background counts as 1/z = 0), and normal
+/// creases from the Sobel gradient of the normals. An edge measure above its threshold blends
+/// towards k.color, fully at twice the threshold.
 template <class Src, class Depth, class Normal>
 TANDEM_HD Rgba outlinePixel(const Src& src, const Depth& depth, const Normal& normal, int x, int y,
                             const OutlineK& k)
 {
+    const Rgba c = src.at(x, y);
     const float z0 = depth.at(x, y);
-    float depthGx = 0, depthGy = 0;
+    const float w0 = z0 > 0.0f ? 1.0f / z0 : 0.0f;
+    float neighbourSum = 0.0f;
+    float zNearest = z0 > 0.0f ? z0 : 1e30f;
     float nGx[3] = {0, 0, 0}, nGy[3] = {0, 0, 0};
-    const int wx[3][3] = {{-1, 0, 1}, {-2, 0, 2}, {-1, 0, 1}};
-    bool anyCovered = z0 > 0.0f;
     for (int j = -1; j <= 1; ++j)
         for (int i = -1; i <= 1; ++i) {
-            const int gx = wx[j + 1][i + 1];
-            const int gy = wx[i + 1][j + 1];
-            if (gx == 0 && gy == 0)
+            if (i == 0 && j == 0)
                 continue;
             const float z = depth.at(x + i, y + j);
-            anyCovered = anyCovered || z > 0.0f;
-            depthGx = depthGx + static_cast<float>(gx) * z;
-            depthGy = depthGy + static_cast<float>(gy) * z;
-            const Rgba n = normal.at(x + i, y + j);
-            nGx[0] = nGx[0] + static_cast<float>(gx) * n.r;
-            nGx[1] = nGx[1] + static_cast<float>(gx) * n.g;
-            nGx[2] = nGx[2] + static_cast<float>(gx) * n.b;
-            nGy[0] = nGy[0] + static_cast<float>(gy) * n.r;
-            nGy[1] = nGy[1] + static_cast<float>(gy) * n.g;
-            nGy[2] = nGy[2] + static_cast<float>(gy) * n.b;
-        }
-    const Rgba c = src.at(x, y);
-    if (!anyCovered)
-        return c;
-    // Relative to the nearest covered depth around, so silhouettes against background count.
-    float zRef = z0;
-    if (zRef <= 0.0f)
-        zRef = 1e30f;
-    for (int j = -1; j <= 1; ++j)
-        for (int i = -1; i <= 1; ++i) {
-            const float z = depth.at(x + i, y + j);
+            neighbourSum = neighbourSum + (z > 0.0f ? 1.0f / z : 0.0f);
             if (z > 0.0f)
-                zRef = minf(zRef, z);
+                zNearest = minf(zNearest, z);
+            // Sobel weights: 1 on the diagonals, 2 on the axes.
+            const float weight = (i == 0 || j == 0) ? 2.0f : 1.0f;
+            const Rgba n = normal.at(x + i, y + j);
+            const float gx = static_cast<float>(i) * weight;
+            const float gy = static_cast<float>(j) * weight;
+            nGx[0] = nGx[0] + gx * n.r;
+            nGx[1] = nGx[1] + gx * n.g;
+            nGx[2] = nGx[2] + gx * n.b;
+            nGy[0] = nGy[0] + gy * n.r;
+            nGy[1] = nGy[1] + gy * n.g;
+            nGy[2] = nGy[2] + gy * n.b;
         }
+    if (zNearest >= 1e30f)
+        return c; // background all around
+    // Relative to the nearest surface around, so a silhouette measures the same from both sides.
+    const float depthEdge = absf(neighbourSum * 0.125f - w0) * zNearest;
     // Sobel sums span two pixels with weights 4: divide by 8 for a per-pixel gradient.
-    const float depthEdge = sqrtf_hd(depthGx * depthGx + depthGy * depthGy) * 0.125f / zRef;
     const float normalEdge =
         sqrtf_hd(nGx[0] * nGx[0] + nGx[1] * nGx[1] + nGx[2] * nGx[2] + nGy[0] * nGy[0] +
                  nGy[1] * nGy[1] + nGy[2] * nGy[2]) *
         0.125f;
-    // Below the threshold nothing; full strength at twice the threshold.
     const float edge = clampf(maxf(depthEdge * k.invDepthThreshold, normalEdge * k.invNormalThreshold) - 1.0f,
                               0.0f, 1.0f);
     return lerp(c, Rgba{k.color.r, k.color.g, k.color.b, c.a}, edge * k.strength);

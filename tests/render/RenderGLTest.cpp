@@ -12,6 +12,7 @@
 #include "engine/render/SceneRenderer.h"
 #include "tests/support/GlTestContext.h"
 #include "tests/support/ImageCompare.h"
+#include "tests/support/SceneFixtures.h"
 
 namespace tandem::render {
 namespace {
@@ -19,41 +20,8 @@ namespace {
 const std::filesystem::path references =
     std::filesystem::path(TANDEM_SOURCE_DIR) / "tests" / "render" / "references";
 
-/// A unit cube with one colour per face and flat normals (24 vertices, 12 triangles).
-io::MeshData colouredCube()
-{
-    io::MeshData mesh;
-    const glm::vec3 normals[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
-                                  {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
-    const glm::u8vec4 colors[6] = {{230, 60, 60, 255},  {60, 230, 60, 255},  {60, 60, 230, 255},
-                                   {230, 230, 60, 255}, {60, 230, 230, 255}, {230, 60, 230, 255}};
-    for (int f = 0; f < 6; ++f) {
-        const glm::vec3 n = normals[f];
-        const glm::vec3 u = std::abs(n.x) > 0.5f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0);
-        const glm::vec3 v = glm::cross(n, u);
-        const auto base = static_cast<std::uint32_t>(mesh.positions.size());
-        for (int k = 0; k < 4; ++k) {
-            const float su = (k == 1 || k == 2) ? 1.0f : -1.0f;
-            const float sv = (k >= 2) ? 1.0f : -1.0f;
-            mesh.positions.push_back(n + su * u + sv * v);
-            mesh.normals.push_back(n);
-            mesh.colors.push_back(colors[f]);
-        }
-        for (std::uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u})
-            mesh.indices.push_back(base + i);
-    }
-    return mesh;
-}
-
-/// A grid of points without normals or colours.
-io::MeshData pointGrid()
-{
-    io::MeshData mesh;
-    for (int y = 0; y < 20; ++y)
-        for (int x = 0; x < 20; ++x)
-            mesh.positions.emplace_back(x * 0.1f, y * 0.1f, std::sin(x * 0.5f) * 0.2f);
-    return mesh;
-}
+using test::colouredCube;
+using test::pointGrid;
 
 class Render : public test::GlTest {
 protected:

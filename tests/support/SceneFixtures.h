@@ -1,0 +1,16 @@
+// Known scenes for rendering tests: a cube with coloured faces, a grid of points, and a G-buffer
+// rendered from them. Needs a current GL context.
+#pragma once
+
+#include "engine/io/MeshData.h"
+
+namespace tandem::test {
+
+/// A cube of half-size 1 with one colour per face and flat normals (24 vertices, 12 triangles).
+io::MeshData colouredCube();
+/// A 20×20 grid of points without normals or colours, slightly wavy.
+io::MeshData pointGrid();
+/// Two cubes standing on a floor (creases for the occlusion and depth-guided stages).
+io::MeshData cubeOnFloor();
+
+} // namespace tandem::test
