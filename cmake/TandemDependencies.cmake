@@ -1,13 +1,24 @@
-# Dependencies, all from Debian packages (scripts/install-deps.sh installs them).
-find_package(PkgConfig REQUIRED)
+# Dependencies, all from Debian packages (scripts/install-deps.sh installs them). On GPU servers
+# without Debian's -dev packages, scripts/gpu-server/gather.sh packs the same headers, static
+# libraries and CMake package files into .gpu/sysroot, found through CMAKE_PREFIX_PATH.
 find_package(Threads REQUIRED)
-find_package(glfw3 3.3 REQUIRED)
+if(TANDEM_WINDOW)
+    find_package(glfw3 3.3 REQUIRED)
+endif()
 find_package(glm REQUIRED)
 find_package(tinyobjloader REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(fmt REQUIRED)
-pkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)
+
+# stb: Debian ships the implementations compiled in libstb (its stb.pc has no relocatable
+# prefix, so look the files up directly).
+find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb REQUIRED)
+find_library(STB_LIBRARY NAMES libstb.a stb REQUIRED)
+add_library(tandem_stb INTERFACE)
+target_include_directories(tandem_stb SYSTEM INTERFACE ${STB_INCLUDE_DIR})
+target_link_libraries(tandem_stb INTERFACE ${STB_LIBRARY} m)
+
 if(TANDEM_TESTS)
     find_package(GTest REQUIRED)
 endif()

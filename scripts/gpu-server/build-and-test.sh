@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# On a GPU server (CUDA toolkit, g++, CMake; no -dev packages): builds tandem against .gpu/
+# (made by gather.sh on Debian 12 and carried with the source), runs the unit and gpu test
+# tiers, a smoke render through the CUDA backend, and the benchmarks. Logs and results go to
+# $OUT (or ./gpu-out).
+# Usage: scripts/gpu-server/build-and-test.sh [--no-bench]
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+out="${OUT:-$root/gpu-out}"
+mkdir -p "$out"
+[ -d .gpu/sysroot ] || { echo "error: .gpu/ missing: run scripts/gpu-server/gather.sh on Debian 12 and carry .gpu" >&2; exit 1; }
+
+export LD_LIBRARY_PATH="$root/.gpu/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# glvnd finds the NVIDIA EGL vendor file in its default folders; point at it where it is not.
+if ! ls /usr/share/glvnd/egl_vendor.d/*nvidia* /etc/glvnd/egl_vendor.d/*nvidia* >/dev/null 2>&1; then
+    for f in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json; do
+        [ -f "$f" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$f"
+    done
+fi
+export PATH="/usr/local/cuda/bin:$PATH"
+
+{
+    echo "== machine"; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1
+    nvcc --version | tail -1; cmake --version | head -1; g++ --version | head -1
+} | tee "$out/machine.txt"
+
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+echo "== configure + build"
+if ! cmake --preset gpu-server "${generator[@]}" >"$out/configure.log" 2>&1; then
+    tail -40 "$out/configure.log"; exit 1
+fi
+if ! cmake --build --preset gpu-server -j"$(nproc)" >"$out/build.log" 2>&1; then
+    grep -E "error|Error" "$out/build.log" | head -40; exit 1
+fi
+
+status=0
+echo "== tests (unit, gpu)"
+ctest --test-dir build-gpu -L '^(unit|gpu)$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+
+echo "== smoke render (CUDA backend)"
+rm -rf "$out/smoke"
+if build-gpu/bin/tandem-raster --headless --frames 3 --size 1280x720 --spin 20 \
+        --postfx bilateral,ssao,outline,tonemap,fxaa --backend cuda --out "$out/smoke" \
+        --report "$out/smoke/report.json" >"$out/smoke.log" 2>&1; then
+    grep -E "post-processing|rendering with" "$out/smoke.log"
+else
+    cat "$out/smoke.log"; status=1
+fi
+
+if [ "${1:-}" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then
+    echo "== benchmarks"
+    build-gpu/bin/tandem-bench interop --json "$out/bench_interop.json" 2>&1 | tee "$out/bench_interop.txt" || status=1
+    build-gpu/bin/tandem-bench raster --json "$out/bench_raster.json" 2>&1 | tee "$out/bench_raster.txt" || status=1
+fi
+exit $status
