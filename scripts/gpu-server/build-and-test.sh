@@ -3,7 +3,7 @@
 # (made by gather.sh on Debian 12 and carried with the source), runs the unit and gpu test
 # tiers, a smoke render through the CUDA backend, and the benchmarks. Logs and results go to
 # $OUT (or ./gpu-out).
-# Usage: scripts/gpu-server/build-and-test.sh [--no-bench]
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -52,7 +52,8 @@ fi
 
 if [ "${1:-}" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then
     echo "== benchmarks"
-    build-gpu/bin/tandem-bench interop --json "$out/bench_interop.json" 2>&1 | tee "$out/bench_interop.txt" || status=1
-    build-gpu/bin/tandem-bench raster --json "$out/bench_raster.json" 2>&1 | tee "$out/bench_raster.txt" || status=1
+    commit="${TANDEM_COMMIT:-unknown}"
+    build-gpu/bin/tandem-bench interop --commit "$commit" --json "$out/bench_interop.json" 2>&1 | tee "$out/bench_interop.txt" || status=1
+    build-gpu/bin/tandem-bench raster --commit "$commit" --json "$out/bench_raster.json" 2>&1 | tee "$out/bench_raster.txt" || status=1
 fi
 exit $status

@@ -1,0 +1,50 @@
+// tandem-bench's shared harness: the headless context on the GPU in use, wall-clock and
+// GL-timestamp timing, medians, the results table and the JSON header (device, driver, date,
+// commit). Benchmarks block on the GPU on purpose: they measure, they do not render frames.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/platform/Context.h"
+
+namespace tandem::bench {
+
+struct Settings {
+    int frames = 60;        ///< timed repetitions per variant
+    int warmup = 10;        ///< untimed repetitions first
+    int device = -1;        ///< CUDA device
+    std::string commit;     ///< recorded in the JSON
+    std::string jsonPath;   ///< where to write results, or empty
+    bool overwrite = false; ///< replace an existing JSON file
+};
+
+/// A headless GL 4.5 context on the EGL device of CUDA device `cudaDevice` (or any, -1).
+std::unique_ptr<platform::Context> makeContext(int cudaDevice);
+
+/// Median of `values` (copied and sorted).
+double median(std::vector<double> values);
+
+/// Runs `frame` warmup + frames times; returns the median wall time in ms of one call,
+/// each call ended by `finish` (which must wait for the GPU).
+double timeFrames(const Settings& settings, const std::function<void()>& frame,
+                  const std::function<void()>& finish);
+
+/// JSON fields every result file starts with: device, GL renderer/version (driver), CUDA
+/// versions, date, commit, settings.
+nlohmann::json header(const std::string& benchmark, const Settings& settings);
+
+/// Writes `json` to settings.jsonPath if set; refuses to overwrite unless asked. Returns false
+/// (after printing "error: ...") on failure.
+bool writeJson(const Settings& settings, const nlohmann::json& json);
+
+/// Prints rows as an aligned text table.
+void printTable(const std::vector<std::string>& header,
+                const std::vector<std::vector<std::string>>& rows);
+
+} // namespace tandem::bench

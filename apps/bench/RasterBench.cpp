@@ -1,0 +1,187 @@
+// tandem-bench raster: the engine's geometry pass (four G-buffer targets + depth) and its
+// handoff to CUDA for a generated mesh of about 2 million triangles at 1080p and 4K, beside a
+// bare draw of the same vertex and index buffers into a plain RGBA8 + depth framebuffer in the
+// same run.
+#include "RasterBench.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include <fmt/format.h>
+#include <glad/gl.h>
+
+#include "engine/gl/Debug.h"
+#include "engine/gl/Framebuffer.h"
+#include "engine/gl/Program.h"
+#include "engine/gl/Texture.h"
+#include "engine/render/Bindings.h"
+#include "engine/render/GBuffer.h"
+#include "engine/render/GeometryPass.h"
+#include "engine/render/GpuMesh.h"
+#include "engine/render/OrbitCamera.h"
+#include "engine/ui/PostfxWiring.h"
+
+#ifdef TANDEM_HAS_CUDA
+#include "engine/cuda/Device.h"
+#include "engine/cuda/Stream.h"
+#include "engine/interop/Registry.h"
+#endif
+
+namespace tandem::bench {
+
+namespace {
+
+/// A wavy torus with `triangles` triangles (rounded to a grid), normals and colours.
+io::MeshData makeTorus(int triangles)
+{
+    const int ring = static_cast<int>(std::sqrt(triangles / 2.0) * 1.4);
+    const int side = std::max(3, triangles / 2 / ring);
+    io::MeshData mesh;
+    mesh.positions.reserve(static_cast<std::size_t>(ring) * side);
+    for (int i = 0; i < ring; ++i) {
+        const float u = 2.0f * 3.14159265f * i / ring;
+        for (int j = 0; j < side; ++j) {
+            const float v = 2.0f * 3.14159265f * j / side;
+            const float r = 0.35f + 0.03f * std::sin(9.0f * u) * std::cos(7.0f * v);
+            const glm::vec3 n(std::cos(u) * std::cos(v), std::sin(v), std::sin(u) * std::cos(v));
+            mesh.positions.emplace_back(std::cos(u) * (1.0f + r * std::cos(v)), r * std::sin(v),
+                                        std::sin(u) * (1.0f + r * std::cos(v)));
+            mesh.normals.push_back(n);
+            mesh.colors.emplace_back(static_cast<std::uint8_t>(128 + 127 * std::cos(u)),
+                                     static_cast<std::uint8_t>(128 + 127 * std::sin(v)), 180, 255);
+        }
+    }
+    for (int i = 0; i < ring; ++i)
+        for (int j = 0; j < side; ++j) {
+            const auto a = static_cast<std::uint32_t>(i * side + j);
+            const auto b = static_cast<std::uint32_t>(((i + 1) % ring) * side + j);
+            const auto c = static_cast<std::uint32_t>(((i + 1) % ring) * side + (j + 1) % side);
+            const auto d = static_cast<std::uint32_t>(i * side + (j + 1) % side);
+            mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
+        }
+    return mesh;
+}
+
+std::string ms(double v) { return fmt::format("{:.3f}", v); }
+
+} // namespace
+
+int runRasterBench(const Settings& settings, int triangles)
+{
+    auto context = makeContext(settings.device);
+    std::printf("raster benchmark on %s\n", context->description().c_str());
+    const io::MeshData data = makeTorus(triangles);
+    render::GpuMesh mesh(data, "bench.torus");
+    const double tris = static_cast<double>(mesh.indexCount() / 3);
+    std::printf("mesh: %u vertices, %.0f triangles\n", mesh.vertexCount(), tris);
+    render::OrbitCamera camera;
+    camera.fit(mesh.bounds());
+    render::GeometryPass geometry;
+    gl::Program bare({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
+                      {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
+                     "bench.bare");
+    gl::Buffer cameraBlock(sizeof(render::CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "bench.camera");
+#ifdef TANDEM_HAS_CUDA
+    // The handoff column needs a GPU; without one the rest still runs (on llvmpipe, say).
+    std::optional<cuda::Stream> stream;
+    if (auto device = cuda::selectDevice(settings.device); device)
+        stream.emplace();
+    else
+        std::printf("no CUDA device (%s): handoff not measured\n", device.error().c_str());
+#endif
+    auto finish = [&] {
+        glFinish();
+#ifdef TANDEM_HAS_CUDA
+        if (stream)
+            stream->synchronize();
+#endif
+    };
+
+    nlohmann::json json = header("raster", settings);
+    json["triangles"] = tris;
+    json["vertices"] = mesh.vertexCount();
+    nlohmann::json results = nlohmann::json::array();
+    std::vector<std::vector<std::string>> rows;
+    struct Size {
+        int width, height;
+        const char* name;
+    };
+    for (const Size size : {Size{1920, 1080, "1080p"}, Size{3840, 2160, "4K"}}) {
+        render::GBuffer gbuffer(size.width, size.height, render::ColorFormat::Rgba8);
+        const double engineMs = timeFrames(settings, [&] {
+            geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
+        }, finish);
+
+        gl::Texture color(GL_RGBA8, size.width, size.height, "bench.bare.color");
+        gl::Texture depth(GL_DEPTH_COMPONENT32F, size.width, size.height, "bench.bare.depth");
+        gl::Framebuffer framebuffer("bench.bare");
+        framebuffer.attach(GL_COLOR_ATTACHMENT0, color);
+        framebuffer.attach(GL_DEPTH_ATTACHMENT, depth);
+        framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
+        framebuffer.checkComplete();
+        render::CameraBlock block{};
+        block.view = camera.view();
+        block.projection = camera.projection(float(size.width) / float(size.height));
+        block.viewProjection = block.projection * block.view;
+        cameraBlock.write(0, &block, sizeof block);
+        const double bareMs = timeFrames(settings, [&] {
+            gl::DebugGroup group("bare");
+            const float clear[4] = {0, 0, 0, 1};
+            const float far = 1.0f;
+            glClearNamedFramebufferfv(framebuffer.id(), GL_COLOR, 0, clear);
+            glClearNamedFramebufferfv(framebuffer.id(), GL_DEPTH, 0, &far);
+            glBindFramebuffer(GL_FRAMEBUFFER, framebuffer.id());
+            glViewport(0, 0, size.width, size.height);
+            glEnable(GL_DEPTH_TEST);
+            glDepthFunc(GL_LESS);
+            glBindBufferBase(GL_UNIFORM_BUFFER, render::binding::UboCamera, cameraBlock.id());
+            bare.use();
+            glBindVertexArray(mesh.vertexArray().id());
+            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh.indexCount()), GL_UNSIGNED_INT,
+                           nullptr);
+            glBindVertexArray(0);
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        }, finish);
+
+        double handoffMs = -1;
+#ifdef TANDEM_HAS_CUDA
+        if (stream) {
+            interop::Registry registry;
+            registry.update(ui::frameTextures(gbuffer));
+            const double withHandoff = timeFrames(settings, [&] {
+                geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
+                interop::Handoff handoff(registry, stream->get());
+            }, finish);
+            handoffMs = withHandoff - engineMs;
+        }
+#endif
+        gl::check("raster benchmark frame");
+        const double engineRate = tris / (engineMs * 1e-3);
+        const double bareRate = tris / (bareMs * 1e-3);
+        rows.push_back({size.name, ms(bareMs), ms(engineMs), fmt::format("{:.0f}", bareRate / 1e6),
+                        fmt::format("{:.0f}", engineRate / 1e6),
+                        fmt::format("{:.0f}%", 100.0 * engineRate / bareRate),
+                        handoffMs >= 0 ? ms(handoffMs) : "n/a"});
+        nlohmann::json r = {{"size", size.name},
+                            {"width", size.width},
+                            {"height", size.height},
+                            {"bare_ms", bareMs},
+                            {"engine_geometry_ms", engineMs},
+                            {"bare_mtri_per_s", bareRate / 1e6},
+                            {"engine_mtri_per_s", engineRate / 1e6},
+                            {"engine_rate_fraction", engineRate / bareRate}};
+        if (handoffMs >= 0)
+            r["handoff_ms"] = handoffMs;
+        results.push_back(r);
+    }
+    std::printf("\ngeometry pass vs bare draw (median of %d frames, each ended by glFinish)\n",
+                settings.frames);
+    printTable({"size", "bare ms", "engine ms", "bare Mtri/s", "engine Mtri/s", "engine/bare rate",
+                "handoff ms"},
+               rows);
+    json["results"] = results;
+    return writeJson(settings, json) ? 0 : 1;
+}
+
+} // namespace tandem::bench

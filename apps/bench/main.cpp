@@ -1,0 +1,79 @@
+// tandem-bench: benchmarks that run on the GPU host and write JSON results for bench/results/.
+//   tandem-bench interop [--json FILE]   GL↔CUDA handoff variants and post-process stage speed
+//   tandem-bench raster  [--json FILE]   geometry pass vs a bare draw, plus the handoff
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "BenchCommon.h"
+#include "RasterBench.h"
+#include "engine/core/Error.h"
+#include "engine/cuda/Device.h"
+#ifdef TANDEM_HAS_CUDA
+#include "InteropBench.h"
+#endif
+
+using namespace tandem;
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"tandem-bench: GPU benchmarks (run them on the GPU host; results are medians)"};
+    app.require_subcommand(1);
+    bench::Settings settings;
+    int triangles = 2'000'000;
+    auto common = [&](CLI::App* sub) {
+        sub->add_option("--json", settings.jsonPath, "write results as JSON to this file");
+        sub->add_option("--frames", settings.frames, "timed frames per variant")
+            ->check(CLI::Range(3, 100000))
+            ->capture_default_str();
+        sub->add_option("--warmup", settings.warmup, "untimed frames first")
+            ->check(CLI::Range(0, 100000))
+            ->capture_default_str();
+        sub->add_option("--device", settings.device, "CUDA device index");
+        sub->add_option("--commit", settings.commit, "commit recorded in the JSON");
+        sub->add_flag("--overwrite", settings.overwrite, "replace an existing JSON file");
+    };
+    CLI::App* interop = app.add_subcommand(
+        "interop", "GL<->CUDA handoff per frame (per-resource, batched, pixel-pack, readPixels + "
+                   "memcpy) at 1080p and 4K with 1, 2, 4 resources; stage kernels vs a copy");
+    common(interop);
+    CLI::App* raster = app.add_subcommand(
+        "raster", "geometry pass (+ handoff) vs a bare draw of a generated mesh at 1080p and 4K");
+    common(raster);
+    raster->add_option("--triangles", triangles, "triangles in the generated mesh")
+        ->check(CLI::Range(1000, 100'000'000))
+        ->capture_default_str();
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::printf("%s", app.help().c_str());
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) {
+            std::printf("%s", app.help(e.what()).c_str());
+            return 0;
+        }
+        std::fprintf(stderr, "error: %s\nRun with --help for usage.\n", e.what());
+        return 2;
+    }
+    try {
+        if (raster->parsed())
+            return bench::runRasterBench(settings, triangles);
+#ifdef TANDEM_HAS_CUDA
+        if (auto device = cuda::selectDevice(settings.device); !device) {
+            std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n", device.error().c_str());
+            return 1;
+        }
+        return bench::runInteropBench(settings);
+#else
+        std::fprintf(stderr, "error: tandem-bench interop needs a build with CUDA\n");
+        return 1;
+#endif
+    } catch (const Error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: unexpected failure: %s\n", e.what());
+        return 1;
+    }
+}
