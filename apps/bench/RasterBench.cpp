@@ -120,10 +120,7 @@ int runRasterBench(const Settings& settings, int triangles)
         framebuffer.attach(GL_DEPTH_ATTACHMENT, depth);
         framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
         framebuffer.checkComplete();
-        render::CameraBlock block{};
-        block.view = camera.view();
-        block.projection = camera.projection(float(size.width) / float(size.height));
-        block.viewProjection = block.projection * block.view;
+        const render::CameraBlock block = render::makeCameraBlock(camera, size.width, size.height);
         cameraBlock.write(0, &block, sizeof block);
         const double bareMs = timeFrames(settings, [&] {
             gl::DebugGroup group("bare");

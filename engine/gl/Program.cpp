@@ -36,6 +36,7 @@ struct Expander {
     const fs::path& root;
     ExpandedSource out;
     bool versionSeen = false;
+    std::string defines;
 
     void expand(const std::string& path, int depth, const std::string& includedFrom, int fromLine)
     {
@@ -68,7 +69,7 @@ struct Expander {
                                                  : std::string_view(line).substr(first);
             if (trimmed.starts_with("#version")) {
                 if (!versionSeen)
-                    out.text = line + "\n" + out.text;
+                    out.text = line + "\n" + defines + out.text;
                 versionSeen = true;
                 needLine = true;
                 continue;
@@ -104,9 +105,10 @@ fs::path shaderRoot()
     return dataRoot() / "shaders";
 }
 
-ExpandedSource expandShaderSource(const fs::path& root, const std::string& path)
+ExpandedSource expandShaderSource(const fs::path& root, const std::string& path,
+                                  const std::string& defines)
 {
-    Expander expander{root, {}, false};
+    Expander expander{root, {}, false, defines};
     expander.expand(path, 0, {}, 0);
     return std::move(expander.out);
 }
@@ -147,7 +149,7 @@ Program::Program(const std::vector<ShaderStage>& stages, std::string_view label,
     };
     try {
         for (const auto& stage : stages) {
-            const ExpandedSource source = expandShaderSource(root, stage.path);
+            const ExpandedSource source = expandShaderSource(root, stage.path, stage.defines);
             const GLuint shader = glCreateShader(stage.stage);
             shaders.push_back(shader);
             const char* text = source.text.c_str();

@@ -17,6 +17,7 @@ namespace tandem::gl {
 struct ShaderStage {
     GLenum stage;
     std::string path;
+    std::string defines = {}; ///< lines inserted after #version ("#define COLOR_RGBA16F\n")
 };
 
 /// The folder shaders are loaded from: $TANDEM_SHADER_DIR if set, else dataRoot()/shaders.
@@ -60,7 +61,8 @@ struct ExpandedSource {
 /// Expands `path` (relative to `root`): keeps #version first, splices each #include "file"
 /// once (later includes of the same file are skipped). Throws GlError naming the including file
 /// and line when an include is missing or the nesting is deeper than 32.
-ExpandedSource expandShaderSource(const std::filesystem::path& root, const std::string& path);
+ExpandedSource expandShaderSource(const std::filesystem::path& root, const std::string& path,
+                                  const std::string& defines = {});
 
 /// Rewrites compiler log lines that start with a source-string number and line ("0:12(5):" from
 /// Mesa, "0(12) :" from NVIDIA) to start with "file:line:" instead.

@@ -17,16 +17,22 @@ inline constexpr std::uint32_t TexGBufferNormal = 2;
 inline constexpr std::uint32_t TexGBufferId = 3;
 inline constexpr std::uint32_t TexOutput = 4;
 
+// Image units (the resolve pass writes the G-buffer's attribute targets)
+inline constexpr std::uint32_t ImageColor = 0;
+inline constexpr std::uint32_t ImageNormal = 1;
+inline constexpr std::uint32_t ImageDepth = 2;
+
+// Shader storage buffers (the resolve pass reads the mesh)
+inline constexpr std::uint32_t SsboVertices = 0;
+inline constexpr std::uint32_t SsboIndices = 1;
+
 // Vertex attributes
 inline constexpr std::uint32_t AttrPosition = 0;
 inline constexpr std::uint32_t AttrNormal = 1;
 inline constexpr std::uint32_t AttrColor = 2;
 inline constexpr std::uint32_t AttrTexcoord = 3;
 
-// Geometry pass outputs (G-buffer colour attachments)
-inline constexpr std::uint32_t OutColor = 0;
-inline constexpr std::uint32_t OutNormal = 1;
-inline constexpr std::uint32_t OutId = 2;
-inline constexpr std::uint32_t OutDepth = 3;
+// Visibility pass output (the G-buffer's only colour attachment)
+inline constexpr std::uint32_t OutId = 0;
 
 } // namespace tandem::render::binding

@@ -1,8 +1,8 @@
-// The geometry pass's render targets, all owned by GL: colour (RGBA8 or RGBA16F), depth 32F
-// (the depth test's attachment), linear depth (R32F view distance, 0 = background; the copy of
-// depth that CUDA can read, since depth formats cannot be registered), world normal (RGBA16F,
-// w = 1 where covered), primitive id (R32UI, 0 = background), and the post-process output
-// (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height region,
+// The geometry pass's targets, all owned by GL: primitive id (R32UI, 0 = background) and depth
+// 32F, rasterized by the visibility pass; colour (RGBA8 or RGBA16F), linear depth (R32F view
+// distance, 0 = background; the copy of depth CUDA can read, since depth formats cannot be
+// registered) and world normal (RGBA16F, w = 1 where covered), written by the resolve pass; and
+// the post-process output (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height region,
 // so a window resize within the capacity reallocates (and re-registers) nothing.
 // Render thread only.
 #pragma once
@@ -32,8 +32,8 @@ public:
     /// Sets the drawn region; reallocates only when it exceeds the capacity or falls below a
     /// quarter of it. Returns whether the textures were reallocated (generation() changed).
     bool resize(int width, int height);
-    /// Clears the region: colour to `background`, depth to 1, the other targets to 0.
-    void clear(const float background[4]);
+    /// Clears the region of the visibility pass's targets: ids to 0, depth to 1.
+    void clearVisibility();
 
     /// The drawn region.
     int width() const { return m_width; }

@@ -8,58 +8,95 @@
 
 namespace tandem::render {
 
+CameraBlock makeCameraBlock(const OrbitCamera& camera, int width, int height)
+{
+    CameraBlock block{};
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    block.view = camera.view();
+    block.projection = camera.projection(aspect);
+    block.viewProjection = block.projection * block.view;
+    block.inverseViewProjection = glm::inverse(block.viewProjection);
+    block.eye = glm::vec4(camera.eye(), 1.0f);
+    // A head light slightly above and to the left of the viewer.
+    const glm::vec3 toEye = glm::normalize(camera.eye() - camera.target());
+    const glm::vec3 up(block.view[0][1], block.view[1][1], block.view[2][1]);
+    const glm::vec3 right(block.view[0][0], block.view[1][0], block.view[2][0]);
+    block.lightDir = glm::vec4(glm::normalize(toEye + 0.5f * up - 0.3f * right), 0.0f);
+    block.viewport = glm::vec4(static_cast<float>(width), static_cast<float>(height), 0.0f, 0.0f);
+    return block;
+}
+
 GeometryPass::GeometryPass()
-    : m_triangles({{GL_VERTEX_SHADER, "render/Geometry.vert.glsl"},
-                   {GL_FRAGMENT_SHADER, "render/Geometry.frag.glsl"}},
-                  "geometry.triangles"),
-      m_points({{GL_VERTEX_SHADER, "render/Points.vert.glsl"},
-                {GL_FRAGMENT_SHADER, "render/Points.frag.glsl"}},
-               "geometry.points"),
+    : m_visibility({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl"},
+                    {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
+                   "geometry.visibility"),
+      m_resolveRgba8({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl"}}, "geometry.resolve.rgba8"),
+      m_resolveRgba16F({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl", "#define COLOR_RGBA16F\n"}},
+                       "geometry.resolve.rgba16f"),
       m_cameraBlock(sizeof(CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "geometry.camera")
-{}
+{
+}
 
 void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
                         const GeometryOptions& options)
 {
     gl::DebugGroup group("geometry");
     TANDEM_ASSERT(!target.isMappedByCuda(), "render::GeometryPass::draw(): G-buffer mapped by CUDA");
-    const float aspect = static_cast<float>(target.width()) / static_cast<float>(target.height());
-    CameraBlock block;
-    block.view = camera.view();
-    block.projection = camera.projection(aspect);
-    block.viewProjection = block.projection * block.view;
-    block.eye = glm::vec4(camera.eye(), 1.0f);
-    // A head light slightly above and to the left of the viewer.
-    const glm::vec3 toEye = glm::normalize(camera.eye() - camera.target());
-    const glm::mat4 view = camera.view();
-    const glm::vec3 up(view[0][1], view[1][1], view[2][1]);
-    const glm::vec3 right(view[0][0], view[1][0], view[2][0]);
-    block.lightDir = glm::vec4(glm::normalize(toEye + 0.5f * up - 0.3f * right), 0.0f);
+    CameraBlock block = makeCameraBlock(camera, target.width(), target.height());
     block.params = glm::vec4(options.pointSize, mesh.hasColors() ? 1.0f : 0.0f,
-                             mesh.hasNormals() ? 1.0f : 0.0f, 0.0f);
+                             mesh.hasNormals() ? 1.0f : 0.0f, mesh.isPointCloud() ? 1.0f : 0.0f);
+    block.background = glm::vec4(options.background[0], options.background[1],
+                                 options.background[2], options.background[3]);
     m_cameraBlock.write(0, &block, sizeof block);
-
-    target.clear(options.background);
-    glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer().id());
-    glViewport(0, 0, target.width(), target.height());
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_CULL_FACE);
-    glDisable(GL_BLEND);
     glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboCamera, m_cameraBlock.id());
-    glBindVertexArray(mesh.vertexArray().id());
-    if (mesh.isPointCloud()) {
-        glEnable(GL_PROGRAM_POINT_SIZE);
-        m_points.use();
-        glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(mesh.vertexCount()));
-    } else {
-        m_triangles.use();
-        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh.indexCount()), GL_UNSIGNED_INT,
-                       nullptr);
+
+    {
+        gl::DebugGroup visibility("geometry.visibility");
+        target.clearVisibility();
+        glBindFramebuffer(GL_FRAMEBUFFER, target.framebuffer().id());
+        glViewport(0, 0, target.width(), target.height());
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+        glDisable(GL_CULL_FACE);
+        glDisable(GL_BLEND);
+        glBindVertexArray(mesh.vertexArray().id());
+        m_visibility.use();
+        if (mesh.isPointCloud()) {
+            glEnable(GL_PROGRAM_POINT_SIZE);
+            glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(mesh.vertexCount()));
+        } else {
+            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh.indexCount()), GL_UNSIGNED_INT,
+                           nullptr);
+        }
+        glBindVertexArray(0);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
-    glBindVertexArray(0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    {
+        gl::DebugGroup resolve("geometry.resolve");
+        // The visibility targets were just rendered: make them visible to texel fetches.
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+        glBindTextureUnit(binding::TexGBufferId, target.id().id());
+        const GLenum colorFormat =
+            target.colorFormat() == ColorFormat::Rgba16F ? GL_RGBA16F : GL_RGBA8;
+        glBindImageTexture(binding::ImageColor, target.color().id(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                           colorFormat);
+        glBindImageTexture(binding::ImageNormal, target.normal().id(), 0, GL_FALSE, 0,
+                           GL_WRITE_ONLY, GL_RGBA16F);
+        glBindImageTexture(binding::ImageDepth, target.linearDepth().id(), 0, GL_FALSE, 0,
+                           GL_WRITE_ONLY, GL_R32F);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboVertices, mesh.vertexBuffer().id());
+        if (!mesh.isPointCloud())
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboIndices, mesh.indexBuffer().id());
+        (target.colorFormat() == ColorFormat::Rgba16F ? m_resolveRgba16F : m_resolveRgba8).use();
+        glDispatchCompute(static_cast<GLuint>((target.width() + 7) / 8),
+                          static_cast<GLuint>((target.height() + 7) / 8), 1);
+        // Whoever reads the targets next (present, read-back, CUDA) sees the image stores.
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        glBindTextureUnit(binding::TexGBufferId, 0);
+        for (GLuint unit : {binding::ImageColor, binding::ImageNormal, binding::ImageDepth})
+            glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    }
 }
 
 } // namespace tandem::render

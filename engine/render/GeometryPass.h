@@ -1,5 +1,7 @@
-// The geometry pass: rasterizes a GpuMesh (triangles, or points for clouds) into the G-buffer
-// with the orbit camera. Owns its programs and the camera uniform buffer. Render thread only.
+// The geometry pass, as a visibility buffer: GL rasterizes only primitive ids and depth (as
+// cheap as a bare draw), then a compute pass resolves each pixel's triangle into colour, normal
+// and linear depth. Triangles, or points for clouds. Owns its programs and the camera uniform
+// buffer. Render thread only.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -18,11 +20,17 @@ struct CameraBlock {
     glm::mat4 view;
     glm::mat4 projection;
     glm::mat4 viewProjection;
-    glm::vec4 eye;      ///< xyz: world position
-    glm::vec4 lightDir; ///< xyz: unit direction towards the light, world space
-    glm::vec4 params;   ///< x: point size in pixels, y: has colours, z: has normals
+    glm::mat4 inverseViewProjection;
+    glm::vec4 eye;        ///< xyz: world position
+    glm::vec4 lightDir;   ///< xyz: unit direction towards the light, world space
+    glm::vec4 params;     ///< x: point size in pixels, y: has colours, z: has normals, w: points
+    glm::vec4 background; ///< colour of uncovered pixels
+    glm::vec4 viewport;   ///< xy: drawn region in pixels
 };
-static_assert(sizeof(CameraBlock) == 3 * 64 + 3 * 16, "must match std140 Camera block");
+static_assert(sizeof(CameraBlock) == 4 * 64 + 5 * 16, "must match std140 Camera block");
+
+/// Fills the camera block for `camera` drawing a `width`×`height` region.
+CameraBlock makeCameraBlock(const OrbitCamera& camera, int width, int height);
 
 /// Options of one geometry pass.
 struct GeometryOptions {
@@ -35,13 +43,15 @@ public:
     /// Compiles the programs. Throws GlError with file:line on shader errors.
     GeometryPass();
 
-    /// Clears `target` and draws `mesh` seen by `camera`, in debug group "geometry".
+    /// Clears `target` and draws `mesh` seen by `camera`: the visibility pass (debug group
+    /// "geometry.visibility") and the resolve (debug group "geometry.resolve").
     void draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
               const GeometryOptions& options);
 
 private:
-    gl::Program m_triangles;
-    gl::Program m_points;
+    gl::Program m_visibility;
+    gl::Program m_resolveRgba8;
+    gl::Program m_resolveRgba16F;
     gl::Buffer m_cameraBlock;
 };
 

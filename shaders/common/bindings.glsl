@@ -12,14 +12,20 @@
 #define TANDEM_TEX_GBUFFER_ID 3
 #define TANDEM_TEX_OUTPUT 4
 
+// Image units (the resolve pass writes the G-buffer's attribute targets)
+#define TANDEM_IMAGE_COLOR 0
+#define TANDEM_IMAGE_NORMAL 1
+#define TANDEM_IMAGE_DEPTH 2
+
+// Shader storage buffers (the resolve pass reads the mesh)
+#define TANDEM_SSBO_VERTICES 0
+#define TANDEM_SSBO_INDICES 1
+
 // Vertex attributes
 #define TANDEM_ATTR_POSITION 0
 #define TANDEM_ATTR_NORMAL 1
 #define TANDEM_ATTR_COLOR 2
 #define TANDEM_ATTR_TEXCOORD 3
 
-// Geometry pass outputs (G-buffer colour attachments)
-#define TANDEM_OUT_COLOR 0
-#define TANDEM_OUT_NORMAL 1
-#define TANDEM_OUT_ID 2
-#define TANDEM_OUT_DEPTH 3
+// Visibility pass output (the G-buffer's only colour attachment)
+#define TANDEM_OUT_ID 0

@@ -38,10 +38,12 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_ATTR_NORMAL", binding::AttrNormal},
         {"TANDEM_ATTR_COLOR", binding::AttrColor},
         {"TANDEM_ATTR_TEXCOORD", binding::AttrTexcoord},
-        {"TANDEM_OUT_COLOR", binding::OutColor},
-        {"TANDEM_OUT_NORMAL", binding::OutNormal},
+        {"TANDEM_IMAGE_COLOR", binding::ImageColor},
+        {"TANDEM_IMAGE_NORMAL", binding::ImageNormal},
+        {"TANDEM_IMAGE_DEPTH", binding::ImageDepth},
+        {"TANDEM_SSBO_VERTICES", binding::SsboVertices},
+        {"TANDEM_SSBO_INDICES", binding::SsboIndices},
         {"TANDEM_OUT_ID", binding::OutId},
-        {"TANDEM_OUT_DEPTH", binding::OutDepth},
     };
     EXPECT_EQ(glsl.size(), cpp.size()) << "every GLSL binding has a C++ mirror and back";
     for (const auto& [name, value] : cpp) {
