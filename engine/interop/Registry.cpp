@@ -57,10 +57,64 @@ bool Registry::update(const FrameTextures& t)
     return true;
 }
 
+Registry::~Registry() { clear(); }
+
 void Registry::clear()
 {
+    destroyViews();
     m_images.clear();
     m_generation = ~std::uint64_t{0};
+}
+
+void Registry::destroyViews() noexcept
+{
+    for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
+        if (m_views[i]) {
+            if (static_cast<Slot>(i) == Slot::Output)
+                cudaDestroySurfaceObject(m_views[i]);
+            else
+                cudaDestroyTextureObject(m_views[i]);
+        }
+        m_views[i] = 0;
+        m_arrays[i] = nullptr;
+    }
+    cudaGetLastError();
+}
+
+unsigned long long Registry::viewOf(Slot slot, cudaArray_t array)
+{
+    const int i = static_cast<int>(slot);
+    // Creating texture and surface objects costs driver time every frame; the mapped array of
+    // a GL texture normally stays the same between maps, so keep the object while it does.
+    if (m_views[i] && m_arrays[i] == array)
+        return m_views[i];
+    if (m_views[i]) {
+        if (slot == Slot::Output)
+            cudaDestroySurfaceObject(m_views[i]);
+        else
+            cudaDestroyTextureObject(m_views[i]);
+        m_views[i] = 0;
+    }
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeArray;
+    resource.res.array.array = array;
+    if (slot == Slot::Output) {
+        cudaSurfaceObject_t surface = 0;
+        TANDEM_CUDA_CHECK(cudaCreateSurfaceObject(&surface, &resource));
+        m_views[i] = surface;
+    } else {
+        cudaTextureDesc desc{};
+        desc.addressMode[0] = cudaAddressModeClamp;
+        desc.addressMode[1] = cudaAddressModeClamp;
+        desc.filterMode = cudaFilterModePoint;
+        desc.readMode = cudaReadModeElementType;
+        desc.normalizedCoords = 0;
+        cudaTextureObject_t texture = 0;
+        TANDEM_CUDA_CHECK(cudaCreateTextureObject(&texture, &resource, &desc, nullptr));
+        m_views[i] = texture;
+    }
+    m_arrays[i] = array;
+    return m_views[i];
 }
 
 std::vector<cudaGraphicsResource*> Registry::resources() const
@@ -84,20 +138,7 @@ Handoff::Handoff(Registry& registry, cudaStream_t stream)
             image.texture().setExternallyMapped(true);
             cudaArray_t array = nullptr;
             TANDEM_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, image.resource(), 0, 0));
-            cudaResourceDesc resource{};
-            resource.resType = cudaResourceTypeArray;
-            resource.res.array.array = array;
-            if (static_cast<Slot>(i) == Slot::Output) {
-                TANDEM_CUDA_CHECK(cudaCreateSurfaceObject(&m_surfaces[i], &resource));
-            } else {
-                cudaTextureDesc desc{};
-                desc.addressMode[0] = cudaAddressModeClamp;
-                desc.addressMode[1] = cudaAddressModeClamp;
-                desc.filterMode = cudaFilterModePoint;
-                desc.readMode = cudaReadModeElementType;
-                desc.normalizedCoords = 0;
-                TANDEM_CUDA_CHECK(cudaCreateTextureObject(&m_textures[i], &resource, &desc, nullptr));
-            }
+            m_views[i] = registry.viewOf(static_cast<Slot>(i), array);
         }
     } catch (...) {
         unmapAll();
@@ -111,21 +152,15 @@ void Handoff::unmapAll() noexcept
 {
     if (!m_active)
         return;
-    for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
-        if (m_textures[i])
-            cudaDestroyTextureObject(m_textures[i]);
-        if (m_surfaces[i])
-            cudaDestroySurfaceObject(m_surfaces[i]);
-        m_textures[i] = 0;
-        m_surfaces[i] = 0;
-    }
     const cudaError_t result = cudaGraphicsUnmapResources(static_cast<int>(m_resources.size()),
                                                           m_resources.data(), m_stream);
     if (result != cudaSuccess)
         log::error("cudaGraphicsUnmapResources failed: {}", cudaGetErrorString(result));
     cudaGetLastError();
-    for (int i = 0; i < static_cast<int>(Slot::Count); ++i)
+    for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
         m_registry.image(static_cast<Slot>(i)).texture().setExternallyMapped(false);
+        m_views[i] = 0;
+    }
     m_active = false;
 }
 
@@ -133,14 +168,14 @@ cudaTextureObject_t Handoff::texture(Slot slot) const
 {
     TANDEM_ASSERT(m_active, "interop::Handoff::texture(): used outside the handoff");
     TANDEM_ASSERT(slot != Slot::Output, "interop::Handoff::texture(): the output is write-only");
-    return m_textures[static_cast<int>(slot)];
+    return m_views[static_cast<int>(slot)];
 }
 
 cudaSurfaceObject_t Handoff::surface(Slot slot) const
 {
     TANDEM_ASSERT(m_active, "interop::Handoff::surface(): used outside the handoff");
     TANDEM_ASSERT(slot == Slot::Output, "interop::Handoff::surface(): only the output is writable");
-    return m_surfaces[static_cast<int>(slot)];
+    return m_views[static_cast<int>(slot)];
 }
 
 } // namespace tandem::interop

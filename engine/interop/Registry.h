@@ -57,14 +57,26 @@ public:
     void clear();
 
     bool isRegistered() const { return !m_images.empty(); }
+    ~Registry();
+    Registry() = default;
+    Registry(const Registry&) = delete;
+    Registry& operator=(const Registry&) = delete;
     std::uint64_t registrations() const { return m_registrations; }
     RegisteredImage& image(Slot slot) { return m_images[static_cast<std::size_t>(slot)]; }
     std::vector<cudaGraphicsResource*> resources() const;
 
+    /// The texture (or, for the output, surface) object of `slot` reading `array`, created once
+    /// per mapped array and reused while the driver keeps mapping the same array.
+    unsigned long long viewOf(Slot slot, cudaArray_t array);
+
 private:
+    void destroyViews() noexcept;
+
     std::vector<RegisteredImage> m_images;
     std::uint64_t m_generation = ~std::uint64_t{0};
     std::uint64_t m_registrations = 0;
+    cudaArray_t m_arrays[static_cast<int>(Slot::Count)] = {};
+    unsigned long long m_views[static_cast<int>(Slot::Count)] = {};
 };
 
 /// One frame's CUDA access to the registered textures: maps all of them in ONE
@@ -92,8 +104,7 @@ private:
     cudaStream_t m_stream;
     bool m_active = false;
     std::vector<cudaGraphicsResource*> m_resources;
-    cudaTextureObject_t m_textures[static_cast<int>(Slot::Count)] = {};
-    cudaSurfaceObject_t m_surfaces[static_cast<int>(Slot::Count)] = {};
+    unsigned long long m_views[static_cast<int>(Slot::Count)] = {};
 };
 
 } // namespace tandem::interop

@@ -123,8 +123,9 @@ TANDEM_HD float halfToFloat(std::uint16_t h)
     return floatOf(sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
 
-/// Unorm 8-bit to float, as both backends read RGBA8 targets.
-TANDEM_HD float unorm8(std::uint32_t v) { return static_cast<float>(v) / 255.0f; }
+/// Unorm 8-bit to float, as both backends read RGBA8 targets. A multiply, not a division: taps
+/// read many texels, and an IEEE division costs ten instructions on the GPU.
+TANDEM_HD float unorm8(std::uint32_t v) { return static_cast<float>(v) * (1.0f / 255.0f); }
 
 /// Float to unorm 8-bit: clamp to [0, 1], scale, round half up.
 TANDEM_HD std::uint8_t toUnorm8(float v)
