@@ -105,6 +105,34 @@ struct BufferOut {
     }
 };
 
+/// Rows of the horizontal pass kept in shared memory for the vertical one.
+struct SharedRows {
+    const Rgba* rows;
+    int x0, y0, radius;
+    __device__ Rgba at(int x, int y) const { return rows[(y - y0 + radius) * 32 + (x - x0)]; }
+};
+
+/// Both passes of the separable blur in one kernel: a 32×8 block blurs rows y0-r … y0+7+r
+/// horizontally into shared memory (clamped at the image edge, as the host's temporary image
+/// is read), then each thread sums its column vertically. The same sums in the same order as
+/// the host's two passes, with one read of the source and one write instead of three.
+template <class Src> __global__ void blurFusedKernel(Src src, ImageView<Rgba> out, BlurK k)
+{
+    extern __shared__ Rgba rows[];
+    const int x0 = blockIdx.x * 32;
+    const int y0 = blockIdx.y * 8;
+    const int x = x0 + threadIdx.x;
+    const int tileRows = 8 + 2 * k.radius;
+    for (int row = threadIdx.y; row < tileRows; row += 8) {
+        const int y = clampi(y0 - k.radius + row, 0, out.height - 1);
+        rows[row * 32 + threadIdx.x] = blurPixel(src, x, y, 1, 0, k);
+    }
+    __syncthreads();
+    const int y = y0 + threadIdx.y;
+    if (x < out.width && y < out.height)
+        out.ref(x, y) = blurPixel(SharedRows{rows, x0, y0, k.radius}, x, y, 0, 1, k);
+}
+
 template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, int width, int height)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -117,10 +145,6 @@ template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, i
 template <class S> struct TonemapF {
     S s; TonemapK k;
     __device__ Rgba operator()(int x, int y) const { return tonemapPixel(s, x, y, k); }
-};
-template <class S> struct BlurF {
-    S s; BlurK k; int dx, dy;
-    __device__ Rgba operator()(int x, int y) const { return blurPixel(s, x, y, dx, dy, k); }
 };
 template <class S, class D> struct BilateralF {
     S s; D d; BilateralK k;
@@ -151,6 +175,26 @@ template <class I> struct ViewIdF {
     __device__ Rgba operator()(int x, int y) const { return viewIdPixel(i, x, y); }
 };
 
+/// The tonemap curve in device memory, uploaded again only when it changes.
+class CurveCache {
+public:
+    const float* upload(const std::vector<float>& curve, cudaStream_t stream)
+    {
+        if (curve != m_host) {
+            m_device.reserve(curve.size());
+            TANDEM_CUDA_CHECK(cudaMemcpyAsync(m_device.data(), curve.data(), curve.size() * sizeof(float),
+                                              cudaMemcpyHostToDevice, stream));
+            // The copy reads m_host's twin: keep it alive (pageable copies are staged at once).
+            m_host = curve;
+        }
+        return m_device.data();
+    }
+
+private:
+    std::vector<float> m_host;
+    cuda::DeviceBuffer<float> m_device;
+};
+
 dim3 blockSize() { return dim3(32, 8); }
 dim3 gridFor(int width, int height)
 {
@@ -162,26 +206,28 @@ template <class Color, class Depth, class Normal, class Id, class Out> class Dev
 public:
     DeviceExec(Color color, Depth depth, Normal normal, Id id, Out out, ImageView<Rgba> (&views)[3],
                cudaStream_t stream, std::vector<std::pair<StageKind, std::size_t>>* marks,
-               std::vector<cuda::Event>* events)
+               std::vector<cuda::Event>* events, CurveCache* curves)
         : m_color(color), m_depth(depth), m_normal(normal), m_id(id), m_out(out), m_views(views),
-          m_stream(stream), m_marks(marks), m_events(events)
+          m_stream(stream), m_marks(marks), m_events(events), m_curves(curves)
     {
     }
 
     void beginStage(StageKind kind) { mark(kind); }
     void endStage(StageKind kind) { mark(kind); }
 
-    void tonemap(int src, int dst, const TonemapK& k)
+    void tonemap(int src, int dst, const TonemapTable& table)
     {
+        const TonemapK k = table.view(m_curves->upload(table.curve, m_stream));
         withSource(src, [&](auto s) { launch(dst, TonemapF<decltype(s)>{s, k}, "tonemap"); });
     }
-    void blurH(int src, int dst, const BlurK& k)
+    void blur(int src, int dst, const BlurK& k)
     {
-        withSource(src, [&](auto s) { launch(dst, BlurF<decltype(s)>{s, k, 1, 0}, "blur.h"); });
-    }
-    void blurV(int src, int dst, const BlurK& k)
-    {
-        withSource(src, [&](auto s) { launch(dst, BlurF<decltype(s)>{s, k, 0, 1}, "blur.v"); });
+        const ImageView<Rgba>& out = m_views[dst];
+        const std::size_t shared = static_cast<std::size_t>(8 + 2 * k.radius) * 32 * sizeof(Rgba);
+        withSource(src, [&](auto s) {
+            blurFusedKernel<<<gridFor(out.width, out.height), blockSize(), shared, m_stream>>>(s, out, k);
+            cuda::checkLaunch("blurFusedKernel");
+        });
     }
     void bilateral(int src, int dst, const BilateralK& k)
     {
@@ -253,14 +299,16 @@ private:
     cudaStream_t m_stream;
     std::vector<std::pair<StageKind, std::size_t>>* m_marks;
     std::vector<cuda::Event>* m_events;
+    CurveCache* m_curves;
 };
 
 template <class Color, class Depth, class Normal, class Id, class Out>
 DeviceExec<Color, Depth, Normal, Id, Out>
 makeExec(Color c, Depth d, Normal n, Id i, Out o, ImageView<Rgba> (&views)[3], cudaStream_t s,
-         std::vector<std::pair<StageKind, std::size_t>>* marks, std::vector<cuda::Event>* events)
+         std::vector<std::pair<StageKind, std::size_t>>* marks, std::vector<cuda::Event>* events,
+         CurveCache* curves)
 {
-    return DeviceExec<Color, Depth, Normal, Id, Out>(c, d, n, i, o, views, s, marks, events);
+    return DeviceExec<Color, Depth, Normal, Id, Out>(c, d, n, i, o, views, s, marks, events, curves);
 }
 
 } // namespace
@@ -273,6 +321,7 @@ struct CudaBackend::State {
     bool stageTiming = false;
     std::vector<cuda::Event> events;
     std::vector<std::pair<StageKind, std::size_t>> marks;
+    CurveCache curves;
 
     void prepareBuffers(int width, int height)
     {
@@ -304,11 +353,11 @@ void CudaBackend::run(const Chain& chain, const FrameInfo& frame,
     auto* marks = s.stageTiming ? &s.marks : nullptr;
     if (t.colorIsHalf) {
         auto exec = makeExec(TexRgba16F{handoff.texture(Slot::Color), t.width, t.height}, depth,
-                             normal, id, out, s.views, s.stream.get(), marks, &s.events);
+                             normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     } else {
         auto exec = makeExec(TexRgba8{handoff.texture(Slot::Color), t.width, t.height}, depth,
-                             normal, id, out, s.views, s.stream.get(), marks, &s.events);
+                             normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     }
 }
@@ -338,11 +387,11 @@ std::vector<std::uint8_t> CudaBackend::process(const Chain& chain, const FrameIn
     if (in.colorIsHalf) {
         auto exec = makeExec(BufRgba16F{reinterpret_cast<const std::uint16_t*>(color.data()),
                                         in.width, in.height},
-                             depthView, normalView, idView, out, s.views, stream, marks, &s.events);
+                             depthView, normalView, idView, out, s.views, stream, marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     } else {
         auto exec = makeExec(BufRgba8{color.data(), in.width, in.height}, depthView, normalView,
-                             idView, out, s.views, stream, marks, &s.events);
+                             idView, out, s.views, stream, marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     }
     std::vector<std::uint8_t> result(pixels * 4);

@@ -57,23 +57,20 @@ public:
                                .count()});
     }
 
-    void tonemap(int src, int dst, const TonemapK& k)
+    void tonemap(int src, int dst, const TonemapTable& table)
     {
+        const TonemapK k = table.view(table.curve.data());
         withSource(src, [&](const auto& s) {
             each(dst, [&](int x, int y) { return tonemapPixel(s, x, y, k); });
         });
     }
-    void blurH(int src, int dst, const BlurK& k)
+    void blur(int src, int dst, const BlurK& k)
     {
         withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return blurPixel(s, x, y, 1, 0, k); });
+            each(detail::Temporary, [&](int x, int y) { return blurPixel(s, x, y, 1, 0, k); });
         });
-    }
-    void blurV(int src, int dst, const BlurK& k)
-    {
-        withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return blurPixel(s, x, y, 0, 1, k); });
-        });
+        const ImageView<Rgba>& tmp = m_views[detail::Temporary];
+        each(dst, [&](int x, int y) { return blurPixel(tmp, x, y, 0, 1, k); });
     }
     void bilateral(int src, int dst, const BilateralK& k)
     {

@@ -1,7 +1,7 @@
 // Per-pixel arithmetic shared by the host and CUDA backends (TANDEM_HD). Only +, -, *, / and
 // sqrt, in a fixed order, so both sides compute the same bits: the CUDA side is compiled with
-// -fmad=false and the host without FMA contraction; exp2/log2/pow are polynomial
-// approximations here for the same reason (libm and CUDA's differ in the last bits).
+// -fmad=false and the host without FMA contraction; exp2 is a polynomial approximation here
+// for the same reason (libm and CUDA's differ in the last bits).
 #pragma once
 
 #include <cstdint>
@@ -69,24 +69,6 @@ TANDEM_HD float floorHd(float v)
     return static_cast<float>(v < static_cast<float>(i) ? i - 1 : i);
 }
 
-/// log2(x) for x > 0 (finite, normal): exponent plus an atanh series of the mantissa reduced to
-/// [sqrt(1/2), sqrt(2)); absolute error below 1e-7.
-TANDEM_HD float log2Hd(float x)
-{
-    const std::uint32_t bits = bitsOf(x);
-    int exponent = static_cast<int>((bits >> 23) & 0xffu) - 127;
-    float m = floatOf((bits & 0x007fffffu) | 0x3f800000u); // [1, 2)
-    if (m > 1.41421356f) {
-        m = m * 0.5f;
-        exponent = exponent + 1;
-    }
-    const float t = (m - 1.0f) / (m + 1.0f); // |t| < 0.172
-    const float t2 = t * t;
-    const float series =
-        t * (1.0f + t2 * (1.0f / 3.0f + t2 * (1.0f / 5.0f + t2 * (1.0f / 7.0f + t2 * (1.0f / 9.0f)))));
-    return static_cast<float>(exponent) + series * 2.8853900817779268f; // 2 / ln 2
-}
-
 /// 2^x, clamped to [2^-126, 2^127]; relative error about 1e-6.
 TANDEM_HD float exp2Hd(float x)
 {
@@ -100,9 +82,6 @@ TANDEM_HD float exp2Hd(float x)
 
 /// e^x via exp2Hd.
 TANDEM_HD float expHd(float x) { return exp2Hd(x * 1.4426950408889634f); }
-
-/// x^p for x > 0; 0 for x <= 0.
-TANDEM_HD float powHd(float x, float p) { return x > 0.0f ? exp2Hd(p * log2Hd(x)) : 0.0f; }
 
 /// Rec. 601 luma.
 TANDEM_HD float luma(Rgba c) { return c.r * 0.299f + c.g * 0.587f + c.b * 0.114f; }

@@ -21,9 +21,18 @@ void gaussian(int radius, float sigma, float* out)
 
 } // namespace
 
-TonemapK prepare(const TonemapParams& p)
+TonemapTable prepare(const TonemapParams& p)
 {
-    return {static_cast<float>(std::exp2(static_cast<double>(p.exposure))), 1.0f / p.gamma};
+    TonemapTable table;
+    table.exposureScale = static_cast<float>(std::exp2(static_cast<double>(p.exposure)));
+    table.curve.resize(TonemapCurveSize + 1);
+    for (int i = 0; i <= TonemapCurveSize; ++i) {
+        const double s = static_cast<double>(i) / TonemapCurveSize;
+        const double x = TonemapMaxInput * s * s;
+        const double aces = std::clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
+        table.curve[static_cast<std::size_t>(i)] = static_cast<float>(std::pow(aces, 1.0 / p.gamma));
+    }
+    return table;
 }
 
 BlurK prepare(const BlurParams& p)

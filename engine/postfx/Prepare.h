@@ -3,12 +3,20 @@
 // numbers. Any thread.
 #pragma once
 
+#include <vector>
+
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PixelStages.h"
 
 namespace tandem::postfx {
 
-TonemapK prepare(const TonemapParams& p);
+/// The tonemap stage's exposure and curve table (host memory; the CUDA backend uploads it).
+struct TonemapTable {
+    float exposureScale = 1.0f;
+    std::vector<float> curve; ///< TonemapCurveSize + 1 entries
+    TonemapK view(const float* curveMemory) const { return {exposureScale, curveMemory}; }
+};
+TonemapTable prepare(const TonemapParams& p);
 BlurK prepare(const BlurParams& p);
 BilateralK prepare(const BilateralParams& p);
 OutlineK prepare(const OutlineParams& p);

@@ -41,6 +41,13 @@ void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera&
                         const GeometryOptions& options)
 {
     gl::DebugGroup group("geometry");
+    drawVisibility(target, mesh, camera, options);
+    resolve(target, mesh);
+}
+
+void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
+                                  const GeometryOptions& options)
+{
     TANDEM_ASSERT(!target.isMappedByCuda(), "render::GeometryPass::draw(): G-buffer mapped by CUDA");
     CameraBlock block = makeCameraBlock(camera, target.width(), target.height());
     block.params = glm::vec4(options.pointSize, mesh.hasColors() ? 1.0f : 0.0f,
@@ -72,8 +79,14 @@ void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera&
         glBindVertexArray(0);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
+}
+
+void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
+{
+    TANDEM_ASSERT(!target.isMappedByCuda(), "render::GeometryPass::resolve(): G-buffer mapped by CUDA");
     {
         gl::DebugGroup resolve("geometry.resolve");
+        glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboCamera, m_cameraBlock.id());
         // The visibility targets were just rendered: make them visible to texel fetches.
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
         glBindTextureUnit(binding::TexGBufferId, target.id().id());

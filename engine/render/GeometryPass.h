@@ -47,6 +47,12 @@ public:
     /// "geometry.visibility") and the resolve (debug group "geometry.resolve").
     void draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
               const GeometryOptions& options);
+    /// The two halves of draw(), for timing them apart: rasterize ids and depth...
+    void drawVisibility(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
+                        const GeometryOptions& options);
+    /// ...then resolve them into colour, normal and linear depth (same mesh, after
+    /// drawVisibility).
+    void resolve(GBuffer& target, const GpuMesh& mesh);
 
 private:
     gl::Program m_visibility;

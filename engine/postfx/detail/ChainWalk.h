@@ -12,8 +12,9 @@ namespace tandem::postfx::detail {
 inline constexpr int GBufferColor = -1;
 inline constexpr int Temporary = 2;
 
-/// `Exec` provides: beginStage(kind), endStage(kind), and tonemap/blurH/blurV/bilateral/
-/// outline/ssao/fxaa/viewDepth/viewNormal/viewId(src, dst, k), encode(src).
+/// `Exec` provides: beginStage(kind), endStage(kind), and tonemap/blur/bilateral/outline/ssao/
+/// fxaa/viewDepth/viewNormal/viewId(src, dst, k), encode(src). blur is separable: horizontal
+/// then vertical, through Temporary or fused, as long as the sums come out the same.
 template <class Exec> void walkChain(Exec& exec, const Chain& chain, const FrameInfo& frame)
 {
     int src = GBufferColor;
@@ -26,12 +27,9 @@ template <class Exec> void walkChain(Exec& exec, const Chain& chain, const Frame
         case StageKind::Tonemap:
             exec.tonemap(src, dst, prepare(stage.tonemap));
             break;
-        case StageKind::Blur: {
-            const BlurK k = prepare(stage.blur);
-            exec.blurH(src, Temporary, k);
-            exec.blurV(Temporary, dst, k);
+        case StageKind::Blur:
+            exec.blur(src, dst, prepare(stage.blur));
             break;
-        }
         case StageKind::Bilateral:
             exec.bilateral(src, dst, prepare(stage.bilateral));
             break;
