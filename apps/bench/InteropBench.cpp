@@ -75,12 +75,11 @@ int bytesPerPixel(postfx::StageKind kind)
     using postfx::StageKind;
     switch (kind) {
     case StageKind::Tonemap:
+    case StageKind::Blur: // both passes fused: one read, one write
     case StageKind::Fxaa:
     case StageKind::ViewDepth:
     case StageKind::ViewId:
         return 4 + 16;
-    case StageKind::Blur:
-        return (4 + 16) + (16 + 16);
     case StageKind::Bilateral:
         return 4 + 4 + 16;
     case StageKind::Outline:

@@ -81,6 +81,13 @@ int runRasterBench(const Settings& settings, int triangles)
     gl::Program bare({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
                       {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
                      "bench.bare");
+    // Diagnostics: which of the visibility pass's differences from the bare draw cost time.
+    gl::Program bareUint({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
+                          {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define UINT_TARGET\n"}},
+                         "bench.bare.uint");
+    gl::Program barePrimitiveId({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
+                                 {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define PRIMITIVE_ID\n"}},
+                                "bench.bare.primitive_id");
     gl::Buffer cameraBlock(sizeof(render::CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "bench.camera");
 #ifdef TANDEM_HAS_CUDA
     // The handoff column needs a GPU; without one the rest still runs (on llvmpipe, say).
@@ -103,6 +110,7 @@ int runRasterBench(const Settings& settings, int triangles)
     json["vertices"] = mesh.vertexCount();
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
+    std::vector<std::vector<std::string>> diagnostics;
     struct Size {
         int width, height;
         const char* name;
@@ -126,24 +134,34 @@ int runRasterBench(const Settings& settings, int triangles)
         framebuffer.checkComplete();
         const render::CameraBlock block = render::makeCameraBlock(camera, size.width, size.height);
         cameraBlock.write(0, &block, sizeof block);
-        const double bareMs = timeFrames(settings, [&] {
+        auto drawBare = [&](const gl::Program& program, const gl::Framebuffer& target, bool uintTarget) {
             gl::DebugGroup group("bare");
             const float clear[4] = {0, 0, 0, 1};
+            const GLuint clearUint[4] = {0, 0, 0, 0};
             const float far = 1.0f;
-            glClearNamedFramebufferfv(framebuffer.id(), GL_COLOR, 0, clear);
-            glClearNamedFramebufferfv(framebuffer.id(), GL_DEPTH, 0, &far);
-            glBindFramebuffer(GL_FRAMEBUFFER, framebuffer.id());
+            if (uintTarget)
+                glClearNamedFramebufferuiv(target.id(), GL_COLOR, 0, clearUint);
+            else
+                glClearNamedFramebufferfv(target.id(), GL_COLOR, 0, clear);
+            glClearNamedFramebufferfv(target.id(), GL_DEPTH, 0, &far);
+            glBindFramebuffer(GL_FRAMEBUFFER, target.id());
             glViewport(0, 0, size.width, size.height);
             glEnable(GL_DEPTH_TEST);
             glDepthFunc(GL_LESS);
             glBindBufferBase(GL_UNIFORM_BUFFER, render::binding::UboCamera, cameraBlock.id());
-            bare.use();
+            program.use();
             glBindVertexArray(mesh.vertexArray().id());
             glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh.indexCount()), GL_UNSIGNED_INT,
                            nullptr);
             glBindVertexArray(0);
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        }, finish);
+        };
+        const double bareMs =
+            timeFrames(settings, [&] { drawBare(bare, framebuffer, false); }, finish);
+        const double bareUintMs =
+            timeFrames(settings, [&] { drawBare(bareUint, gbuffer.framebuffer(), true); }, finish);
+        const double barePrimitiveIdMs =
+            timeFrames(settings, [&] { drawBare(barePrimitiveId, framebuffer, false); }, finish);
 
         double handoffMs = -1;
 #ifdef TANDEM_HAS_CUDA
@@ -160,6 +178,8 @@ int runRasterBench(const Settings& settings, int triangles)
         gl::check("raster benchmark frame");
         const double engineRate = tris / (engineMs * 1e-3);
         const double bareRate = tris / (bareMs * 1e-3);
+        diagnostics.push_back({size.name, ms(bareMs), ms(bareUintMs), ms(barePrimitiveIdMs),
+                               ms(visibilityMs)});
         rows.push_back({size.name, ms(bareMs), ms(engineMs), ms(visibilityMs),
                         ms(engineMs - visibilityMs), fmt::format("{:.0f}", bareRate / 1e6),
                         fmt::format("{:.0f}", engineRate / 1e6),
@@ -174,7 +194,9 @@ int runRasterBench(const Settings& settings, int triangles)
                             {"engine_resolve_ms", engineMs - visibilityMs},
                             {"bare_mtri_per_s", bareRate / 1e6},
                             {"engine_mtri_per_s", engineRate / 1e6},
-                            {"engine_rate_fraction", engineRate / bareRate}};
+                            {"engine_rate_fraction", engineRate / bareRate},
+                            {"diagnostic_bare_r32ui_ms", bareUintMs},
+                            {"diagnostic_bare_primitive_id_ms", barePrimitiveIdMs}};
         if (handoffMs >= 0)
             r["handoff_ms"] = handoffMs;
         results.push_back(r);
@@ -184,6 +206,9 @@ int runRasterBench(const Settings& settings, int triangles)
     printTable({"size", "bare ms", "engine ms", "visibility ms", "resolve ms", "bare Mtri/s",
                 "engine Mtri/s", "engine/bare rate", "handoff ms"},
                rows);
+    std::printf("\nbare draw variants (ms): what the visibility pass adds\n");
+    printTable({"size", "bare rgba8", "bare r32ui", "bare + primitive id", "visibility pass"},
+               diagnostics);
     json["results"] = results;
     return writeJson(settings, json) ? 0 : 1;
 }

@@ -105,32 +105,55 @@ struct BufferOut {
     }
 };
 
-/// Rows of the horizontal pass kept in shared memory for the vertical one.
-struct SharedRows {
-    const Rgba* rows;
-    int x0, y0, radius;
-    __device__ Rgba at(int x, int y) const { return rows[(y - y0 + radius) * 32 + (x - x0)]; }
+/// A shared-memory tile as an accessor: element (x, y) of the image at tile[(y - top) * pitch +
+/// (x - left)].
+struct SharedTile {
+    const Rgba* tile;
+    int left, top, pitch;
+    __device__ Rgba at(int x, int y) const { return tile[(y - top) * pitch + (x - left)]; }
 };
 
-/// Both passes of the separable blur in one kernel: a 32×8 block blurs rows y0-r … y0+7+r
-/// horizontally into shared memory (clamped at the image edge, as the host's temporary image
-/// is read), then each thread sums its column vertically. The same sums in the same order as
-/// the host's two passes, with one read of the source and one write instead of three.
+/// Shared memory the fused blur needs for `radius`: the source region and the horizontal
+/// pass's rows.
+inline std::size_t blurSharedBytes(int radius)
+{
+    const std::size_t rows = 8 + 2 * static_cast<std::size_t>(radius);
+    return (rows * (32 + 2 * static_cast<std::size_t>(radius)) + rows * 32) * sizeof(Rgba);
+}
+
+/// Both passes of the separable blur in one kernel. A 32×8 block copies its source region
+/// (apron of `radius` each side, clamped like every read) into shared memory once, blurs rows
+/// y0-r … y0+7+r horizontally from there into a second tile (rows clamped at the image edge, as
+/// the host's temporary image is read), then each thread sums its column vertically. The same
+/// sums in the same order as the host's two passes; one read of the source, one write.
 template <class Src> __global__ void blurFusedKernel(Src src, ImageView<Rgba> out, BlurK k)
 {
-    extern __shared__ Rgba rows[];
+    extern __shared__ Rgba shared[];
+    const int r = k.radius;
     const int x0 = blockIdx.x * 32;
     const int y0 = blockIdx.y * 8;
+    const int rows = 8 + 2 * r;
+    const int width = 32 + 2 * r;
+    Rgba* source = shared;
+    Rgba* horizontal = shared + rows * width;
+    const int thread = threadIdx.y * 32 + threadIdx.x;
+    for (int i = thread; i < rows * width; i += 256) {
+        const int row = i / width;
+        const int column = i - row * width;
+        source[i] = src.at(x0 - r + column, clampi(y0 - r + row, 0, out.height - 1));
+    }
+    __syncthreads();
     const int x = x0 + threadIdx.x;
-    const int tileRows = 8 + 2 * k.radius;
-    for (int row = threadIdx.y; row < tileRows; row += 8) {
-        const int y = clampi(y0 - k.radius + row, 0, out.height - 1);
-        rows[row * 32 + threadIdx.x] = blurPixel(src, x, y, 1, 0, k);
+    for (int row = threadIdx.y; row < rows; row += 8) {
+        const int y = clampi(y0 - r + row, 0, out.height - 1);
+        // The source tile's row `row` holds image row y; index columns by image x.
+        const SharedTile tile{source + row * width, x0 - r, y, width};
+        horizontal[row * 32 + threadIdx.x] = blurPixel(tile, x, y, 1, 0, k);
     }
     __syncthreads();
     const int y = y0 + threadIdx.y;
     if (x < out.width && y < out.height)
-        out.ref(x, y) = blurPixel(SharedRows{rows, x0, y0, k.radius}, x, y, 0, 1, k);
+        out.ref(x, y) = blurPixel(SharedTile{horizontal, x0, y0 - r, 32}, x, y, 0, 1, k);
 }
 
 template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, int width, int height)
@@ -223,8 +246,12 @@ public:
     void blur(int src, int dst, const BlurK& k)
     {
         const ImageView<Rgba>& out = m_views[dst];
-        const std::size_t shared = static_cast<std::size_t>(8 + 2 * k.radius) * 32 * sizeof(Rgba);
+        const std::size_t shared = blurSharedBytes(k.radius);
         withSource(src, [&](auto s) {
+            // Radius 16 needs 60 KB, over the 48 KB a launch gets without asking.
+            TANDEM_CUDA_CHECK(cudaFuncSetAttribute(blurFusedKernel<decltype(s)>,
+                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   static_cast<int>(blurSharedBytes(MaxBlurRadius))));
             blurFusedKernel<<<gridFor(out.width, out.height), blockSize(), shared, m_stream>>>(s, out, k);
             cuda::checkLaunch("blurFusedKernel");
         });

@@ -27,9 +27,12 @@ CameraBlock makeCameraBlock(const OrbitCamera& camera, int width, int height)
 }
 
 GeometryPass::GeometryPass()
-    : m_visibility({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl"},
-                    {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
-                   "geometry.visibility"),
+    : m_visibilityTriangles({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl"},
+                             {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
+                            "geometry.visibility.triangles"),
+      m_visibilityPoints({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl", "#define POINTS\n"},
+                          {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
+                         "geometry.visibility.points"),
       m_resolveRgba8({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl"}}, "geometry.resolve.rgba8"),
       m_resolveRgba16F({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl", "#define COLOR_RGBA16F\n"}},
                        "geometry.resolve.rgba16f"),
@@ -68,11 +71,12 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const Or
         glDisable(GL_CULL_FACE);
         glDisable(GL_BLEND);
         glBindVertexArray(mesh.vertexArray().id());
-        m_visibility.use();
         if (mesh.isPointCloud()) {
+            m_visibilityPoints.use();
             glEnable(GL_PROGRAM_POINT_SIZE);
             glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(mesh.vertexCount()));
         } else {
+            m_visibilityTriangles.use();
             glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh.indexCount()), GL_UNSIGNED_INT,
                            nullptr);
         }

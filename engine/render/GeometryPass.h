@@ -55,7 +55,8 @@ public:
     void resolve(GBuffer& target, const GpuMesh& mesh);
 
 private:
-    gl::Program m_visibility;
+    gl::Program m_visibilityTriangles;
+    gl::Program m_visibilityPoints;
     gl::Program m_resolveRgba8;
     gl::Program m_resolveRgba16F;
     gl::Buffer m_cameraBlock;
