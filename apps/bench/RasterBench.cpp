@@ -88,6 +88,9 @@ int runRasterBench(const Settings& settings, int triangles)
     gl::Program barePrimitiveId({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
                                  {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define PRIMITIVE_ID\n"}},
                                 "bench.bare.primitive_id");
+    gl::Program bareVertexId({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl", "#define FLAT_VERTEX_ID\n"},
+                              {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define FLAT_VERTEX_ID\n"}},
+                             "bench.bare.vertex_id");
     gl::Buffer cameraBlock(sizeof(render::CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "bench.camera");
 #ifdef TANDEM_HAS_CUDA
     // The handoff column needs a GPU; without one the rest still runs (on llvmpipe, say).
@@ -162,6 +165,8 @@ int runRasterBench(const Settings& settings, int triangles)
             timeFrames(settings, [&] { drawBare(bareUint, gbuffer.framebuffer(), true); }, finish);
         const double barePrimitiveIdMs =
             timeFrames(settings, [&] { drawBare(barePrimitiveId, framebuffer, false); }, finish);
+        const double bareVertexIdMs =
+            timeFrames(settings, [&] { drawBare(bareVertexId, framebuffer, false); }, finish);
 
         double handoffMs = -1;
 #ifdef TANDEM_HAS_CUDA
@@ -179,7 +184,7 @@ int runRasterBench(const Settings& settings, int triangles)
         const double engineRate = tris / (engineMs * 1e-3);
         const double bareRate = tris / (bareMs * 1e-3);
         diagnostics.push_back({size.name, ms(bareMs), ms(bareUintMs), ms(barePrimitiveIdMs),
-                               ms(visibilityMs)});
+                               ms(bareVertexIdMs), ms(visibilityMs)});
         rows.push_back({size.name, ms(bareMs), ms(engineMs), ms(visibilityMs),
                         ms(engineMs - visibilityMs), fmt::format("{:.0f}", bareRate / 1e6),
                         fmt::format("{:.0f}", engineRate / 1e6),
@@ -196,7 +201,8 @@ int runRasterBench(const Settings& settings, int triangles)
                             {"engine_mtri_per_s", engineRate / 1e6},
                             {"engine_rate_fraction", engineRate / bareRate},
                             {"diagnostic_bare_r32ui_ms", bareUintMs},
-                            {"diagnostic_bare_primitive_id_ms", barePrimitiveIdMs}};
+                            {"diagnostic_bare_primitive_id_ms", barePrimitiveIdMs},
+                            {"diagnostic_bare_flat_vertex_id_ms", bareVertexIdMs}};
         if (handoffMs >= 0)
             r["handoff_ms"] = handoffMs;
         results.push_back(r);
@@ -207,7 +213,8 @@ int runRasterBench(const Settings& settings, int triangles)
                 "engine Mtri/s", "engine/bare rate", "handoff ms"},
                rows);
     std::printf("\nbare draw variants (ms): what the visibility pass adds\n");
-    printTable({"size", "bare rgba8", "bare r32ui", "bare + primitive id", "visibility pass"},
+    printTable({"size", "bare rgba8", "bare r32ui", "bare + primitive id", "bare + flat vertex id",
+                "visibility pass"},
                diagnostics);
     json["results"] = results;
     return writeJson(settings, json) ? 0 : 1;

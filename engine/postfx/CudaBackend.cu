@@ -113,26 +113,31 @@ struct SharedTile {
     __device__ Rgba at(int x, int y) const { return tile[(y - top) * pitch + (x - left)]; }
 };
 
+/// Output rows one fused-blur block covers: tall tiles keep the apron (2r rows read twice)
+/// small next to the rows that use it.
+inline constexpr int BlurTileRows = 32;
+
 /// Shared memory the fused blur needs for `radius`: the source region and the horizontal
 /// pass's rows.
 inline std::size_t blurSharedBytes(int radius)
 {
-    const std::size_t rows = 8 + 2 * static_cast<std::size_t>(radius);
+    const std::size_t rows = BlurTileRows + 2 * static_cast<std::size_t>(radius);
     return (rows * (32 + 2 * static_cast<std::size_t>(radius)) + rows * 32) * sizeof(Rgba);
 }
 
-/// Both passes of the separable blur in one kernel. A 32×8 block copies its source region
-/// (apron of `radius` each side, clamped like every read) into shared memory once, blurs rows
-/// y0-r … y0+7+r horizontally from there into a second tile (rows clamped at the image edge, as
-/// the host's temporary image is read), then each thread sums its column vertically. The same
-/// sums in the same order as the host's two passes; one read of the source, one write.
+/// Both passes of the separable blur in one kernel. A block of 32×8 threads covers a 32-wide,
+/// BlurTileRows-tall tile: it copies its source region (apron of `radius` each side, clamped
+/// like every read) into shared memory once, blurs rows y0-r … y0+BlurTileRows-1+r
+/// horizontally from there into a second tile (rows clamped at the image edge, as the host's
+/// temporary image is read), then each thread sums its columns vertically. The same sums in
+/// the same order as the host's two passes; one read of the source, one write.
 template <class Src> __global__ void blurFusedKernel(Src src, ImageView<Rgba> out, BlurK k)
 {
     extern __shared__ Rgba shared[];
     const int r = k.radius;
     const int x0 = blockIdx.x * 32;
-    const int y0 = blockIdx.y * 8;
-    const int rows = 8 + 2 * r;
+    const int y0 = blockIdx.y * BlurTileRows;
+    const int rows = BlurTileRows + 2 * r;
     const int width = 32 + 2 * r;
     Rgba* source = shared;
     Rgba* horizontal = shared + rows * width;
@@ -151,9 +156,10 @@ template <class Src> __global__ void blurFusedKernel(Src src, ImageView<Rgba> ou
         horizontal[row * 32 + threadIdx.x] = blurPixel(tile, x, y, 1, 0, k);
     }
     __syncthreads();
-    const int y = y0 + threadIdx.y;
-    if (x < out.width && y < out.height)
-        out.ref(x, y) = blurPixel(SharedTile{horizontal, x0, y0 - r, 32}, x, y, 0, 1, k);
+    const SharedTile vertical{horizontal, x0, y0 - r, 32};
+    for (int y = y0 + threadIdx.y; y < y0 + BlurTileRows; y += 8)
+        if (x < out.width && y < out.height)
+            out.ref(x, y) = blurPixel(vertical, x, y, 0, 1, k);
 }
 
 template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, int width, int height)
@@ -252,7 +258,8 @@ public:
             TANDEM_CUDA_CHECK(cudaFuncSetAttribute(blurFusedKernel<decltype(s)>,
                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                    static_cast<int>(blurSharedBytes(MaxBlurRadius))));
-            blurFusedKernel<<<gridFor(out.width, out.height), blockSize(), shared, m_stream>>>(s, out, k);
+            const dim3 grid((out.width + 31) / 32, (out.height + BlurTileRows - 1) / BlurTileRows);
+            blurFusedKernel<<<grid, blockSize(), shared, m_stream>>>(s, out, k);
             cuda::checkLaunch("blurFusedKernel");
         });
     }
