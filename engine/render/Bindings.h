@@ -21,10 +21,13 @@ inline constexpr std::uint32_t TexOutput = 4;
 inline constexpr std::uint32_t ImageColor = 0;
 inline constexpr std::uint32_t ImageNormal = 1;
 inline constexpr std::uint32_t ImageDepth = 2;
+inline constexpr std::uint32_t ImageId = 3;
 
 // Shader storage buffers (the resolve pass reads the mesh)
 inline constexpr std::uint32_t SsboVertices = 0;
 inline constexpr std::uint32_t SsboIndices = 1;
+inline constexpr std::uint32_t SsboProvokingOffsets = 2;
+inline constexpr std::uint32_t SsboProvokingTriangles = 3;
 
 // Vertex attributes
 inline constexpr std::uint32_t AttrPosition = 0;
@@ -32,7 +35,7 @@ inline constexpr std::uint32_t AttrNormal = 1;
 inline constexpr std::uint32_t AttrColor = 2;
 inline constexpr std::uint32_t AttrTexcoord = 3;
 
-// Visibility pass output (the G-buffer's only colour attachment)
+// Visibility pass output: the provoking vertex + 1 (its only colour attachment)
 inline constexpr std::uint32_t OutId = 0;
 
 } // namespace tandem::render::binding

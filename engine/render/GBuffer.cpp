@@ -48,10 +48,12 @@ void GBuffer::create(int width, int height)
     m_linearDepth = gl::Texture(GL_R32F, width, height, "gbuffer.linear_depth");
     m_normal = gl::Texture(GL_RGBA16F, width, height, "gbuffer.normal");
     m_id = gl::Texture(GL_R32UI, width, height, "gbuffer.id");
+    m_visibility = gl::Texture(GL_R32UI, width, height, "gbuffer.visibility");
     m_output = gl::Texture(GL_RGBA8, width, height, "postfx.output");
-    // The visibility pass rasterizes ids and depth only; the resolve pass writes the rest.
+    // The visibility pass rasterizes provoking vertices and depth only; the resolve pass writes
+    // the rest.
     m_framebuffer = gl::Framebuffer("gbuffer.visibility");
-    m_framebuffer.attach(GL_COLOR_ATTACHMENT0 + binding::OutId, m_id);
+    m_framebuffer.attach(GL_COLOR_ATTACHMENT0 + binding::OutId, m_visibility);
     m_framebuffer.attach(GL_DEPTH_ATTACHMENT, m_depth);
     m_framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0 + binding::OutId});
     m_framebuffer.checkComplete();

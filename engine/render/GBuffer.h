@@ -1,8 +1,9 @@
-// The geometry pass's targets, all owned by GL: primitive id (R32UI, 0 = background) and depth
-// 32F, rasterized by the visibility pass; colour (RGBA8 or RGBA16F), linear depth (R32F view
-// distance, 0 = background; the copy of depth CUDA can read, since depth formats cannot be
-// registered) and world normal (RGBA16F, w = 1 where covered), written by the resolve pass; and
-// the post-process output (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height region,
+// The geometry pass's targets, all owned by GL: the visibility target (R32UI provoking vertex
+// + 1, 0 = background) and depth 32F, rasterized by the visibility pass; colour (RGBA8 or
+// RGBA16F), linear depth (R32F view distance, 0 = background; the copy of depth CUDA can read,
+// since depth formats cannot be registered), world normal (RGBA16F, w = 1 where covered) and
+// primitive id (R32UI, 0 = background), written by the resolve pass; and the post-process
+// output (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height region,
 // so a window resize within the capacity reallocates (and re-registers) nothing.
 // Render thread only.
 #pragma once
@@ -32,7 +33,7 @@ public:
     /// Sets the drawn region; reallocates only when it exceeds the capacity or falls below a
     /// quarter of it. Returns whether the textures were reallocated (generation() changed).
     bool resize(int width, int height);
-    /// Clears the region of the visibility pass's targets: ids to 0, depth to 1.
+    /// Clears the region of the visibility pass's targets: visibility to 0, depth to 1.
     void clearVisibility();
 
     /// The drawn region.
@@ -50,6 +51,7 @@ public:
     const gl::Texture& linearDepth() const { return m_linearDepth; }
     const gl::Texture& normal() const { return m_normal; }
     const gl::Texture& id() const { return m_id; }
+    const gl::Texture& visibility() const { return m_visibility; }
     const gl::Texture& output() const { return m_output; }
     gl::Texture& color() { return m_color; }
     gl::Texture& linearDepth() { return m_linearDepth; }
@@ -74,6 +76,7 @@ private:
     gl::Texture m_linearDepth{gl::NoCreate};
     gl::Texture m_normal{gl::NoCreate};
     gl::Texture m_id{gl::NoCreate};
+    gl::Texture m_visibility{gl::NoCreate};
     gl::Texture m_output{gl::NoCreate};
     gl::Framebuffer m_framebuffer{gl::NoCreate};
 };

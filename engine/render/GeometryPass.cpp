@@ -70,6 +70,8 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const Or
         glDepthMask(GL_TRUE);
         glDisable(GL_CULL_FACE);
         glDisable(GL_BLEND);
+        // The resolve looks triangles up by their last vertex.
+        glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
         glBindVertexArray(mesh.vertexArray().id());
         if (mesh.isPointCloud()) {
             m_visibilityPoints.use();
@@ -93,7 +95,8 @@ void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
         glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboCamera, m_cameraBlock.id());
         // The visibility targets were just rendered: make them visible to texel fetches.
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
-        glBindTextureUnit(binding::TexGBufferId, target.id().id());
+        glBindTextureUnit(binding::TexGBufferId, target.visibility().id());
+        glBindTextureUnit(binding::TexGBufferDepth, target.depth().id());
         const GLenum colorFormat =
             target.colorFormat() == ColorFormat::Rgba16F ? GL_RGBA16F : GL_RGBA8;
         glBindImageTexture(binding::ImageColor, target.color().id(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
@@ -102,16 +105,25 @@ void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
                            GL_WRITE_ONLY, GL_RGBA16F);
         glBindImageTexture(binding::ImageDepth, target.linearDepth().id(), 0, GL_FALSE, 0,
                            GL_WRITE_ONLY, GL_R32F);
+        glBindImageTexture(binding::ImageId, target.id().id(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                           GL_R32UI);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboVertices, mesh.vertexBuffer().id());
-        if (!mesh.isPointCloud())
+        if (!mesh.isPointCloud()) {
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboIndices, mesh.indexBuffer().id());
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingOffsets,
+                             mesh.provokingOffsets().id());
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingTriangles,
+                             mesh.provokingTriangles().id());
+        }
         (target.colorFormat() == ColorFormat::Rgba16F ? m_resolveRgba16F : m_resolveRgba8).use();
         glDispatchCompute(static_cast<GLuint>((target.width() + 7) / 8),
                           static_cast<GLuint>((target.height() + 7) / 8), 1);
         // Whoever reads the targets next (present, read-back, CUDA) sees the image stores.
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
         glBindTextureUnit(binding::TexGBufferId, 0);
-        for (GLuint unit : {binding::ImageColor, binding::ImageNormal, binding::ImageDepth})
+        glBindTextureUnit(binding::TexGBufferDepth, 0);
+        for (GLuint unit : {binding::ImageColor, binding::ImageNormal, binding::ImageDepth,
+                            binding::ImageId})
             glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     }
 }

@@ -38,6 +38,21 @@ GpuMesh::GpuMesh(const io::MeshData& mesh, std::string_view label)
         m_indices = gl::Buffer(mesh.indices.size() * sizeof(std::uint32_t), mesh.indices.data(), 0,
                                name + " indices");
         m_vertexArray.setIndexBuffer(m_indices);
+        // Counting sort of triangles by their last vertex (GL_LAST_VERTEX_CONVENTION).
+        const std::size_t triangles = mesh.indices.size() / 3;
+        std::vector<std::uint32_t> offsets(vertices.size() + 1, 0);
+        for (std::size_t t = 0; t < triangles; ++t)
+            ++offsets[mesh.indices[3 * t + 2] + 1];
+        for (std::size_t v = 0; v < vertices.size(); ++v)
+            offsets[v + 1] += offsets[v];
+        std::vector<std::uint32_t> byVertex(triangles);
+        std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
+        for (std::size_t t = 0; t < triangles; ++t)
+            byVertex[next[mesh.indices[3 * t + 2]]++] = static_cast<std::uint32_t>(t);
+        m_provokingOffsets = gl::Buffer(offsets.size() * sizeof(std::uint32_t), offsets.data(), 0,
+                                        name + " provoking offsets");
+        m_provokingTriangles = gl::Buffer(byVertex.size() * sizeof(std::uint32_t), byVertex.data(),
+                                          0, name + " provoking triangles");
     }
 }
 

@@ -1,5 +1,6 @@
 // A mesh or point cloud uploaded to GL buffers: interleaved vertices, optional triangle
-// indices, and the vertex array describing them. Created and used on the render thread.
+// indices, the vertex array describing them, and for triangles the provoking-vertex table the
+// geometry pass's resolve uses. Created and used on the render thread.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +39,16 @@ public:
     const gl::VertexArray& vertexArray() const { return m_vertexArray; }
     const gl::Buffer& vertexBuffer() const { return m_vertices; }
     const gl::Buffer& indexBuffer() const { return m_indices; }
+    /// Triangles by provoking (last) vertex, for the resolve pass: offsets (vertexCount + 1
+    /// entries) into a list of triangle indices. Empty for point clouds.
+    const gl::Buffer& provokingOffsets() const { return m_provokingOffsets; }
+    const gl::Buffer& provokingTriangles() const { return m_provokingTriangles; }
 
 private:
     gl::Buffer m_vertices{gl::NoCreate};
     gl::Buffer m_indices{gl::NoCreate};
+    gl::Buffer m_provokingOffsets{gl::NoCreate};
+    gl::Buffer m_provokingTriangles{gl::NoCreate};
     gl::VertexArray m_vertexArray{gl::NoCreate};
     std::uint32_t m_vertexCount = 0;
     std::uint32_t m_indexCount = 0;

@@ -16,10 +16,13 @@
 #define TANDEM_IMAGE_COLOR 0
 #define TANDEM_IMAGE_NORMAL 1
 #define TANDEM_IMAGE_DEPTH 2
+#define TANDEM_IMAGE_ID 3
 
 // Shader storage buffers (the resolve pass reads the mesh)
 #define TANDEM_SSBO_VERTICES 0
 #define TANDEM_SSBO_INDICES 1
+#define TANDEM_SSBO_PROVOKING_OFFSETS 2
+#define TANDEM_SSBO_PROVOKING_TRIANGLES 3
 
 // Vertex attributes
 #define TANDEM_ATTR_POSITION 0
@@ -27,5 +30,5 @@
 #define TANDEM_ATTR_COLOR 2
 #define TANDEM_ATTR_TEXCOORD 3
 
-// Visibility pass output (the G-buffer's only colour attachment)
+// Visibility pass output: the provoking vertex + 1 (its only colour attachment)
 #define TANDEM_OUT_ID 0

@@ -1,9 +1,10 @@
 #version 450 core
-// Resolve pass: turns the visibility buffer (primitive id per pixel) into the G-buffer's
-// attribute targets. Each pixel's view ray is intersected with its triangle for perspective-
-// correct barycentrics; normal and colour are interpolated, shaded, and written with the
-// linear view depth. Points take their vertex directly. Uncovered pixels get the background.
-// COLOR_RGBA16F selects the colour target's image format.
+// Resolve pass: turns the visibility buffer (provoking vertex per pixel) into the G-buffer's
+// attribute targets. The pixel's triangle is the one, among those whose last vertex is that
+// vertex, that the pixel's view ray hits inside at the rasterized depth. The ray's barycentrics
+// on it are perspective-correct: normal and colour are interpolated, shaded, and written with
+// the linear view depth and the primitive id. Points take their vertex directly. Uncovered
+// pixels get the background. COLOR_RGBA16F selects the colour target's image format.
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
 #include "common/shading.glsl"
@@ -11,6 +12,7 @@
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(binding = TANDEM_TEX_GBUFFER_ID) uniform usampler2D visibility;
+layout(binding = TANDEM_TEX_GBUFFER_DEPTH) uniform sampler2D windowDepth;
 #ifdef COLOR_RGBA16F
 layout(rgba16f, binding = TANDEM_IMAGE_COLOR) uniform writeonly image2D colorImage;
 #else
@@ -18,6 +20,7 @@ layout(rgba8, binding = TANDEM_IMAGE_COLOR) uniform writeonly image2D colorImage
 #endif
 layout(rgba16f, binding = TANDEM_IMAGE_NORMAL) uniform writeonly image2D normalImage;
 layout(r32f, binding = TANDEM_IMAGE_DEPTH) uniform writeonly image2D depthImage;
+layout(r32ui, binding = TANDEM_IMAGE_ID) uniform writeonly uimage2D idImage;
 
 struct PackedVertex {
     float px, py, pz;
@@ -27,6 +30,14 @@ struct PackedVertex {
 };
 layout(std430, binding = TANDEM_SSBO_VERTICES) readonly buffer Vertices { PackedVertex vertices[]; };
 layout(std430, binding = TANDEM_SSBO_INDICES) readonly buffer Indices { uint indices[]; };
+// Triangles by provoking vertex: those of vertex v are provokingTriangles[offsets[v] ..
+// offsets[v + 1]).
+layout(std430, binding = TANDEM_SSBO_PROVOKING_OFFSETS) readonly buffer ProvokingOffsets {
+    uint provokingOffsets[];
+};
+layout(std430, binding = TANDEM_SSBO_PROVOKING_TRIANGLES) readonly buffer ProvokingTriangles {
+    uint provokingTriangles[];
+};
 
 vec3 positionOf(uint i) { return vec3(vertices[i].px, vertices[i].py, vertices[i].pz); }
 vec3 normalOf(uint i) { return vec3(vertices[i].nx, vertices[i].ny, vertices[i].nz); }
@@ -37,14 +48,16 @@ void main()
     ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
     if (pixel.x >= int(camera.viewport.x) || pixel.y >= int(camera.viewport.y))
         return;
-    uint id = texelFetch(visibility, pixel, 0).r;
-    if (id == 0u) {
+    uint visible = texelFetch(visibility, pixel, 0).r;
+    if (visible == 0u) {
         imageStore(colorImage, pixel, camera.background);
         imageStore(normalImage, pixel, vec4(0.0));
         imageStore(depthImage, pixel, vec4(0.0));
+        imageStore(idImage, pixel, uvec4(0u));
         return;
     }
-    uint primitive = id - 1u;
+    uint vertex = visible - 1u;
+    uint primitive = vertex;
     // The pixel centre's ray, in world space.
     vec2 ndc = (vec2(pixel) + 0.5) / camera.viewport.xy * 2.0 - 1.0;
     vec4 farPoint = camera.inverseViewProjection * vec4(ndc, 1.0, 1.0);
@@ -60,26 +73,50 @@ void main()
         normal = hasNormal ? normalOf(primitive) : -dir;
         color = colorOf(primitive);
     } else {
-        uint i0 = indices[3u * primitive];
-        uint i1 = indices[3u * primitive + 1u];
-        uint i2 = indices[3u * primitive + 2u];
-        vec3 p0 = positionOf(i0), p1 = positionOf(i1), p2 = positionOf(i2);
-        // Moller-Trumbore: barycentrics (b1, b2) and distance t along the ray.
-        vec3 e1 = p1 - p0, e2 = p2 - p0;
-        vec3 h = cross(dir, e2);
-        float a = dot(e1, h);
-        float f = abs(a) > 1e-20 ? 1.0 / a : 0.0;
-        vec3 s = eye - p0;
-        float b1 = f * dot(s, h);
-        vec3 q = cross(s, e1);
-        float b2 = f * dot(dir, q);
-        float t = f * dot(e2, q);
-        float b0 = 1.0 - b1 - b2;
-        position = eye + t * dir;
-        normal = b0 * normalOf(i0) + b1 * normalOf(i1) + b2 * normalOf(i2);
+        // Where the rasterizer put the surface along this ray.
+        vec4 surface = camera.inverseViewProjection *
+                       vec4(ndc, texelFetch(windowDepth, pixel, 0).r * 2.0 - 1.0, 1.0);
+        float rasterT = length(surface.xyz / surface.w - eye);
+        float bestScore = -1e30;
+        vec3 bestBary = vec3(1.0, 0.0, 0.0);
+        float bestT = rasterT;
+        uint best = provokingTriangles[provokingOffsets[vertex]];
+        for (uint c = provokingOffsets[vertex]; c < provokingOffsets[vertex + 1u]; ++c) {
+            uint triangle = provokingTriangles[c];
+            vec3 p0 = positionOf(indices[3u * triangle]);
+            vec3 p1 = positionOf(indices[3u * triangle + 1u]);
+            vec3 p2 = positionOf(indices[3u * triangle + 2u]);
+            // Moller-Trumbore: barycentrics (b1, b2) and distance t along the ray.
+            vec3 e1 = p1 - p0, e2 = p2 - p0;
+            vec3 h = cross(dir, e2);
+            float a = dot(e1, h);
+            float f = abs(a) > 1e-30 ? 1.0 / a : 0.0;
+            vec3 s = eye - p0;
+            float b1 = f * dot(s, h);
+            vec3 q = cross(s, e1);
+            float b2 = f * dot(dir, q);
+            float t = f * dot(e2, q);
+            float b0 = 1.0 - b1 - b2;
+            // Inside (up to rounding) and nearest the rasterized depth wins; else the least
+            // outside.
+            float inside = min(b0, min(b1, b2));
+            float score = inside > -1e-3 ? 1.0 - abs(t - rasterT) / max(rasterT, 1e-20) : inside - 1.0;
+            if (score > bestScore) {
+                bestScore = score;
+                best = triangle;
+                bestBary = vec3(b0, b1, b2);
+                bestT = t;
+            }
+        }
+        primitive = best;
+        uint i0 = indices[3u * best];
+        uint i1 = indices[3u * best + 1u];
+        uint i2 = indices[3u * best + 2u];
+        position = eye + bestT * dir;
+        normal = bestBary.x * normalOf(i0) + bestBary.y * normalOf(i1) + bestBary.z * normalOf(i2);
         if (dot(normal, normal) < 1e-12)
-            normal = cross(e1, e2);
-        color = b0 * colorOf(i0) + b1 * colorOf(i1) + b2 * colorOf(i2);
+            normal = cross(positionOf(i1) - positionOf(i0), positionOf(i2) - positionOf(i0));
+        color = bestBary.x * colorOf(i0) + bestBary.y * colorOf(i1) + bestBary.z * colorOf(i2);
     }
     vec3 toEye = normalize(eye - position);
     vec3 n = normalize(normal);
@@ -90,4 +127,5 @@ void main()
     imageStore(colorImage, pixel, vec4(lit ? shade(base, n, toEye) : base, 1.0));
     imageStore(normalImage, pixel, vec4(n, 1.0));
     imageStore(depthImage, pixel, vec4(-(camera.view * vec4(position, 1.0)).z));
+    imageStore(idImage, pixel, uvec4(primitive + 1u));
 }

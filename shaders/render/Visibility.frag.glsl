@@ -1,8 +1,9 @@
 #version 450 core
-// Visibility pass: the nearest primitive's index + 1 (0 means background). For triangles that
-// is the triangle, for GL_POINTS the point.
+// Visibility pass: the provoking vertex's index + 1 (0 means background). For points that is
+// the point itself.
 #include "common/bindings.glsl"
 
-layout(location = TANDEM_OUT_ID) out uint outId;
+layout(location = 0) flat in uint vertexId;
+layout(location = TANDEM_OUT_ID) out uint outVisibility;
 
-void main() { outId = uint(gl_PrimitiveID) + 1u; }
+void main() { outVisibility = vertexId + 1u; }

@@ -41,8 +41,11 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_IMAGE_COLOR", binding::ImageColor},
         {"TANDEM_IMAGE_NORMAL", binding::ImageNormal},
         {"TANDEM_IMAGE_DEPTH", binding::ImageDepth},
+        {"TANDEM_IMAGE_ID", binding::ImageId},
         {"TANDEM_SSBO_VERTICES", binding::SsboVertices},
         {"TANDEM_SSBO_INDICES", binding::SsboIndices},
+        {"TANDEM_SSBO_PROVOKING_OFFSETS", binding::SsboProvokingOffsets},
+        {"TANDEM_SSBO_PROVOKING_TRIANGLES", binding::SsboProvokingTriangles},
         {"TANDEM_OUT_ID", binding::OutId},
     };
     EXPECT_EQ(glsl.size(), cpp.size()) << "every GLSL binding has a C++ mirror and back";
