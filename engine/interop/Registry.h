@@ -45,8 +45,13 @@ private:
 /// Which texture of FrameTextures a registration stands for.
 enum class Slot { Color = 0, Depth, Normal, Id, Output, Count };
 
-/// The registrations of a frame's textures: ReadOnly for the G-buffer targets CUDA only reads,
-/// WriteDiscard + SurfaceLoadStore for the output it fully overwrites. Registered once and
+/// Whether a slot is accessed through a surface object (the output, written; the normals, read
+/// as raw halves) rather than a texture object.
+bool usesSurface(Slot slot);
+
+/// The registrations of a frame's textures: ReadOnly for the G-buffer targets CUDA only reads
+/// (the normals also SurfaceLoadStore), WriteDiscard + SurfaceLoadStore for the output it fully
+/// overwrites. Registered once and
 /// again only when the textures' generation changes.
 class Registry {
 public:
@@ -91,7 +96,7 @@ public:
 
     /// A point-sampled texture object reading `slot` (element type, unnormalised coords).
     cudaTextureObject_t texture(Slot slot) const;
-    /// A surface object writing `slot`; only for the output.
+    /// A surface object for `slot`: writing the output, reading the normals.
     cudaSurfaceObject_t surface(Slot slot) const;
     /// Whether the resources are mapped (until destruction).
     bool isActive() const { return m_active; }

@@ -36,6 +36,20 @@ struct TexRgba16F {
         return {v.x, v.y, v.z, v.w};
     }
 };
+/// RGBA16F read as raw halves through a surface; __half2float is exact, like the host's
+/// halfToFloat.
+struct SurfRgba16F {
+    cudaSurfaceObject_t surface;
+    int width, height;
+    __device__ Rgba at(int x, int y) const
+    {
+        x = clampi(x, 0, width - 1);
+        y = clampi(y, 0, height - 1);
+        const ushort4 v = surf2Dread<ushort4>(surface, x * 8, y);
+        return {__half2float(__ushort_as_half(v.x)), __half2float(__ushort_as_half(v.y)),
+                __half2float(__ushort_as_half(v.z)), __half2float(__ushort_as_half(v.w))};
+    }
+};
 struct TexR32F {
     cudaTextureObject_t texture;
     int width, height;
@@ -381,7 +395,7 @@ void CudaBackend::run(const Chain& chain, const FrameInfo& frame,
     interop::Handoff handoff(s.registry, s.stream.get());
     using interop::Slot;
     const TexR32F depth{handoff.texture(Slot::Depth), t.width, t.height};
-    const TexRgba16F normal{handoff.texture(Slot::Normal), t.width, t.height};
+    const SurfRgba16F normal{handoff.surface(Slot::Normal), t.width, t.height};
     const TexR32UI id{handoff.texture(Slot::Id), t.width, t.height};
     const SurfaceOut out{handoff.surface(Slot::Output)};
     auto* marks = s.stageTiming ? &s.marks : nullptr;
