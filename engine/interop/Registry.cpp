@@ -46,13 +46,14 @@ bool Registry::update(const FrameTextures& t)
         return false;
     clear();
     m_images.reserve(static_cast<std::size_t>(Slot::Count));
-    m_images.emplace_back(*t.color, cudaGraphicsRegisterFlagsReadOnly);
-    m_images.emplace_back(*t.depth, cudaGraphicsRegisterFlagsReadOnly);
-    // Read through a surface (raw half bits): on an H200 a texture fetch of RGBA16F reached 64 %
-    // of copy bandwidth where 32-bit formats reached 97 % (2026-11).
-    m_images.emplace_back(*t.normal, cudaGraphicsRegisterFlagsReadOnly |
-                                         cudaGraphicsRegisterFlagsSurfaceLoadStore);
-    m_images.emplace_back(*t.id, cudaGraphicsRegisterFlagsReadOnly);
+    // Inputs are read through surfaces: on an H200 (driver 580.159, 2026-11) a kernel reading
+    // RGBA16F normals reached 64 % of copy bandwidth through a texture object and 103 % through
+    // a surface.
+    const unsigned read = cudaGraphicsRegisterFlagsReadOnly | cudaGraphicsRegisterFlagsSurfaceLoadStore;
+    m_images.emplace_back(*t.color, read);
+    m_images.emplace_back(*t.depth, read);
+    m_images.emplace_back(*t.normal, read);
+    m_images.emplace_back(*t.id, read);
     m_images.emplace_back(*t.output, cudaGraphicsRegisterFlagsWriteDiscard |
                                          cudaGraphicsRegisterFlagsSurfaceLoadStore);
     m_generation = t.generation;
@@ -72,50 +73,28 @@ void Registry::clear()
 void Registry::destroyViews() noexcept
 {
     for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
-        if (m_views[i]) {
-            if (usesSurface(static_cast<Slot>(i)))
-                cudaDestroySurfaceObject(m_views[i]);
-            else
-                cudaDestroyTextureObject(m_views[i]);
-        }
+        if (m_views[i])
+            cudaDestroySurfaceObject(m_views[i]);
         m_views[i] = 0;
         m_arrays[i] = nullptr;
     }
     cudaGetLastError();
 }
 
-unsigned long long Registry::viewOf(Slot slot, cudaArray_t array)
+cudaSurfaceObject_t Registry::viewOf(Slot slot, cudaArray_t array)
 {
     const int i = static_cast<int>(slot);
-    // Creating texture and surface objects costs driver time every frame; the mapped array of
-    // a GL texture normally stays the same between maps, so keep the object while it does.
+    // Creating surface objects costs driver time every frame; the mapped array of a GL texture
+    // normally stays the same between maps, so keep the object while it does.
     if (m_views[i] && m_arrays[i] == array)
         return m_views[i];
-    if (m_views[i]) {
-        if (usesSurface(slot))
-            cudaDestroySurfaceObject(m_views[i]);
-        else
-            cudaDestroyTextureObject(m_views[i]);
-        m_views[i] = 0;
-    }
+    if (m_views[i])
+        cudaDestroySurfaceObject(m_views[i]);
+    m_views[i] = 0;
     cudaResourceDesc resource{};
     resource.resType = cudaResourceTypeArray;
     resource.res.array.array = array;
-    if (usesSurface(slot)) {
-        cudaSurfaceObject_t surface = 0;
-        TANDEM_CUDA_CHECK(cudaCreateSurfaceObject(&surface, &resource));
-        m_views[i] = surface;
-    } else {
-        cudaTextureDesc desc{};
-        desc.addressMode[0] = cudaAddressModeClamp;
-        desc.addressMode[1] = cudaAddressModeClamp;
-        desc.filterMode = cudaFilterModePoint;
-        desc.readMode = cudaReadModeElementType;
-        desc.normalizedCoords = 0;
-        cudaTextureObject_t texture = 0;
-        TANDEM_CUDA_CHECK(cudaCreateTextureObject(&texture, &resource, &desc, nullptr));
-        m_views[i] = texture;
-    }
+    TANDEM_CUDA_CHECK(cudaCreateSurfaceObject(&m_views[i], &resource));
     m_arrays[i] = array;
     return m_views[i];
 }
@@ -167,19 +146,9 @@ void Handoff::unmapAll() noexcept
     m_active = false;
 }
 
-bool usesSurface(Slot slot) { return slot == Slot::Output || slot == Slot::Normal; }
-
-cudaTextureObject_t Handoff::texture(Slot slot) const
-{
-    TANDEM_ASSERT(m_active, "interop::Handoff::texture(): used outside the handoff");
-    TANDEM_ASSERT(!usesSurface(slot), "interop::Handoff::texture(): slot is read through a surface");
-    return m_views[static_cast<int>(slot)];
-}
-
 cudaSurfaceObject_t Handoff::surface(Slot slot) const
 {
     TANDEM_ASSERT(m_active, "interop::Handoff::surface(): used outside the handoff");
-    TANDEM_ASSERT(usesSurface(slot), "interop::Handoff::surface(): slot is read through a texture");
     return m_views[static_cast<int>(slot)];
 }
 

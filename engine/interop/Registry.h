@@ -45,13 +45,9 @@ private:
 /// Which texture of FrameTextures a registration stands for.
 enum class Slot { Color = 0, Depth, Normal, Id, Output, Count };
 
-/// Whether a slot is accessed through a surface object (the output, written; the normals, read
-/// as raw halves) rather than a texture object.
-bool usesSurface(Slot slot);
-
-/// The registrations of a frame's textures: ReadOnly for the G-buffer targets CUDA only reads
-/// (the normals also SurfaceLoadStore), WriteDiscard + SurfaceLoadStore for the output it fully
-/// overwrites. Registered once and
+/// The registrations of a frame's textures: ReadOnly + SurfaceLoadStore for the G-buffer
+/// targets CUDA only reads (through surfaces), WriteDiscard + SurfaceLoadStore for the output it
+/// fully overwrites. Registered once and
 /// again only when the textures' generation changes.
 class Registry {
 public:
@@ -70,9 +66,9 @@ public:
     RegisteredImage& image(Slot slot) { return m_images[static_cast<std::size_t>(slot)]; }
     std::vector<cudaGraphicsResource*> resources() const;
 
-    /// The texture (or, for the output, surface) object of `slot` reading `array`, created once
-    /// per mapped array and reused while the driver keeps mapping the same array.
-    unsigned long long viewOf(Slot slot, cudaArray_t array);
+    /// The surface object of `slot` over `array`, created once per mapped array and reused
+    /// while the driver keeps mapping the same array.
+    cudaSurfaceObject_t viewOf(Slot slot, cudaArray_t array);
 
 private:
     void destroyViews() noexcept;
@@ -81,7 +77,7 @@ private:
     std::uint64_t m_generation = ~std::uint64_t{0};
     std::uint64_t m_registrations = 0;
     cudaArray_t m_arrays[static_cast<int>(Slot::Count)] = {};
-    unsigned long long m_views[static_cast<int>(Slot::Count)] = {};
+    cudaSurfaceObject_t m_views[static_cast<int>(Slot::Count)] = {};
 };
 
 /// One frame's CUDA access to the registered textures: maps all of them in ONE
@@ -94,9 +90,7 @@ public:
     Handoff(const Handoff&) = delete;
     Handoff& operator=(const Handoff&) = delete;
 
-    /// A point-sampled texture object reading `slot` (element type, unnormalised coords).
-    cudaTextureObject_t texture(Slot slot) const;
-    /// A surface object for `slot`: writing the output, reading the normals.
+    /// A surface object for `slot`: reading the G-buffer targets, writing the output.
     cudaSurfaceObject_t surface(Slot slot) const;
     /// Whether the resources are mapped (until destruction).
     bool isActive() const { return m_active; }
@@ -109,7 +103,7 @@ private:
     cudaStream_t m_stream;
     bool m_active = false;
     std::vector<cudaGraphicsResource*> m_resources;
-    unsigned long long m_views[static_cast<int>(Slot::Count)] = {};
+    cudaSurfaceObject_t m_views[static_cast<int>(Slot::Count)] = {};
 };
 
 } // namespace tandem::interop

@@ -12,32 +12,20 @@ namespace tandem::postfx {
 
 namespace {
 
-// --- device accessors: the same at(x, y) contract as the host's, through texture objects ---
+// --- device accessors: the same at(x, y) contract as the host's, through surface objects ---
 
-struct TexRgba8 {
-    cudaTextureObject_t texture;
+struct SurfRgba8 {
+    cudaSurfaceObject_t surface;
     int width, height;
     __device__ Rgba at(int x, int y) const
     {
         x = clampi(x, 0, width - 1);
         y = clampi(y, 0, height - 1);
-        const uchar4 v = tex2D<uchar4>(texture, x + 0.5f, y + 0.5f);
+        const uchar4 v = surf2Dread<uchar4>(surface, x * 4, y);
         return {unorm8(v.x), unorm8(v.y), unorm8(v.z), unorm8(v.w)};
     }
 };
-struct TexRgba16F {
-    cudaTextureObject_t texture;
-    int width, height;
-    __device__ Rgba at(int x, int y) const
-    {
-        x = clampi(x, 0, width - 1);
-        y = clampi(y, 0, height - 1);
-        const float4 v = tex2D<float4>(texture, x + 0.5f, y + 0.5f); // half → float is exact
-        return {v.x, v.y, v.z, v.w};
-    }
-};
-/// RGBA16F read as raw halves through a surface; __half2float is exact, like the host's
-/// halfToFloat.
+/// RGBA16F read as raw halves; __half2float is exact, like the host's halfToFloat.
 struct SurfRgba16F {
     cudaSurfaceObject_t surface;
     int width, height;
@@ -50,21 +38,21 @@ struct SurfRgba16F {
                 __half2float(__ushort_as_half(v.z)), __half2float(__ushort_as_half(v.w))};
     }
 };
-struct TexR32F {
-    cudaTextureObject_t texture;
+struct SurfR32F {
+    cudaSurfaceObject_t surface;
     int width, height;
     __device__ float at(int x, int y) const
     {
-        return tex2D<float>(texture, clampi(x, 0, width - 1) + 0.5f, clampi(y, 0, height - 1) + 0.5f);
+        return surf2Dread<float>(surface, clampi(x, 0, width - 1) * 4, clampi(y, 0, height - 1));
     }
 };
-struct TexR32UI {
-    cudaTextureObject_t texture;
+struct SurfR32UI {
+    cudaSurfaceObject_t surface;
     int width, height;
     __device__ std::uint32_t at(int x, int y) const
     {
-        return tex2D<unsigned int>(texture, clampi(x, 0, width - 1) + 0.5f,
-                                   clampi(y, 0, height - 1) + 0.5f);
+        return surf2Dread<unsigned int>(surface, clampi(x, 0, width - 1) * 4,
+                                        clampi(y, 0, height - 1));
     }
 };
 
@@ -394,17 +382,17 @@ void CudaBackend::run(const Chain& chain, const FrameInfo& frame,
     s.prepareBuffers(t.width, t.height);
     interop::Handoff handoff(s.registry, s.stream.get());
     using interop::Slot;
-    const TexR32F depth{handoff.texture(Slot::Depth), t.width, t.height};
+    const SurfR32F depth{handoff.surface(Slot::Depth), t.width, t.height};
     const SurfRgba16F normal{handoff.surface(Slot::Normal), t.width, t.height};
-    const TexR32UI id{handoff.texture(Slot::Id), t.width, t.height};
+    const SurfR32UI id{handoff.surface(Slot::Id), t.width, t.height};
     const SurfaceOut out{handoff.surface(Slot::Output)};
     auto* marks = s.stageTiming ? &s.marks : nullptr;
     if (t.colorIsHalf) {
-        auto exec = makeExec(TexRgba16F{handoff.texture(Slot::Color), t.width, t.height}, depth,
+        auto exec = makeExec(SurfRgba16F{handoff.surface(Slot::Color), t.width, t.height}, depth,
                              normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     } else {
-        auto exec = makeExec(TexRgba8{handoff.texture(Slot::Color), t.width, t.height}, depth,
+        auto exec = makeExec(SurfRgba8{handoff.surface(Slot::Color), t.width, t.height}, depth,
                              normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     }
