@@ -1,6 +1,6 @@
 # The CUDA toolkit is optional: found -> CUDA is enabled as a language and TANDEM_HAS_CUDA is
 # set; not found (or TANDEM_CUDA=OFF) -> the CUDA parts are left out, said once here.
-set(TANDEM_HAS_CUDA OFF)
+set(TANDEM_HAS_CUDA OFF CACHE INTERNAL "whether the CUDA parts are built")
 if(TANDEM_CUDA)
     include(CheckLanguage)
     check_language(CUDA)
@@ -21,7 +21,7 @@ if(TANDEM_CUDA)
         set(CMAKE_CUDA_STANDARD_REQUIRED ON)
         set(CMAKE_CUDA_EXTENSIONS OFF)
         set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
-        set(TANDEM_HAS_CUDA ON)
+        set(TANDEM_HAS_CUDA ON CACHE INTERNAL "whether the CUDA parts are built")
         message(STATUS "tandem: CUDA ${CMAKE_CUDA_COMPILER_VERSION} found, "
                        "architectures ${CMAKE_CUDA_ARCHITECTURES}: CUDA parts enabled")
     else()

@@ -6,6 +6,19 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
 scripts/build.sh default || exit 1
 
+# With a CUDA toolkit the default build has CUDA; build the configuration without it too (and
+# run its unit tier), so neither rots.
+if grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
+    echo "test: also building without CUDA (preset nocuda)"
+    if ! scripts/build.sh nocuda >build-nocuda.log 2>&1; then
+        tail -30 build-nocuda.log; echo "test: the build without CUDA failed"; exit 1
+    fi
+    if ! ctest --test-dir build-nocuda -L '^unit$' >>build-nocuda.log 2>&1; then
+        tail -30 build-nocuda.log; echo "test: the unit tier without CUDA failed"; exit 1
+    fi
+    echo "test: without CUDA: $(grep -E 'tests passed' build-nocuda.log | tail -1)"
+fi
+
 tiers=(unit)
 skipped=()
 probe_dir=$(mktemp -d)

@@ -75,9 +75,9 @@ nlohmann::json header(const std::string& benchmark, const Settings& settings)
     j["gl_renderer"] = text(GL_RENDERER);
     j["driver"] = text(GL_VERSION); // "4.5.0 NVIDIA 580.x" carries the driver version
     j["cuda"] = cuda::versionString();
-    j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                            fmt::gmtime(std::chrono::system_clock::to_time_t(
-                                std::chrono::system_clock::now())));
+    j["date"] = fmt::format(
+        "{:%Y-%m-%dT%H:%M:%SZ}",
+        fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
     j["commit"] = settings.commit.empty() ? std::string(TANDEM_GIT_COMMIT) : settings.commit;
     j["frames"] = settings.frames;
     j["warmup"] = settings.warmup;
@@ -91,7 +91,8 @@ bool writeJson(const Settings& settings, const nlohmann::json& json)
         return true;
     std::error_code ec;
     if (!settings.overwrite && std::filesystem::exists(settings.jsonPath, ec)) {
-        std::fprintf(stderr, "error: %s already exists (pass --overwrite)\n", settings.jsonPath.c_str());
+        std::fprintf(stderr, "error: %s already exists (pass --overwrite)\n",
+                     settings.jsonPath.c_str());
         return false;
     }
     std::ofstream out(settings.jsonPath);

@@ -13,6 +13,7 @@
 // After glad: cuda_gl_interop.h includes GL/gl.h, which glad's guard then leaves empty.
 #include <cuda_gl_interop.h>
 
+#include "engine/core/File.h"
 #include "engine/cuda/CudaCheck.h"
 #include "engine/cuda/DeviceBuffer.h"
 #include "engine/cuda/Stream.h"
@@ -20,7 +21,6 @@
 #include "engine/gl/Texture.h"
 #include "engine/interop/Registry.h"
 #include "engine/io/MeshLoader.h"
-#include "engine/core/File.h"
 #include "engine/postfx/CudaBackend.h"
 #include "engine/render/GpuMesh.h"
 #include "engine/render/OrbitCamera.h"
@@ -66,7 +66,10 @@ struct Registered {
     Registered& operator=(const Registered&) = delete;
 };
 
-std::string ms(double v) { return fmt::format("{:.3f}", v); }
+std::string ms(double v)
+{
+    return fmt::format("{:.3f}", v);
+}
 
 /// Bytes each stage moves per pixel at least (its first input is the G-buffer's RGBA8 colour,
 /// 4 B; intermediates are float RGBA, 16 B), for the copy comparison.
@@ -112,7 +115,8 @@ int runInteropBench(const Settings& settings)
         for (int count : {1, 2, 4}) {
             std::vector<std::unique_ptr<Registered>> resources;
             for (int i = 0; i < count; ++i)
-                resources.push_back(std::make_unique<Registered>(formats[i], size.width, size.height));
+                resources.push_back(
+                    std::make_unique<Registered>(formats[i], size.width, size.height));
             std::vector<cudaGraphicsResource*> all;
             std::size_t totalBytes = 0;
             for (auto& r : resources) {
@@ -136,49 +140,65 @@ int runInteropBench(const Settings& settings)
                                         : static_cast<const void*>(clear));
             };
             const double base = timeFrames(settings, glWork, finish);
-            const double perResource = timeFrames(settings, [&] {
-                glWork();
-                for (auto* r : all) {
-                    TANDEM_CUDA_CHECK(cudaGraphicsMapResources(1, &r, stream.get()));
-                    TANDEM_CUDA_CHECK(cudaGraphicsUnmapResources(1, &r, stream.get()));
-                }
-            }, finish);
-            const double batched = timeFrames(settings, [&] {
-                glWork();
-                TANDEM_CUDA_CHECK(cudaGraphicsMapResources(count, all.data(), stream.get()));
-                TANDEM_CUDA_CHECK(cudaGraphicsUnmapResources(count, all.data(), stream.get()));
-            }, finish);
-            const double packPath = timeFrames(settings, [&] {
-                glWork();
-                glBindBuffer(GL_PIXEL_PACK_BUFFER, pack.id());
-                std::size_t offset = 0;
-                for (auto& r : resources) {
-                    const std::size_t bytes = pixels * static_cast<std::size_t>(r->format.bytes);
-                    glGetTextureImage(r->texture.id(), 0, r->format.format, r->format.type,
-                                      static_cast<GLsizei>(bytes),
-                                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(offset)));
-                    offset += bytes;
-                }
-                glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-                const void* mapped = glMapNamedBufferRange(pack.id(), 0, static_cast<GLsizeiptr>(totalBytes),
-                                                           GL_MAP_READ_BIT);
-                (void)mapped;
-                glUnmapNamedBuffer(pack.id());
-                glTextureSubImage2D(output.id(), 0, 0, 0, size.width, size.height, GL_RGBA,
-                                    GL_UNSIGNED_BYTE, outputPixels.data());
-            }, finish);
-            const double readPixels = timeFrames(settings, [&] {
-                glWork();
-                std::size_t offset = 0;
-                for (auto& r : resources) {
-                    const std::size_t bytes = pixels * static_cast<std::size_t>(r->format.bytes);
-                    glGetTextureImage(r->texture.id(), 0, r->format.format, r->format.type,
-                                      static_cast<GLsizei>(bytes), host.data() + offset);
-                    TANDEM_CUDA_CHECK(cudaMemcpyAsync(device.data() + offset, host.data() + offset,
-                                                      bytes, cudaMemcpyHostToDevice, stream.get()));
-                    offset += bytes;
-                }
-            }, finish);
+            const double perResource = timeFrames(
+                settings,
+                [&] {
+                    glWork();
+                    for (auto* r : all) {
+                        TANDEM_CUDA_CHECK(cudaGraphicsMapResources(1, &r, stream.get()));
+                        TANDEM_CUDA_CHECK(cudaGraphicsUnmapResources(1, &r, stream.get()));
+                    }
+                },
+                finish);
+            const double batched = timeFrames(
+                settings,
+                [&] {
+                    glWork();
+                    TANDEM_CUDA_CHECK(cudaGraphicsMapResources(count, all.data(), stream.get()));
+                    TANDEM_CUDA_CHECK(cudaGraphicsUnmapResources(count, all.data(), stream.get()));
+                },
+                finish);
+            const double packPath = timeFrames(
+                settings,
+                [&] {
+                    glWork();
+                    glBindBuffer(GL_PIXEL_PACK_BUFFER, pack.id());
+                    std::size_t offset = 0;
+                    for (auto& r : resources) {
+                        const std::size_t bytes =
+                            pixels * static_cast<std::size_t>(r->format.bytes);
+                        glGetTextureImage(
+                            r->texture.id(), 0, r->format.format, r->format.type,
+                            static_cast<GLsizei>(bytes),
+                            reinterpret_cast<void*>(static_cast<std::uintptr_t>(offset)));
+                        offset += bytes;
+                    }
+                    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+                    const void* mapped = glMapNamedBufferRange(
+                        pack.id(), 0, static_cast<GLsizeiptr>(totalBytes), GL_MAP_READ_BIT);
+                    (void)mapped;
+                    glUnmapNamedBuffer(pack.id());
+                    glTextureSubImage2D(output.id(), 0, 0, 0, size.width, size.height, GL_RGBA,
+                                        GL_UNSIGNED_BYTE, outputPixels.data());
+                },
+                finish);
+            const double readPixels = timeFrames(
+                settings,
+                [&] {
+                    glWork();
+                    std::size_t offset = 0;
+                    for (auto& r : resources) {
+                        const std::size_t bytes =
+                            pixels * static_cast<std::size_t>(r->format.bytes);
+                        glGetTextureImage(r->texture.id(), 0, r->format.format, r->format.type,
+                                          static_cast<GLsizei>(bytes), host.data() + offset);
+                        TANDEM_CUDA_CHECK(cudaMemcpyAsync(device.data() + offset,
+                                                          host.data() + offset, bytes,
+                                                          cudaMemcpyHostToDevice, stream.get()));
+                        offset += bytes;
+                    }
+                },
+                finish);
             gl::check("interop benchmark frame");
             rows.push_back({size.name, std::to_string(count), ms(base), ms(perResource - base),
                             ms(batched - base), ms(packPath - base), ms(readPixels - base)});
@@ -193,7 +213,8 @@ int runInteropBench(const Settings& settings)
                                 {"d_readpixels_memcpy_ms", readPixels - base}});
         }
     }
-    std::printf("\nhandoff cost per frame (ms over the GL-only frame; median of %d)\n", settings.frames);
+    std::printf("\nhandoff cost per frame (ms over the GL-only frame; median of %d)\n",
+                settings.frames);
     printTable({"size", "resources", "GL-only frame", "(a) map/unmap each", "(b) one batched",
                 "(c) pixel-pack + upload", "(d) readPixels + memcpy"},
                rows);
@@ -212,17 +233,25 @@ int runInteropBench(const Settings& settings)
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
         interop::Registry registry;
         registry.update(ui::frameTextures(renderer.gbuffer()));
-        auto geometry = [&] { renderer.drawGeometry(gpuMesh, camera, render::GeometryOptions{}); };
+        auto geometry = [&] {
+            renderer.drawGeometry(gpuMesh, camera, render::GeometryOptions{});
+        };
         const double base = timeFrames(settings, geometry, finish);
-        const double withHandoff = timeFrames(settings, [&] {
-            geometry();
-            interop::Handoff handoff(registry, stream.get());
-        }, finish);
+        const double withHandoff = timeFrames(
+            settings,
+            [&] {
+                geometry();
+                interop::Handoff handoff(registry, stream.get());
+            },
+            finish);
         rows.push_back({size.name, "5", ms(base), ms(withHandoff - base)});
-        engine.push_back({{"size", size.name}, {"resources", 5}, {"geometry_ms", base},
+        engine.push_back({{"size", size.name},
+                          {"resources", 5},
+                          {"geometry_ms", base},
                           {"handoff_ms", withHandoff - base}});
     }
-    std::printf("\nthe engine's handoff (interop::Handoff over the G-buffer + output, sample mesh)\n");
+    std::printf(
+        "\nthe engine's handoff (interop::Handoff over the G-buffer + output, sample mesh)\n");
     printTable({"size", "resources", "geometry pass", "handoff"}, rows);
     json["engine_handoff"] = engine;
 
@@ -270,7 +299,8 @@ int runInteropBench(const Settings& settings)
             const double gbps = bytes / (stageMedian * 1e-3) / 1e9;
             rows.push_back({size.name, std::string(postfx::stageName(kind)),
                             std::to_string(bytesPerPixel(kind)), ms(stageMedian), ms(copyMedian),
-                            fmt::format("{:.0f}", gbps), fmt::format("{:.0f}%", 100.0 * copyMedian / stageMedian)});
+                            fmt::format("{:.0f}", gbps),
+                            fmt::format("{:.0f}%", 100.0 * copyMedian / stageMedian)});
             stages.push_back({{"size", size.name},
                               {"stage", postfx::stageName(kind)},
                               {"bytes_per_pixel", bytesPerPixel(kind)},
@@ -280,7 +310,8 @@ int runInteropBench(const Settings& settings)
                               {"fraction_of_copy", copyMedian / stageMedian}});
         }
     }
-    std::printf("\npost-process stages (CUDA events; copy = cudaMemcpy D2D moving the same bytes)\n");
+    std::printf(
+        "\npost-process stages (CUDA events; copy = cudaMemcpy D2D moving the same bytes)\n");
     printTable({"size", "stage", "B/pixel", "kernel ms", "copy ms", "GB/s", "of copy"}, rows);
     json["stages"] = stages;
     return writeJson(settings, json) ? 0 : 1;

@@ -63,7 +63,10 @@ io::MeshData makeTorus(int triangles)
     return mesh;
 }
 
-std::string ms(double v) { return fmt::format("{:.3f}", v); }
+std::string ms(double v)
+{
+    return fmt::format("{:.3f}", v);
+}
 
 } // namespace
 
@@ -78,20 +81,23 @@ int runRasterBench(const Settings& settings, int triangles)
     render::OrbitCamera camera;
     camera.fit(mesh.bounds());
     render::GeometryPass geometry;
-    gl::Program bare({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
-                      {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
-                     "bench.bare");
+    gl::Program bare(
+        {{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"}, {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
+        "bench.bare");
     // Diagnostics: which of the visibility pass's differences from the bare draw cost time.
     gl::Program bareUint({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
                           {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define UINT_TARGET\n"}},
                          "bench.bare.uint");
-    gl::Program barePrimitiveId({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
-                                 {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define PRIMITIVE_ID\n"}},
-                                "bench.bare.primitive_id");
-    gl::Program bareVertexId({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl", "#define FLAT_VERTEX_ID\n"},
-                              {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define FLAT_VERTEX_ID\n"}},
-                             "bench.bare.vertex_id");
-    gl::Buffer cameraBlock(sizeof(render::CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "bench.camera");
+    gl::Program barePrimitiveId(
+        {{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
+         {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define PRIMITIVE_ID\n"}},
+        "bench.bare.primitive_id");
+    gl::Program bareVertexId(
+        {{GL_VERTEX_SHADER, "bench/Bare.vert.glsl", "#define FLAT_VERTEX_ID\n"},
+         {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl", "#define FLAT_VERTEX_ID\n"}},
+        "bench.bare.vertex_id");
+    gl::Buffer cameraBlock(sizeof(render::CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT,
+                           "bench.camera");
 #ifdef TANDEM_HAS_CUDA
     // The handoff column needs a GPU; without one the rest still runs (on llvmpipe, say).
     std::optional<cuda::Stream> stream;
@@ -120,13 +126,14 @@ int runRasterBench(const Settings& settings, int triangles)
     };
     for (const Size size : {Size{1920, 1080, "1080p"}, Size{3840, 2160, "4K"}}) {
         render::GBuffer gbuffer(size.width, size.height, render::ColorFormat::Rgba8);
-        const double engineMs = timeFrames(settings, [&] {
-            geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
-        }, finish);
+        const double engineMs = timeFrames(
+            settings, [&] { geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{}); },
+            finish);
         // Where the engine's time goes: the visibility raster alone (the resolve is the rest).
-        const double visibilityMs = timeFrames(settings, [&] {
-            geometry.drawVisibility(gbuffer, mesh, camera, render::GeometryOptions{});
-        }, finish);
+        const double visibilityMs = timeFrames(
+            settings,
+            [&] { geometry.drawVisibility(gbuffer, mesh, camera, render::GeometryOptions{}); },
+            finish);
 
         gl::Texture color(GL_RGBA8, size.width, size.height, "bench.bare.color");
         gl::Texture depth(GL_DEPTH_COMPONENT32F, size.width, size.height, "bench.bare.depth");
@@ -137,7 +144,8 @@ int runRasterBench(const Settings& settings, int triangles)
         framebuffer.checkComplete();
         const render::CameraBlock block = render::makeCameraBlock(camera, size.width, size.height);
         cameraBlock.write(0, &block, sizeof block);
-        auto drawBare = [&](const gl::Program& program, const gl::Framebuffer& target, bool uintTarget) {
+        auto drawBare = [&](const gl::Program& program, const gl::Framebuffer& target,
+                            bool uintTarget) {
             gl::DebugGroup group("bare");
             const float clear[4] = {0, 0, 0, 1};
             const GLuint clearUint[4] = {0, 0, 0, 0};
@@ -159,24 +167,27 @@ int runRasterBench(const Settings& settings, int triangles)
             glBindVertexArray(0);
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
         };
-        const double bareMs =
-            timeFrames(settings, [&] { drawBare(bare, framebuffer, false); }, finish);
-        const double bareUintMs =
-            timeFrames(settings, [&] { drawBare(bareUint, gbuffer.framebuffer(), true); }, finish);
-        const double barePrimitiveIdMs =
-            timeFrames(settings, [&] { drawBare(barePrimitiveId, framebuffer, false); }, finish);
-        const double bareVertexIdMs =
-            timeFrames(settings, [&] { drawBare(bareVertexId, framebuffer, false); }, finish);
+        const double bareMs = timeFrames(
+            settings, [&] { drawBare(bare, framebuffer, false); }, finish);
+        const double bareUintMs = timeFrames(
+            settings, [&] { drawBare(bareUint, gbuffer.framebuffer(), true); }, finish);
+        const double barePrimitiveIdMs = timeFrames(
+            settings, [&] { drawBare(barePrimitiveId, framebuffer, false); }, finish);
+        const double bareVertexIdMs = timeFrames(
+            settings, [&] { drawBare(bareVertexId, framebuffer, false); }, finish);
 
         double handoffMs = -1;
 #ifdef TANDEM_HAS_CUDA
         if (stream) {
             interop::Registry registry;
             registry.update(ui::frameTextures(gbuffer));
-            const double withHandoff = timeFrames(settings, [&] {
-                geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
-                interop::Handoff handoff(registry, stream->get());
-            }, finish);
+            const double withHandoff = timeFrames(
+                settings,
+                [&] {
+                    geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
+                    interop::Handoff handoff(registry, stream->get());
+                },
+                finish);
             handoffMs = withHandoff - engineMs;
         }
 #endif

@@ -61,7 +61,8 @@ int main(int argc, char** argv)
             return bench::runRasterBench(settings, triangles);
 #ifdef TANDEM_HAS_CUDA
         if (auto device = cuda::selectDevice(settings.device); !device) {
-            std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n", device.error().c_str());
+            std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n",
+                         device.error().c_str());
             return 1;
         }
         return bench::runInteropBench(settings);

@@ -15,10 +15,10 @@
 #include "engine/gl/Debug.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
+#include "engine/postfx/Chain.h"
 #include "engine/render/GpuMesh.h"
 #include "engine/render/OrbitCamera.h"
 #include "engine/render/SceneRenderer.h"
-#include "engine/postfx/Chain.h"
 #include "engine/ui/CameraControl.h"
 #include "engine/ui/PostfxWiring.h"
 #include "engine/ui/Report.h"
@@ -229,8 +229,7 @@ int run(const Options& options)
             camera.orbit(options.spin, 0.0f);
         renderer.drawGeometry(gpuMesh, camera, geometryOptions);
         if (runPostfx)
-            processor.run(chain.value(),
-                          ui::frameInfo(camera, renderer.width(), renderer.height()),
+            processor.run(chain.value(), ui::frameInfo(camera, renderer.width(), renderer.height()),
                           ui::frameTextures(renderer.gbuffer()));
         renderer.present(camera, shown);
         if (writeFrames) {

@@ -56,7 +56,8 @@ void ThreadPool::work()
     unsigned seen = 0;
     std::unique_lock lock(m_mutex);
     for (;;) {
-        m_wake.wait(lock, [&] { return m_stop || (m_round != seen && m_body && m_next < m_count); });
+        m_wake.wait(lock,
+                    [&] { return m_stop || (m_round != seen && m_body && m_next < m_count); });
         if (m_stop)
             return;
         seen = m_round;

@@ -29,8 +29,7 @@ bool syncAfterLaunch()
 
 CudaError::CudaError(cudaError_t code, const std::string& call, std::source_location where)
     : Error(describe(code), call, where), m_code(code)
-{
-}
+{}
 
 void check(cudaError_t result, const char* call, std::source_location where)
 {

@@ -39,7 +39,10 @@ DeviceInfo describe(int index, const cudaDeviceProp& props)
 
 } // namespace
 
-bool isBuiltWithCuda() { return true; }
+bool isBuiltWithCuda()
+{
+    return true;
+}
 
 Result<std::vector<DeviceInfo>> listDevices()
 {
@@ -75,13 +78,13 @@ Result<DeviceInfo> selectDevice(int index)
         // Creates the primary context now, so a broken device fails here, not mid-frame.
         if (const cudaError_t free = cudaFree(nullptr); free != cudaSuccess) {
             cudaGetLastError();
-            return fail(fmt::format("CUDA device {} cannot be used: {}", chosen,
-                                    cudaGetErrorString(free)));
+            return fail(
+                fmt::format("CUDA device {} cannot be used: {}", chosen, cudaGetErrorString(free)));
         }
     if (status != cudaSuccess) {
         cudaGetLastError();
-        return fail(fmt::format("CUDA device {} cannot be used: {}", chosen,
-                                cudaGetErrorString(status)));
+        return fail(
+            fmt::format("CUDA device {} cannot be used: {}", chosen, cudaGetErrorString(status)));
     }
     return devices.value()[static_cast<std::size_t>(chosen)];
 }

@@ -25,8 +25,7 @@ public:
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     DeviceBuffer(DeviceBuffer&& other) noexcept
         : m_data(std::exchange(other.m_data, nullptr)), m_count(std::exchange(other.m_count, 0))
-    {
-    }
+    {}
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept
     {
         if (this != &other) {

@@ -3,15 +3,24 @@
 
 namespace tandem::cuda {
 
-bool isBuiltWithCuda() { return false; }
+bool isBuiltWithCuda()
+{
+    return false;
+}
 
 Result<std::vector<DeviceInfo>> listDevices()
 {
     return fail("this build has no CUDA (configured without a CUDA toolkit)");
 }
 
-Result<DeviceInfo> selectDevice(int) { return fail(listDevices().error()); }
+Result<DeviceInfo> selectDevice(int)
+{
+    return fail(listDevices().error());
+}
 
-std::string versionString() { return "not built with CUDA"; }
+std::string versionString()
+{
+    return "not built with CUDA";
+}
 
 } // namespace tandem::cuda

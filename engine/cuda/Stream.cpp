@@ -40,7 +40,10 @@ Stream& Stream::operator=(Stream&& other) noexcept
     return *this;
 }
 
-void Stream::synchronize() const { TANDEM_CUDA_CHECK(cudaStreamSynchronize(m_stream)); }
+void Stream::synchronize() const
+{
+    TANDEM_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+}
 
 Event::Event(bool timing)
 {
@@ -64,7 +67,10 @@ Event& Event::operator=(Event&& other) noexcept
     return *this;
 }
 
-void Event::record(cudaStream_t stream) { TANDEM_CUDA_CHECK(cudaEventRecord(m_event, stream)); }
+void Event::record(cudaStream_t stream)
+{
+    TANDEM_CUDA_CHECK(cudaEventRecord(m_event, stream));
+}
 
 bool Event::isDone() const
 {
@@ -84,6 +90,9 @@ std::optional<float> Event::elapsedSince(const Event& start) const
     return ms;
 }
 
-void Event::synchronize() const { TANDEM_CUDA_CHECK(cudaEventSynchronize(m_event)); }
+void Event::synchronize() const
+{
+    TANDEM_CUDA_CHECK(cudaEventSynchronize(m_event));
+}
 
 } // namespace tandem::cuda

@@ -18,8 +18,7 @@ public:
     GlError(const std::string& what, const std::string& call = {},
             std::source_location where = std::source_location::current())
         : Error(what, call, where)
-    {
-    }
+    {}
 };
 
 /// The symbolic name of a GL error code ("GL_INVALID_OPERATION").

@@ -27,9 +27,9 @@ double probeRegistration(std::string& error, int rounds)
 {
     gl::Texture probe(GL_RGBA8, 16, 16, "interop.doctor.probe");
     cudaGraphicsResource* resource = nullptr;
-    cudaError_t status = cudaGraphicsGLRegisterImage(
-        &resource, probe.id(), GL_TEXTURE_2D,
-        cudaGraphicsRegisterFlagsWriteDiscard | cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    cudaError_t status = cudaGraphicsGLRegisterImage(&resource, probe.id(), GL_TEXTURE_2D,
+                                                     cudaGraphicsRegisterFlagsWriteDiscard |
+                                                         cudaGraphicsRegisterFlagsSurfaceLoadStore);
     if (status != cudaSuccess) {
         error = fmt::format("registering a GL texture with CUDA was refused: {}",
                             cudaGetErrorString(status));
@@ -48,7 +48,8 @@ double probeRegistration(std::string& error, int rounds)
     const auto end = std::chrono::steady_clock::now();
     cudaGraphicsUnregisterResource(resource);
     if (status != cudaSuccess) {
-        error = fmt::format("mapping a registered GL texture failed: {}", cudaGetErrorString(status));
+        error =
+            fmt::format("mapping a registered GL texture failed: {}", cudaGetErrorString(status));
         cudaGetLastError();
         return -1;
     }
@@ -58,7 +59,10 @@ double probeRegistration(std::string& error, int rounds)
 
 } // namespace
 
-const char* pathName(Path path) { return path == Path::Cuda ? "cuda" : "host"; }
+const char* pathName(Path path)
+{
+    return path == Path::Cuda ? "cuda" : "host";
+}
 
 InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCudaDevice)
 {
@@ -89,11 +93,9 @@ InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCuda
     const cudaError_t listed = cudaGLGetDevices(&count, devices, 16, cudaGLDeviceListAll);
     cudaGetLastError();
     if (listed != cudaSuccess || count == 0) {
-        status.reason = fmt::format("the GL context ({}) is not on any CUDA device{}",
-                                    status.glRenderer,
-                                    listed != cudaSuccess
-                                        ? std::string(": ") + cudaGetErrorString(listed)
-                                        : std::string{});
+        status.reason = fmt::format(
+            "the GL context ({}) is not on any CUDA device{}", status.glRenderer,
+            listed != cudaSuccess ? std::string(": ") + cudaGetErrorString(listed) : std::string{});
         return status;
     }
     status.glCudaDevices.assign(devices, devices + count);
@@ -101,10 +103,10 @@ InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCuda
     for (int d : status.glCudaDevices)
         found = found || d == cudaDevice;
     if (!found) {
-        status.reason = fmt::format("GL runs on CUDA device {} but CUDA uses device {}; pick the "
-                                    "same GPU (--device {})",
-                                    status.glCudaDevices.front(), cudaDevice,
-                                    status.glCudaDevices.front());
+        status.reason =
+            fmt::format("GL runs on CUDA device {} but CUDA uses device {}; pick the "
+                        "same GPU (--device {})",
+                        status.glCudaDevices.front(), cudaDevice, status.glCudaDevices.front());
         return status;
     }
     if (eglCudaDevice >= 0 && eglCudaDevice != cudaDevice) {
@@ -120,8 +122,8 @@ InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCuda
     }
     status.path = Path::Cuda;
     status.handoffMicroseconds = micros;
-    status.reason = fmt::format("GL and CUDA share device {} ({})", cudaDevice,
-                                status.cudaDeviceName);
+    status.reason =
+        fmt::format("GL and CUDA share device {} ({})", cudaDevice, status.cudaDeviceName);
     return status;
 }
 

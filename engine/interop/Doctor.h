@@ -18,8 +18,8 @@ const char* pathName(Path path);
 /// What the doctor found.
 struct InteropStatus {
     Path path = Path::Host;
-    std::string reason;              ///< one sentence: why this path
-    int cudaDevice = -1;             ///< the CUDA device in use, or -1
+    std::string reason;  ///< one sentence: why this path
+    int cudaDevice = -1; ///< the CUDA device in use, or -1
     std::string cudaDeviceName;
     std::string glVendor;
     std::string glRenderer;

@@ -5,7 +5,10 @@
 
 namespace tandem::interop {
 
-const char* pathName(Path path) { return path == Path::Cuda ? "cuda" : "host"; }
+const char* pathName(Path path)
+{
+    return path == Path::Cuda ? "cuda" : "host";
+}
 
 InteropStatus diagnose(int, const std::string& cudaError, int eglCudaDevice)
 {

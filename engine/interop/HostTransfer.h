@@ -14,11 +14,11 @@ namespace tandem::interop {
 /// Host pointers to a read-back G-buffer region, rows bottom to top, tightly packed. Valid until
 /// the next download() or release().
 struct HostFrame {
-    const void* color = nullptr;         ///< RGBA8 bytes, or RGBA16F halves (colorIsHalf)
+    const void* color = nullptr; ///< RGBA8 bytes, or RGBA16F halves (colorIsHalf)
     bool colorIsHalf = false;
-    const float* depth = nullptr;        ///< R32F
+    const float* depth = nullptr;          ///< R32F
     const std::uint16_t* normal = nullptr; ///< RGBA16F halves
-    const std::uint32_t* id = nullptr;   ///< R32UI
+    const std::uint32_t* id = nullptr;     ///< R32UI
     int width = 0;
     int height = 0;
 };

@@ -49,7 +49,8 @@ bool Registry::update(const FrameTextures& t)
     // Inputs are read through surfaces: on an H200 (driver 580.159, 2026-11) a kernel reading
     // RGBA16F normals reached 64 % of copy bandwidth through a texture object and 103 % through
     // a surface.
-    const unsigned read = cudaGraphicsRegisterFlagsReadOnly | cudaGraphicsRegisterFlagsSurfaceLoadStore;
+    const unsigned read =
+        cudaGraphicsRegisterFlagsReadOnly | cudaGraphicsRegisterFlagsSurfaceLoadStore;
     m_images.emplace_back(*t.color, read);
     m_images.emplace_back(*t.depth, read);
     m_images.emplace_back(*t.normal, read);
@@ -61,7 +62,10 @@ bool Registry::update(const FrameTextures& t)
     return true;
 }
 
-Registry::~Registry() { clear(); }
+Registry::~Registry()
+{
+    clear();
+}
 
 void Registry::clear()
 {
@@ -111,15 +115,16 @@ Handoff::Handoff(Registry& registry, cudaStream_t stream)
     : m_registry(registry), m_stream(stream), m_resources(registry.resources())
 {
     TANDEM_ASSERT(registry.isRegistered(), "interop::Handoff: nothing registered");
-    TANDEM_CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(m_resources.size()),
-                                               m_resources.data(), stream));
+    TANDEM_CUDA_CHECK(
+        cudaGraphicsMapResources(static_cast<int>(m_resources.size()), m_resources.data(), stream));
     m_active = true;
     try {
         for (int i = 0; i < static_cast<int>(Slot::Count); ++i) {
             RegisteredImage& image = registry.image(static_cast<Slot>(i));
             image.texture().setExternallyMapped(true);
             cudaArray_t array = nullptr;
-            TANDEM_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, image.resource(), 0, 0));
+            TANDEM_CUDA_CHECK(
+                cudaGraphicsSubResourceGetMappedArray(&array, image.resource(), 0, 0));
             m_views[i] = registry.viewOf(static_cast<Slot>(i), array);
         }
     } catch (...) {
@@ -128,7 +133,10 @@ Handoff::Handoff(Registry& registry, cudaStream_t stream)
     }
 }
 
-Handoff::~Handoff() { unmapAll(); }
+Handoff::~Handoff()
+{
+    unmapAll();
+}
 
 void Handoff::unmapAll() noexcept
 {

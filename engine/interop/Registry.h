@@ -28,8 +28,7 @@ public:
     RegisteredImage(RegisteredImage&& other) noexcept
         : m_resource(std::exchange(other.m_resource, nullptr)),
           m_texture(std::exchange(other.m_texture, nullptr)), m_flags(other.m_flags)
-    {
-    }
+    {}
     RegisteredImage& operator=(RegisteredImage&& other) noexcept;
 
     cudaGraphicsResource* resource() const { return m_resource; }

@@ -246,9 +246,9 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
         choice.value().cudaDevice >= 0 ? fmt::format(", CUDA device {}", choice.value().cudaDevice)
                                        : std::string{},
         renderer ? renderer : "unknown renderer");
-    std::unique_ptr<Context> result(
-        new EglContext(display, context, options.width, options.height, std::move(description),
-                       choice.value().cudaDevice));
+    std::unique_ptr<Context> result(new EglContext(display, context, options.width, options.height,
+                                                   std::move(description),
+                                                   choice.value().cudaDevice));
     initializeGl(options);
     return result;
 }

@@ -1,9 +1,9 @@
 #include "engine/postfx/Chain.h"
 
 #include <charconv>
-#include <type_traits>
 #include <functional>
 #include <map>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -23,7 +23,8 @@ std::map<std::string, Parameter, std::less<>> parametersOf(StageKind kind)
     auto add = [&](const char* name, auto getRef, float lo, float hi, bool integer) {
         p[name] = Parameter{
             [=](Stage& s, float v) {
-                if (!(v >= lo && v <= hi) || (integer && v != static_cast<float>(static_cast<int>(v))))
+                if (!(v >= lo && v <= hi) ||
+                    (integer && v != static_cast<float>(static_cast<int>(v))))
                     return false;
                 getRef(s) = static_cast<std::remove_reference_t<decltype(getRef(s))>>(v);
                 return true;
@@ -33,35 +34,52 @@ std::map<std::string, Parameter, std::less<>> parametersOf(StageKind kind)
     };
     switch (kind) {
     case StageKind::Tonemap:
-        add("exposure", [](Stage& s) -> float& { return s.tonemap.exposure; }, -16, 16, false);
-        add("gamma", [](Stage& s) -> float& { return s.tonemap.gamma; }, 0.5f, 4, false);
+        add(
+            "exposure", [](Stage& s) -> float& { return s.tonemap.exposure; }, -16, 16, false);
+        add(
+            "gamma", [](Stage& s) -> float& { return s.tonemap.gamma; }, 0.5f, 4, false);
         break;
     case StageKind::Blur:
-        add("radius", [](Stage& s) -> int& { return s.blur.radius; }, 1, 16, true);
-        add("sigma", [](Stage& s) -> float& { return s.blur.sigma; }, 0.1f, 16, false);
+        add(
+            "radius", [](Stage& s) -> int& { return s.blur.radius; }, 1, 16, true);
+        add(
+            "sigma", [](Stage& s) -> float& { return s.blur.sigma; }, 0.1f, 16, false);
         break;
     case StageKind::Bilateral:
-        add("radius", [](Stage& s) -> int& { return s.bilateral.radius; }, 1, 8, true);
-        add("sigma", [](Stage& s) -> float& { return s.bilateral.sigmaSpatial; }, 0.1f, 16, false);
-        add("depth", [](Stage& s) -> float& { return s.bilateral.sigmaDepth; }, 1e-4f, 1, false);
+        add(
+            "radius", [](Stage& s) -> int& { return s.bilateral.radius; }, 1, 8, true);
+        add(
+            "sigma", [](Stage& s) -> float& { return s.bilateral.sigmaSpatial; }, 0.1f, 16, false);
+        add(
+            "depth", [](Stage& s) -> float& { return s.bilateral.sigmaDepth; }, 1e-4f, 1, false);
         break;
     case StageKind::Outline:
-        add("depth", [](Stage& s) -> float& { return s.outline.depthThreshold; }, 1e-4f, 10, false);
-        add("normal", [](Stage& s) -> float& { return s.outline.normalThreshold; }, 1e-3f, 4,
+        add(
+            "depth", [](Stage& s) -> float& { return s.outline.depthThreshold; }, 1e-4f, 10, false);
+        add(
+            "normal", [](Stage& s) -> float& { return s.outline.normalThreshold; }, 1e-3f, 4,
             false);
-        add("strength", [](Stage& s) -> float& { return s.outline.strength; }, 0, 1, false);
+        add(
+            "strength", [](Stage& s) -> float& { return s.outline.strength; }, 0, 1, false);
         break;
     case StageKind::Ssao:
-        add("samples", [](Stage& s) -> int& { return s.ssao.samples; }, 4, 16, true);
-        add("radius", [](Stage& s) -> float& { return s.ssao.radius; }, 1e-4f, 1e4f, false);
-        add("bias", [](Stage& s) -> float& { return s.ssao.bias; }, 0, 1, false);
-        add("strength", [](Stage& s) -> float& { return s.ssao.strength; }, 0, 2, false);
+        add(
+            "samples", [](Stage& s) -> int& { return s.ssao.samples; }, 4, 16, true);
+        add(
+            "radius", [](Stage& s) -> float& { return s.ssao.radius; }, 1e-4f, 1e4f, false);
+        add(
+            "bias", [](Stage& s) -> float& { return s.ssao.bias; }, 0, 1, false);
+        add(
+            "strength", [](Stage& s) -> float& { return s.ssao.strength; }, 0, 2, false);
         break;
     case StageKind::Fxaa:
-        add("threshold", [](Stage& s) -> float& { return s.fxaa.edgeThreshold; }, 0.01f, 1, false);
-        add("threshold-min", [](Stage& s) -> float& { return s.fxaa.edgeThresholdMin; }, 0, 1,
+        add(
+            "threshold", [](Stage& s) -> float& { return s.fxaa.edgeThreshold; }, 0.01f, 1, false);
+        add(
+            "threshold-min", [](Stage& s) -> float& { return s.fxaa.edgeThresholdMin; }, 0, 1,
             false);
-        add("span", [](Stage& s) -> float& { return s.fxaa.span; }, 1, 16, false);
+        add(
+            "span", [](Stage& s) -> float& { return s.fxaa.span; }, 1, 16, false);
         break;
     case StageKind::ViewDepth:
     case StageKind::ViewNormal:
@@ -139,8 +157,8 @@ std::string_view stageName(StageKind kind)
 const std::vector<StageKind>& allStageKinds()
 {
     static const std::vector<StageKind> kinds = {
-        StageKind::Tonemap, StageKind::Blur,      StageKind::Bilateral,
-        StageKind::Outline, StageKind::Ssao,      StageKind::Fxaa,
+        StageKind::Tonemap,   StageKind::Blur,       StageKind::Bilateral,
+        StageKind::Outline,   StageKind::Ssao,       StageKind::Fxaa,
         StageKind::ViewDepth, StageKind::ViewNormal, StageKind::ViewId};
     return kinds;
 }
@@ -174,18 +192,19 @@ Result<Chain> parseChain(std::string_view text)
                 for (const auto& [k, unused] : parameters)
                     keys += (keys.empty() ? "" : ", ") + k;
                 return fail(fmt::format("--postfx: stage '{}' has no parameter '{}' ({})", name,
-                                        key, keys.empty() ? "it takes none" : "parameters: " + keys));
+                                        key,
+                                        keys.empty() ? "it takes none" : "parameters: " + keys));
             }
             if (equals == std::string_view::npos)
-                return fail(fmt::format("--postfx: {}:{} needs a value ({}:{}=...)", name, key,
-                                        name, key));
+                return fail(
+                    fmt::format("--postfx: {}:{} needs a value ({}:{}=...)", name, key, name, key));
             const std::string_view valueText = trim(assignment.substr(equals + 1));
             float value = 0;
             const auto [end, ec] =
                 std::from_chars(valueText.data(), valueText.data() + valueText.size(), value);
             if (ec != std::errc() || end != valueText.data() + valueText.size())
-                return fail(fmt::format("--postfx: {}:{}: '{}' is not a number", name, key,
-                                        valueText));
+                return fail(
+                    fmt::format("--postfx: {}:{}: '{}' is not a number", name, key, valueText));
             if (!parameter->second.set(stage, value))
                 return fail(fmt::format("--postfx: {}:{}={} is out of range ({})", name, key,
                                         valueText, parameter->second.range));

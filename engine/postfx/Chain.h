@@ -13,15 +13,15 @@ namespace tandem::postfx {
 
 /// Every stage the chain knows.
 enum class StageKind {
-    Tonemap,   ///< exposure, ACES fit, gamma
-    Blur,      ///< separable Gaussian
-    Bilateral, ///< joint bilateral denoise guided by depth
-    Outline,   ///< Sobel edges of depth and normals
-    Ssao,      ///< screen-space ambient occlusion from depth and normals
-    Fxaa,      ///< fast approximate anti-aliasing
-    ViewDepth, ///< debug: linear depth as grey
+    Tonemap,    ///< exposure, ACES fit, gamma
+    Blur,       ///< separable Gaussian
+    Bilateral,  ///< joint bilateral denoise guided by depth
+    Outline,    ///< Sobel edges of depth and normals
+    Ssao,       ///< screen-space ambient occlusion from depth and normals
+    Fxaa,       ///< fast approximate anti-aliasing
+    ViewDepth,  ///< debug: linear depth as grey
     ViewNormal, ///< debug: normals as colour
-    ViewId,    ///< debug: primitive ids in false colour
+    ViewId,     ///< debug: primitive ids in false colour
 };
 
 struct TonemapParams {
@@ -33,9 +33,9 @@ struct BlurParams {
     float sigma = 1.5f; ///< pixels
 };
 struct BilateralParams {
-    int radius = 3;           ///< pixels each side, 1..8
+    int radius = 3;            ///< pixels each side, 1..8
     float sigmaSpatial = 2.0f; ///< pixels
-    float sigmaDepth = 0.02f; ///< relative depth difference (fraction of the centre depth)
+    float sigmaDepth = 0.02f;  ///< relative depth difference (fraction of the centre depth)
 };
 struct OutlineParams {
     float depthThreshold = 0.02f; ///< relative inverse-depth Laplacian where an edge starts

@@ -164,7 +164,8 @@ template <class Src> __global__ void blurFusedKernel(Src src, ImageView<Rgba> ou
             out.ref(x, y) = blurPixel(vertical, x, y, 0, 1, k);
 }
 
-template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, int width, int height)
+template <class Src, class Out>
+__global__ void encodeKernel(Src src, Out out, int width, int height)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -174,27 +175,38 @@ template <class Src, class Out> __global__ void encodeKernel(Src src, Out out, i
 
 // Per-stage functors (device lambdas would need --extended-lambda).
 template <class S> struct TonemapF {
-    S s; TonemapK k;
+    S s;
+    TonemapK k;
     __device__ Rgba operator()(int x, int y) const { return tonemapPixel(s, x, y, k); }
 };
 template <class S, class D> struct BilateralF {
-    S s; D d; BilateralK k;
+    S s;
+    D d;
+    BilateralK k;
     __device__ Rgba operator()(int x, int y) const { return bilateralPixel(s, d, x, y, k); }
 };
 template <class S, class D, class N> struct OutlineF {
-    S s; D d; N n; OutlineK k;
+    S s;
+    D d;
+    N n;
+    OutlineK k;
     __device__ Rgba operator()(int x, int y) const { return outlinePixel(s, d, n, x, y, k); }
 };
 template <class S, class D, class N> struct SsaoF {
-    S s; D d; N n; SsaoK k;
+    S s;
+    D d;
+    N n;
+    SsaoK k;
     __device__ Rgba operator()(int x, int y) const { return ssaoPixel(s, d, n, x, y, k); }
 };
 template <class S> struct FxaaF {
-    S s; FxaaK k;
+    S s;
+    FxaaK k;
     __device__ Rgba operator()(int x, int y) const { return fxaaPixel(s, x, y, k); }
 };
 template <class D> struct ViewDepthF {
-    D d; ViewK k;
+    D d;
+    ViewK k;
     __device__ Rgba operator()(int x, int y) const { return viewDepthPixel(d, x, y, k); }
 };
 template <class N> struct ViewNormalF {
@@ -213,8 +225,9 @@ public:
     {
         if (curve != m_host) {
             m_device.reserve(curve.size());
-            TANDEM_CUDA_CHECK(cudaMemcpyAsync(m_device.data(), curve.data(), curve.size() * sizeof(float),
-                                              cudaMemcpyHostToDevice, stream));
+            TANDEM_CUDA_CHECK(cudaMemcpyAsync(m_device.data(), curve.data(),
+                                              curve.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                              stream));
             // The copy reads m_host's twin: keep it alive (pageable copies are staged at once).
             m_host = curve;
         }
@@ -226,7 +239,10 @@ private:
     cuda::DeviceBuffer<float> m_device;
 };
 
-dim3 blockSize() { return dim3(32, 8); }
+dim3 blockSize()
+{
+    return dim3(32, 8);
+}
 dim3 gridFor(int width, int height)
 {
     return dim3((width + 31) / 32, (height + 7) / 8);
@@ -240,8 +256,7 @@ public:
                std::vector<cuda::Event>* events, CurveCache* curves)
         : m_color(color), m_depth(depth), m_normal(normal), m_id(id), m_out(out), m_views(views),
           m_stream(stream), m_marks(marks), m_events(events), m_curves(curves)
-    {
-    }
+    {}
 
     void beginStage(StageKind kind) { mark(kind); }
     void endStage(StageKind kind) { mark(kind); }
@@ -257,9 +272,9 @@ public:
         const std::size_t shared = blurSharedBytes(k.radius);
         withSource(src, [&](auto s) {
             // Radius 16 needs 60 KB, over the 48 KB a launch gets without asking.
-            TANDEM_CUDA_CHECK(cudaFuncSetAttribute(blurFusedKernel<decltype(s)>,
-                                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   static_cast<int>(blurSharedBytes(MaxBlurRadius))));
+            TANDEM_CUDA_CHECK(cudaFuncSetAttribute(
+                blurFusedKernel<decltype(s)>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                static_cast<int>(blurSharedBytes(MaxBlurRadius))));
             const dim3 grid((out.width + 31) / 32, (out.height + BlurTileRows - 1) / BlurTileRows);
             blurFusedKernel<<<grid, blockSize(), shared, m_stream>>>(s, out, k);
             cuda::checkLaunch("blurFusedKernel");
@@ -287,7 +302,10 @@ public:
     {
         withSource(src, [&](auto s) { launch(dst, FxaaF<decltype(s)>{s, k}, "fxaa"); });
     }
-    void viewDepth(int dst, const ViewK& k) { launch(dst, ViewDepthF<Depth>{m_depth, k}, "view-depth"); }
+    void viewDepth(int dst, const ViewK& k)
+    {
+        launch(dst, ViewDepthF<Depth>{m_depth, k}, "view-depth");
+    }
     void viewNormal(int dst) { launch(dst, ViewNormalF<Normal>{m_normal}, "view-normal"); }
     void viewId(int dst) { launch(dst, ViewIdF<Id>{m_id}, "view-id"); }
     void encode(int src)
@@ -344,7 +362,8 @@ makeExec(Color c, Depth d, Normal n, Id i, Out o, ImageView<Rgba> (&views)[3], c
          std::vector<std::pair<StageKind, std::size_t>>* marks, std::vector<cuda::Event>* events,
          CurveCache* curves)
 {
-    return DeviceExec<Color, Depth, Normal, Id, Out>(c, d, n, i, o, views, s, marks, events, curves);
+    return DeviceExec<Color, Depth, Normal, Id, Out>(c, d, n, i, o, views, s, marks, events,
+                                                     curves);
 }
 
 } // namespace
@@ -374,8 +393,7 @@ CudaBackend::CudaBackend() : m_state(std::make_unique<State>()) {}
 
 CudaBackend::~CudaBackend() = default;
 
-void CudaBackend::run(const Chain& chain, const FrameInfo& frame,
-                      const interop::FrameTextures& t)
+void CudaBackend::run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& t)
 {
     State& s = *m_state;
     s.registry.update(t);
@@ -411,19 +429,23 @@ std::vector<std::uint8_t> CudaBackend::process(const Chain& chain, const FrameIn
     cuda::DeviceBuffer<std::uint32_t> id(pixels);
     cuda::DeviceBuffer<std::uint8_t> output(pixels * 4);
     const cudaStream_t stream = s.stream.get();
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(color.data(), in.color, colorBytes, cudaMemcpyHostToDevice, stream));
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(depth.data(), in.depth, pixels * 4, cudaMemcpyHostToDevice, stream));
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(normal.data(), in.normal, pixels * 8, cudaMemcpyHostToDevice, stream));
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(id.data(), in.id, pixels * 4, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpyAsync(color.data(), in.color, colorBytes, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpyAsync(depth.data(), in.depth, pixels * 4, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpyAsync(normal.data(), in.normal, pixels * 8, cudaMemcpyHostToDevice, stream));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpyAsync(id.data(), in.id, pixels * 4, cudaMemcpyHostToDevice, stream));
     const ImageView<const float> depthView{depth.data(), in.width, in.height, in.width};
     const BufRgba16F normalView{normal.data(), in.width, in.height};
     const ImageView<const std::uint32_t> idView{id.data(), in.width, in.height, in.width};
     const BufferOut out{output.data(), in.width};
     auto* marks = s.stageTiming ? &s.marks : nullptr;
     if (in.colorIsHalf) {
-        auto exec = makeExec(BufRgba16F{reinterpret_cast<const std::uint16_t*>(color.data()),
-                                        in.width, in.height},
-                             depthView, normalView, idView, out, s.views, stream, marks, &s.events, &s.curves);
+        auto exec = makeExec(
+            BufRgba16F{reinterpret_cast<const std::uint16_t*>(color.data()), in.width, in.height},
+            depthView, normalView, idView, out, s.views, stream, marks, &s.events, &s.curves);
         detail::walkChain(exec, chain, frame);
     } else {
         auto exec = makeExec(BufRgba8{color.data(), in.width, in.height}, depthView, normalView,
@@ -431,12 +453,16 @@ std::vector<std::uint8_t> CudaBackend::process(const Chain& chain, const FrameIn
         detail::walkChain(exec, chain, frame);
     }
     std::vector<std::uint8_t> result(pixels * 4);
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(result.data(), output.data(), pixels * 4, cudaMemcpyDeviceToHost, stream));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpyAsync(result.data(), output.data(), pixels * 4, cudaMemcpyDeviceToHost, stream));
     s.stream.synchronize();
     return result;
 }
 
-void CudaBackend::setStageTiming(bool enabled) { m_state->stageTiming = enabled; }
+void CudaBackend::setStageTiming(bool enabled)
+{
+    m_state->stageTiming = enabled;
+}
 
 std::vector<StageTime> CudaBackend::stageTimes()
 {
@@ -452,10 +478,19 @@ std::vector<StageTime> CudaBackend::stageTimes()
     return times;
 }
 
-void CudaBackend::synchronize() { m_state->stream.synchronize(); }
+void CudaBackend::synchronize()
+{
+    m_state->stream.synchronize();
+}
 
-std::uint64_t CudaBackend::registrations() const { return m_state->registry.registrations(); }
+std::uint64_t CudaBackend::registrations() const
+{
+    return m_state->registry.registrations();
+}
 
-void* CudaBackend::stream() const { return m_state->stream.get(); }
+void* CudaBackend::stream() const
+{
+    return m_state->stream.get();
+}
 
 } // namespace tandem::postfx

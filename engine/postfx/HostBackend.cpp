@@ -36,8 +36,8 @@ class HostExec {
 public:
     HostExec(ThreadPool& pool, const interop::HostFrame& in, std::vector<Rgba> (&buffers)[3],
              std::vector<std::uint8_t>& output, std::vector<StageTime>& times)
-        : m_pool(pool), m_in(in), m_output(output), m_times(times),
-          m_depth{in.depth, in.width, in.height, in.width},
+        : m_pool(pool), m_in(in), m_output(output),
+          m_times(times), m_depth{in.depth, in.width, in.height, in.width},
           m_normal{in.normal, in.width, in.height}, m_id{in.id, in.width, in.height, in.width}
     {
         const std::size_t pixels = static_cast<std::size_t>(in.width) * in.height;
@@ -51,10 +51,10 @@ public:
     void beginStage(StageKind) { m_start = std::chrono::steady_clock::now(); }
     void endStage(StageKind kind)
     {
-        m_times.push_back({std::string(stageName(kind)),
-                           std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - m_start)
-                               .count()});
+        m_times.push_back(
+            {std::string(stageName(kind)),
+             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start)
+                 .count()});
     }
 
     void tonemap(int src, int dst, const TonemapTable& table)
@@ -116,7 +116,8 @@ public:
                 for (int y = begin; y < end; ++y)
                     for (int x = 0; x < width; ++x) {
                         const Rgba8 p = encodePixel(s.at(x, y));
-                        std::uint8_t* out = m_output.data() + (static_cast<std::size_t>(y) * width + x) * 4;
+                        std::uint8_t* out =
+                            m_output.data() + (static_cast<std::size_t>(y) * width + x) * 4;
                         out[0] = p.r;
                         out[1] = p.g;
                         out[2] = p.b;

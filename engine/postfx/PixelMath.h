@@ -20,16 +20,43 @@ struct Rgba {
     float r, g, b, a;
 };
 
-TANDEM_HD Rgba operator+(Rgba x, Rgba y) { return {x.r + y.r, x.g + y.g, x.b + y.b, x.a + y.a}; }
-TANDEM_HD Rgba operator-(Rgba x, Rgba y) { return {x.r - y.r, x.g - y.g, x.b - y.b, x.a - y.a}; }
-TANDEM_HD Rgba operator*(Rgba x, float s) { return {x.r * s, x.g * s, x.b * s, x.a * s}; }
+TANDEM_HD Rgba operator+(Rgba x, Rgba y)
+{
+    return {x.r + y.r, x.g + y.g, x.b + y.b, x.a + y.a};
+}
+TANDEM_HD Rgba operator-(Rgba x, Rgba y)
+{
+    return {x.r - y.r, x.g - y.g, x.b - y.b, x.a - y.a};
+}
+TANDEM_HD Rgba operator*(Rgba x, float s)
+{
+    return {x.r * s, x.g * s, x.b * s, x.a * s};
+}
 
-TANDEM_HD float minf(float a, float b) { return a < b ? a : b; }
-TANDEM_HD float maxf(float a, float b) { return a > b ? a : b; }
-TANDEM_HD float clampf(float v, float lo, float hi) { return minf(maxf(v, lo), hi); }
-TANDEM_HD float absf(float v) { return v < 0.0f ? -v : v; }
-TANDEM_HD int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
-TANDEM_HD Rgba lerp(Rgba x, Rgba y, float t) { return x + (y - x) * t; }
+TANDEM_HD float minf(float a, float b)
+{
+    return a < b ? a : b;
+}
+TANDEM_HD float maxf(float a, float b)
+{
+    return a > b ? a : b;
+}
+TANDEM_HD float clampf(float v, float lo, float hi)
+{
+    return minf(maxf(v, lo), hi);
+}
+TANDEM_HD float absf(float v)
+{
+    return v < 0.0f ? -v : v;
+}
+TANDEM_HD int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+TANDEM_HD Rgba lerp(Rgba x, Rgba y, float t)
+{
+    return x + (y - x) * t;
+}
 
 TANDEM_HD float sqrtf_hd(float v)
 {
@@ -75,16 +102,27 @@ TANDEM_HD float exp2Hd(float x)
     x = clampf(x, -126.0f, 126.99f);
     const float whole = floorHd(x);
     const float y = (x - whole) * 0.69314718055994531f; // fraction * ln 2, in [0, 0.694)
-    const float e = 1.0f + y * (1.0f + y * (0.5f + y * (1.0f / 6.0f + y * (1.0f / 24.0f + y * (1.0f / 120.0f + y * (1.0f / 720.0f + y * (1.0f / 5040.0f)))))));
+    const float e =
+        1.0f +
+        y * (1.0f + y * (0.5f + y * (1.0f / 6.0f +
+                                     y * (1.0f / 24.0f +
+                                          y * (1.0f / 120.0f +
+                                               y * (1.0f / 720.0f + y * (1.0f / 5040.0f)))))));
     const std::uint32_t scale = static_cast<std::uint32_t>(static_cast<int>(whole) + 127) << 23;
     return e * floatOf(scale);
 }
 
 /// e^x via exp2Hd.
-TANDEM_HD float expHd(float x) { return exp2Hd(x * 1.4426950408889634f); }
+TANDEM_HD float expHd(float x)
+{
+    return exp2Hd(x * 1.4426950408889634f);
+}
 
 /// Rec. 601 luma.
-TANDEM_HD float luma(Rgba c) { return c.r * 0.299f + c.g * 0.587f + c.b * 0.114f; }
+TANDEM_HD float luma(Rgba c)
+{
+    return c.r * 0.299f + c.g * 0.587f + c.b * 0.114f;
+}
 
 /// IEEE half (bits) to float, exact.
 TANDEM_HD float halfToFloat(std::uint16_t h)
@@ -104,7 +142,10 @@ TANDEM_HD float halfToFloat(std::uint16_t h)
 
 /// Unorm 8-bit to float, as both backends read RGBA8 targets. A multiply, not a division: taps
 /// read many texels, and an IEEE division costs ten instructions on the GPU.
-TANDEM_HD float unorm8(std::uint32_t v) { return static_cast<float>(v) * (1.0f / 255.0f); }
+TANDEM_HD float unorm8(std::uint32_t v)
+{
+    return static_cast<float>(v) * (1.0f / 255.0f);
+}
 
 /// Float to unorm 8-bit: clamp to [0, 1], scale, round half up.
 TANDEM_HD std::uint8_t toUnorm8(float v)

@@ -14,19 +14,19 @@ inline constexpr int MaxSsaoSamples = 16;
 
 /// What the stages need to know about the frame's camera.
 struct FrameInfo {
-    int width = 0;              ///< pixels of the drawn region
-    int height = 0;             ///< pixels
-    float nearPlane = 0.1f;     ///< view distance, for debug depth
-    float farPlane = 100.0f;    ///< view distance
-    float tanHalfFovX = 0.5f;   ///< tan(horizontal fov / 2)
-    float tanHalfFovY = 0.5f;   ///< tan(vertical fov / 2)
+    int width = 0;                                       ///< pixels of the drawn region
+    int height = 0;                                      ///< pixels
+    float nearPlane = 0.1f;                              ///< view distance, for debug depth
+    float farPlane = 100.0f;                             ///< view distance
+    float tanHalfFovX = 0.5f;                            ///< tan(horizontal fov / 2)
+    float tanHalfFovY = 0.5f;                            ///< tan(vertical fov / 2)
     float viewRotation[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; ///< world→view, row-major 3×3
 };
 
 /// Builds the FrameInfo of a perspective camera: `fovY` in radians, `viewRotation` the
 /// world→view 3×3 rotation, row-major.
-inline FrameInfo makeFrameInfo(int width, int height, float nearPlane, float farPlane, float tanHalfFovY,
-                               const float viewRotation[9])
+inline FrameInfo makeFrameInfo(int width, int height, float nearPlane, float farPlane,
+                               float tanHalfFovY, const float viewRotation[9])
 {
     FrameInfo f;
     f.width = width;
@@ -51,13 +51,13 @@ struct TonemapK {
                          ///< device memory to match the backend
 };
 struct BlurK {
-    int radius;                          ///< taps each side
+    int radius;                           ///< taps each side
     float weights[2 * MaxBlurRadius + 1]; ///< normalised, index radius + offset
 };
 struct BilateralK {
     int radius;
     float spatial[2 * MaxBilateralRadius + 1]; ///< 1D Gaussian, index radius + offset
-    float invSigmaDepth;                        ///< 1 / (relative depth sigma)
+    float invSigmaDepth;                       ///< 1 / (relative depth sigma)
 };
 struct OutlineK {
     float invDepthThreshold;
@@ -67,9 +67,9 @@ struct OutlineK {
 };
 struct SsaoK {
     int samples;
-    float radius;   ///< world units
-    float bias;     ///< cosine threshold
-    float strength; ///< occlusion scale
+    float radius;                     ///< world units
+    float bias;                       ///< cosine threshold
+    float strength;                   ///< occlusion scale
     float offsets[MaxSsaoSamples][2]; ///< unit-disk sample pattern
     float rotations[16][2];           ///< per-pixel (4×4 tile) rotation cos/sin
     FrameInfo frame;
@@ -101,7 +101,8 @@ TANDEM_HD float tonemapCurve(float x, const float* curve)
 {
     const float s = sqrtf_hd(clampf(x, 0.0f, TonemapMaxInput) * (1.0f / TonemapMaxInput));
     const float f = s * static_cast<float>(TonemapCurveSize);
-    const int i = f < static_cast<float>(TonemapCurveSize - 1) ? static_cast<int>(f) : TonemapCurveSize - 1;
+    const int i =
+        f < static_cast<float>(TonemapCurveSize - 1) ? static_cast<int>(f) : TonemapCurveSize - 1;
     const float t = f - static_cast<float>(i);
     const float a = curve[i];
     return a + (curve[i + 1] - a) * t;
@@ -190,12 +191,12 @@ TANDEM_HD Rgba outlinePixel(const Src& src, const Depth& depth, const Normal& no
     // Relative to the nearest surface around, so a silhouette measures the same from both sides.
     const float depthEdge = absf(neighbourSum * 0.125f - w0) * zNearest;
     // Sobel sums span two pixels with weights 4: divide by 8 for a per-pixel gradient.
-    const float normalEdge =
-        sqrtf_hd(nGx[0] * nGx[0] + nGx[1] * nGx[1] + nGx[2] * nGx[2] + nGy[0] * nGy[0] +
-                 nGy[1] * nGy[1] + nGy[2] * nGy[2]) *
-        0.125f;
-    const float edge = clampf(maxf(depthEdge * k.invDepthThreshold, normalEdge * k.invNormalThreshold) - 1.0f,
-                              0.0f, 1.0f);
+    const float normalEdge = sqrtf_hd(nGx[0] * nGx[0] + nGx[1] * nGx[1] + nGx[2] * nGx[2] +
+                                      nGy[0] * nGy[0] + nGy[1] * nGy[1] + nGy[2] * nGy[2]) *
+                             0.125f;
+    const float edge =
+        clampf(maxf(depthEdge * k.invDepthThreshold, normalEdge * k.invNormalThreshold) - 1.0f,
+               0.0f, 1.0f);
     return lerp(c, Rgba{k.color.r, k.color.g, k.color.b, c.a}, edge * k.strength);
 }
 
@@ -252,7 +253,8 @@ TANDEM_HD Rgba ssaoPixel(const Src& src, const Depth& depth, const Normal& norma
         const float cosine = (v[0] * n[0] + v[1] * n[1] + v[2] * n[2]) / sqrtf_hd(d2);
         occlusion = occlusion + maxf(cosine - k.bias, 0.0f);
     }
-    const float ao = clampf(1.0f - k.strength * occlusion / static_cast<float>(k.samples), 0.0f, 1.0f);
+    const float ao =
+        clampf(1.0f - k.strength * occlusion / static_cast<float>(k.samples), 0.0f, 1.0f);
     return {c.r * ao, c.g * ao, c.b * ao, c.a};
 }
 
@@ -293,15 +295,17 @@ template <class Src> TANDEM_HD Rgba fxaaPixel(const Src& src, int x, int y, cons
     const float lumaSE = luma(src.at(x + 1, y - 1));
     float dirX = -((lumaNW + lumaNE) - (lumaSW + lumaSE));
     float dirY = (lumaNW + lumaSW) - (lumaNE + lumaSE);
-    const float reduce = maxf((lumaNW + lumaNE + lumaSW + lumaSE) * (0.25f * 0.125f), 1.0f / 128.0f);
+    const float reduce =
+        maxf((lumaNW + lumaNE + lumaSW + lumaSE) * (0.25f * 0.125f), 1.0f / 128.0f);
     const float rcpMin = 1.0f / (minf(absf(dirX), absf(dirY)) + reduce);
     dirX = clampf(dirX * rcpMin, -k.span, k.span);
     dirY = clampf(dirY * rcpMin, -k.span, k.span);
     const float cx = static_cast<float>(x) + 0.5f;
     const float cy = static_cast<float>(y) + 0.5f;
-    const Rgba a = (sampleBilinear(src, cx + dirX * (1.0f / 3.0f - 0.5f), cy + dirY * (1.0f / 3.0f - 0.5f)) +
-                    sampleBilinear(src, cx + dirX * (2.0f / 3.0f - 0.5f), cy + dirY * (2.0f / 3.0f - 0.5f))) *
-                   0.5f;
+    const Rgba a =
+        (sampleBilinear(src, cx + dirX * (1.0f / 3.0f - 0.5f), cy + dirY * (1.0f / 3.0f - 0.5f)) +
+         sampleBilinear(src, cx + dirX * (2.0f / 3.0f - 0.5f), cy + dirY * (2.0f / 3.0f - 0.5f))) *
+        0.5f;
     const Rgba b = a * 0.5f + (sampleBilinear(src, cx - dirX * 0.5f, cy - dirY * 0.5f) +
                                sampleBilinear(src, cx + dirX * 0.5f, cy + dirY * 0.5f)) *
                                   0.25f;
@@ -343,6 +347,9 @@ template <class Id> TANDEM_HD Rgba viewIdPixel(const Id& id, int x, int y)
 struct Rgba8 {
     std::uint8_t r, g, b, a;
 };
-TANDEM_HD Rgba8 encodePixel(Rgba c) { return {toUnorm8(c.r), toUnorm8(c.g), toUnorm8(c.b), 255}; }
+TANDEM_HD Rgba8 encodePixel(Rgba c)
+{
+    return {toUnorm8(c.r), toUnorm8(c.g), toUnorm8(c.b), 255};
+}
 
 } // namespace tandem::postfx

@@ -4,6 +4,11 @@
 
 #ifdef TANDEM_HAS_CUDA
 #include "engine/postfx/CudaBackend.h"
+#else
+namespace tandem::postfx {
+/// Builds without CUDA never create one; the definition only completes the type.
+class CudaBackend {};
+} // namespace tandem::postfx
 #endif
 
 namespace tandem::postfx {

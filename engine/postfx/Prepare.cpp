@@ -29,8 +29,10 @@ TonemapTable prepare(const TonemapParams& p)
     for (int i = 0; i <= TonemapCurveSize; ++i) {
         const double s = static_cast<double>(i) / TonemapCurveSize;
         const double x = TonemapMaxInput * s * s;
-        const double aces = std::clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-        table.curve[static_cast<std::size_t>(i)] = static_cast<float>(std::pow(aces, 1.0 / p.gamma));
+        const double aces =
+            std::clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
+        table.curve[static_cast<std::size_t>(i)] =
+            static_cast<float>(std::pow(aces, 1.0 / p.gamma));
     }
     return table;
 }
@@ -86,8 +88,14 @@ SsaoK prepare(const SsaoParams& p, const FrameInfo& frame)
     return k;
 }
 
-FxaaK prepare(const FxaaParams& p) { return {p.edgeThreshold, p.edgeThresholdMin, p.span}; }
+FxaaK prepare(const FxaaParams& p)
+{
+    return {p.edgeThreshold, p.edgeThresholdMin, p.span};
+}
 
-ViewK prepareView(const FrameInfo& frame) { return {frame.nearPlane, frame.farPlane}; }
+ViewK prepareView(const FrameInfo& frame)
+{
+    return {frame.nearPlane, frame.farPlane};
+}
 
 } // namespace tandem::postfx

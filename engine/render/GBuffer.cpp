@@ -8,7 +8,10 @@ namespace tandem::render {
 
 namespace {
 
-int withHeadroom(int size) { return (size + size / 4 + 63) / 64 * 64; }
+int withHeadroom(int size)
+{
+    return (size + size / 4 + 63) / 64 * 64;
+}
 
 } // namespace
 
@@ -42,8 +45,8 @@ bool GBuffer::resize(int width, int height)
 void GBuffer::create(int width, int height)
 {
     TANDEM_ASSERT(!isMappedByCuda(), "render::GBuffer: reallocated while mapped by CUDA");
-    m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width, height,
-                          "gbuffer.color");
+    m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width,
+                          height, "gbuffer.color");
     m_depth = gl::Texture(GL_DEPTH_COMPONENT32F, width, height, "gbuffer.depth");
     m_linearDepth = gl::Texture(GL_R32F, width, height, "gbuffer.linear_depth");
     m_normal = gl::Texture(GL_RGBA16F, width, height, "gbuffer.normal");
@@ -62,7 +65,8 @@ void GBuffer::create(int width, int height)
 
 void GBuffer::clearVisibility()
 {
-    TANDEM_ASSERT(!isMappedByCuda(), "render::GBuffer::clearVisibility(): textures are mapped by CUDA");
+    TANDEM_ASSERT(!isMappedByCuda(),
+                  "render::GBuffer::clearVisibility(): textures are mapped by CUDA");
     const GLuint fb = m_framebuffer.id();
     const GLuint zeroId[4] = {0, 0, 0, 0};
     const float far = 1.0f;

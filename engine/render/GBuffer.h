@@ -3,9 +3,9 @@
 // RGBA16F), linear depth (R32F view distance, 0 = background; the copy of depth CUDA can read,
 // since depth formats cannot be registered), world normal (RGBA16F, w = 1 where covered) and
 // primitive id (R32UI, 0 = background), written by the resolve pass; and the post-process
-// output (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height region,
-// so a window resize within the capacity reallocates (and re-registers) nothing.
-// Render thread only.
+// output (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height
+// region, so a window resize within the capacity reallocates (and re-registers) nothing. Render
+// thread only.
 #pragma once
 
 #include <cstdint>

@@ -37,8 +37,7 @@ GeometryPass::GeometryPass()
       m_resolveRgba16F({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl", "#define COLOR_RGBA16F\n"}},
                        "geometry.resolve.rgba16f"),
       m_cameraBlock(sizeof(CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "geometry.camera")
-{
-}
+{}
 
 void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
                         const GeometryOptions& options)
@@ -51,7 +50,8 @@ void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera&
 void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
                                   const GeometryOptions& options)
 {
-    TANDEM_ASSERT(!target.isMappedByCuda(), "render::GeometryPass::draw(): G-buffer mapped by CUDA");
+    TANDEM_ASSERT(!target.isMappedByCuda(),
+                  "render::GeometryPass::draw(): G-buffer mapped by CUDA");
     CameraBlock block = makeCameraBlock(camera, target.width(), target.height());
     block.params = glm::vec4(options.pointSize, mesh.hasColors() ? 1.0f : 0.0f,
                              mesh.hasNormals() ? 1.0f : 0.0f, mesh.isPointCloud() ? 1.0f : 0.0f);
@@ -89,7 +89,8 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const Or
 
 void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
 {
-    TANDEM_ASSERT(!target.isMappedByCuda(), "render::GeometryPass::resolve(): G-buffer mapped by CUDA");
+    TANDEM_ASSERT(!target.isMappedByCuda(),
+                  "render::GeometryPass::resolve(): G-buffer mapped by CUDA");
     {
         gl::DebugGroup resolve("geometry.resolve");
         glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboCamera, m_cameraBlock.id());
@@ -109,7 +110,8 @@ void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
                            GL_R32UI);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboVertices, mesh.vertexBuffer().id());
         if (!mesh.isPointCloud()) {
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboIndices, mesh.indexBuffer().id());
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboIndices,
+                             mesh.indexBuffer().id());
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingOffsets,
                              mesh.provokingOffsets().id());
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingTriangles,
@@ -122,8 +124,8 @@ void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
         glBindTextureUnit(binding::TexGBufferId, 0);
         glBindTextureUnit(binding::TexGBufferDepth, 0);
-        for (GLuint unit : {binding::ImageColor, binding::ImageNormal, binding::ImageDepth,
-                            binding::ImageId})
+        for (GLuint unit :
+             {binding::ImageColor, binding::ImageNormal, binding::ImageDepth, binding::ImageId})
             glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     }
 }

@@ -26,7 +26,8 @@ public:
     void render(const GpuMesh& mesh, const OrbitCamera& camera, Channel channel,
                 const GeometryOptions& options);
     /// The geometry pass alone (post-processing may run before present()).
-    void drawGeometry(const GpuMesh& mesh, const OrbitCamera& camera, const GeometryOptions& options);
+    void drawGeometry(const GpuMesh& mesh, const OrbitCamera& camera,
+                      const GeometryOptions& options);
     /// The present pass alone.
     void present(const OrbitCamera& camera, Channel channel);
 

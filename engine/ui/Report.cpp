@@ -13,8 +13,9 @@ namespace tandem::ui {
 Report::Report(std::string app)
 {
     m_json["app"] = std::move(app);
-    m_json["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(
-                                                              std::chrono::system_clock::now())));
+    m_json["date"] = fmt::format(
+        "{:%Y-%m-%dT%H:%M:%SZ}",
+        fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
     m_json["cuda_versions"] = cuda::versionString();
 }
 
@@ -45,7 +46,8 @@ Result<bool> Report::write(const std::filesystem::path& path, bool overwrite) co
 {
     std::error_code ec;
     if (!overwrite && std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
     const std::filesystem::path temporary = path.string() + ".partial";
     {
         std::ofstream out(temporary);

@@ -143,14 +143,15 @@ TEST_F(GlObjects, EngineShadersCompile)
                              {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
                             "visibility"));
     EXPECT_NO_THROW(Program({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl"}}, "resolve"));
-    EXPECT_NO_THROW(Program({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl", "#define COLOR_RGBA16F\n"}},
-                            "resolve16f"));
+    EXPECT_NO_THROW(
+        Program({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl", "#define COLOR_RGBA16F\n"}},
+                "resolve16f"));
     EXPECT_NO_THROW(Program({{GL_VERTEX_SHADER, "render/Present.vert.glsl"},
                              {GL_FRAGMENT_SHADER, "render/Present.frag.glsl"}},
                             "present"));
-    EXPECT_NO_THROW(Program({{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"},
-                             {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
-                            "bare"));
+    EXPECT_NO_THROW(Program(
+        {{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"}, {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
+        "bare"));
 }
 
 TEST_F(GlObjects, DefinesFollowTheVersionLine)
@@ -159,8 +160,8 @@ TEST_F(GlObjects, DefinesFollowTheVersionLine)
     dir.write("d.comp.glsl", "#version 450 core\nlayout(local_size_x = 1) in;\n"
                              "#ifndef NEEDED\n#error NEEDED missing\n#endif\nvoid main() {}\n");
     EXPECT_THROW(Program({{GL_COMPUTE_SHADER, "d.comp.glsl"}}, "no define", dir.path()), GlError);
-    EXPECT_NO_THROW(Program({{GL_COMPUTE_SHADER, "d.comp.glsl", "#define NEEDED 1\n"}}, "define",
-                            dir.path()));
+    EXPECT_NO_THROW(
+        Program({{GL_COMPUTE_SHADER, "d.comp.glsl", "#define NEEDED 1\n"}}, "define", dir.path()));
 }
 
 } // namespace

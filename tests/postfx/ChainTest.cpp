@@ -45,7 +45,8 @@ TEST(Chain, ErrorsNameTheProblem)
 {
     auto unknown = parseChain("tonemap,sharpen");
     ASSERT_FALSE(unknown);
-    EXPECT_NE(unknown.error().find("unknown stage 'sharpen'"), std::string::npos) << unknown.error();
+    EXPECT_NE(unknown.error().find("unknown stage 'sharpen'"), std::string::npos)
+        << unknown.error();
     EXPECT_NE(unknown.error().find("bilateral"), std::string::npos) << "lists the stages";
 
     auto key = parseChain("blur:size=3");

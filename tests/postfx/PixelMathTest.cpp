@@ -32,9 +32,11 @@ TEST(PixelStages, TonemapCurveMatchesTheFormula)
     for (int i = 0; i <= 200000; ++i) {
         const double x = 20.0 * i / 200000.0;
         const double xc = std::min(x, 16.0);
-        const double aces = std::clamp((xc * (2.51 * xc + 0.03)) / (xc * (2.43 * xc + 0.59) + 0.14), 0.0, 1.0);
+        const double aces =
+            std::clamp((xc * (2.51 * xc + 0.03)) / (xc * (2.43 * xc + 0.59) + 0.14), 0.0, 1.0);
         const double exact = std::pow(aces, 1.0 / 2.2);
-        worst = std::max(worst, std::abs(tonemapCurve(static_cast<float>(x), table.curve.data()) - exact));
+        worst = std::max(worst,
+                         std::abs(tonemapCurve(static_cast<float>(x), table.curve.data()) - exact));
     }
     EXPECT_LT(worst, 1e-4) << "well under half an 8-bit step";
 }

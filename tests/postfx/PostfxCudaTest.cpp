@@ -8,9 +8,9 @@
 
 #include "engine/cuda/Device.h"
 #include "engine/gl/Debug.h"
-#include "engine/render/GeometryPass.h"
 #include "engine/postfx/CudaBackend.h"
 #include "engine/postfx/PostProcessor.h"
+#include "engine/render/GeometryPass.h"
 #include "engine/render/GpuMesh.h"
 #include "engine/render/OrbitCamera.h"
 #include "engine/render/SceneRenderer.h"
@@ -113,7 +113,8 @@ TEST_F(PostfxCuda, EveryStageEqualsHost)
 
 TEST_F(PostfxCuda, WholeChainEqualsHostRgba8AndRgba16F)
 {
-    const std::string chain = "bilateral,ssao:strength=1.5,outline,blur:radius=2,tonemap:exposure=0.5,fxaa";
+    const std::string chain =
+        "bilateral,ssao:strength=1.5,outline,blur:radius=2,tonemap:exposure=0.5,fxaa";
     expectSame(runBoth(chain, render::ColorFormat::Rgba8, 333, 197), "chain rgba8");
     expectSame(runBoth(chain, render::ColorFormat::Rgba16F, 333, 197), "chain rgba16f");
     expectSame(runBoth("none", render::ColorFormat::Rgba16F, 100, 80), "none rgba16f");
@@ -131,7 +132,8 @@ TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
     camera.fit(mesh.bounds());
     auto frame = [&] {
         geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
-        processor.value()->run(chain.value(), ui::frameInfo(camera, gbuffer.width(), gbuffer.height()),
+        processor.value()->run(chain.value(),
+                               ui::frameInfo(camera, gbuffer.width(), gbuffer.height()),
                                ui::frameTextures(gbuffer));
     };
     frame();

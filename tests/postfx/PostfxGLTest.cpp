@@ -24,6 +24,11 @@ protected:
     {
         auto chain = parseChain(chainText);
         EXPECT_TRUE(chain) << chain.error();
+        return render(chain.value());
+    }
+
+    io::Image render(const Chain& chain)
+    {
         interop::InteropStatus hostOnly;
         auto processor = PostProcessor::create(BackendChoice::Host, hostOnly);
         EXPECT_TRUE(processor) << processor.error();
@@ -32,7 +37,7 @@ protected:
         render::OrbitCamera camera;
         camera.fit(mesh.bounds());
         renderer.drawGeometry(mesh, camera, render::GeometryOptions{});
-        processor.value()->run(chain.value(), ui::frameInfo(camera, 160, 120),
+        processor.value()->run(chain, ui::frameInfo(camera, 160, 120),
                                ui::frameTextures(renderer.gbuffer()));
         EXPECT_EQ(processor.value()->path(), interop::Path::Host);
         renderer.present(camera, render::Channel::Output);
@@ -67,19 +72,7 @@ TEST_F(PostfxHost, DisabledStagesAreSkipped)
     ASSERT_TRUE(chain);
     chain.value().stages[1].enabled = false;
     EXPECT_EQ(chain.value().enabledCount(), 1u);
-    const io::Image withDisabled = [&] {
-        interop::InteropStatus hostOnly;
-        auto processor = PostProcessor::create(BackendChoice::Host, hostOnly);
-        render::GpuMesh mesh(test::cubeOnFloor(), "cubes on a floor");
-        render::SceneRenderer renderer(160, 120, render::ColorFormat::Rgba8, true);
-        render::OrbitCamera camera;
-        camera.fit(mesh.bounds());
-        renderer.drawGeometry(mesh, camera, render::GeometryOptions{});
-        processor.value()->run(chain.value(), ui::frameInfo(camera, 160, 120),
-                               ui::frameTextures(renderer.gbuffer()));
-        renderer.present(camera, render::Channel::Output);
-        return renderer.readPresented();
-    }();
+    const io::Image withDisabled = render(chain.value());
     EXPECT_EQ(withDisabled.pixels, render("tonemap").pixels);
 }
 

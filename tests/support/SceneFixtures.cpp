@@ -7,7 +7,8 @@ namespace tandem::test {
 io::MeshData colouredCube()
 {
     io::MeshData mesh;
-    const glm::vec3 normals[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    const glm::vec3 normals[6] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                  {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
     const glm::u8vec4 colors[6] = {{230, 60, 60, 255},  {60, 230, 60, 255},  {60, 60, 230, 255},
                                    {230, 230, 60, 255}, {60, 230, 230, 255}, {230, 60, 230, 255}};
     for (int f = 0; f < 6; ++f) {
@@ -55,7 +56,8 @@ io::MeshData cubeOnFloor()
     };
     append(small, 0.5f, glm::vec3(1.3f, -0.5f, 0.6f));
     const auto base = static_cast<std::uint32_t>(mesh.positions.size());
-    for (glm::vec2 corner : {glm::vec2(-3, -3), glm::vec2(3, -3), glm::vec2(3, 3), glm::vec2(-3, 3)}) {
+    for (glm::vec2 corner :
+         {glm::vec2(-3, -3), glm::vec2(3, -3), glm::vec2(3, 3), glm::vec2(-3, 3)}) {
         mesh.positions.emplace_back(corner.x, -1.0f, corner.y);
         mesh.normals.emplace_back(0, 1, 0);
         mesh.colors.emplace_back(200, 200, 200, 255);
