@@ -15,7 +15,11 @@
 #include "engine/gl/Debug.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
+#include "engine/io/CameraPath.h"
 #include "engine/postfx/Chain.h"
+#include "engine/profile/Profiler.h"
+#include "engine/profile/Trace.h"
+#include "engine/ui/FramePipeline.h"
 #include "engine/render/GpuMesh.h"
 #include "engine/render/OrbitCamera.h"
 #include "engine/render/SceneRenderer.h"
@@ -52,6 +56,11 @@ struct Options {
     int device = -1;
     std::string reportPath;
     bool channelGiven = false;
+    std::string tracePath;
+    int traceFrames = 100;
+    std::string cameraPath;
+    int warmup = 0;
+    bool noProfile = false;
 };
 
 int usageError(const std::string& message)
@@ -106,6 +115,19 @@ int run(const Options& options)
         return usageError("--channel: expected color, depth, normal or id");
     if (options.frames == 0 || options.frames < -1)
         return usageError("--frames: expected a positive number of frames");
+    if (options.traceFrames < 1)
+        return usageError("--trace-frames: expected a positive number of frames");
+    if (options.warmup < 0)
+        return usageError("--warmup: expected zero or more frames");
+    std::optional<io::CameraPath> cameraPath;
+    if (options.cameraPath == "orbit") {
+        cameraPath = io::CameraPath::orbit();
+    } else if (!options.cameraPath.empty()) {
+        auto path = io::readCameraPath(options.cameraPath);
+        if (!path)
+            return inputError(path.error());
+        cameraPath = path.value();
+    }
     auto chain = postfx::parseChain(options.postfx);
     if (!chain)
         return usageError(chain.error());
@@ -189,9 +211,25 @@ int run(const Options& options)
         log::info("controls: left drag orbit, right drag pan, wheel zoom, C channel, S screenshot, "
                   "R reset view, Esc quit");
 
+    profile::ProfilerOptions profilerOptions;
+    profilerOptions.enabled = !options.noProfile;
+    profilerOptions.warmupFrames = static_cast<std::uint64_t>(options.warmup);
+    profile::Profiler profiler(profilerOptions);
+    ui::FramePipeline pipeline(renderer, processor, profiler);
+    std::optional<profile::Trace> trace;
+    if (!options.tracePath.empty())
+        trace.emplace(static_cast<std::size_t>(options.traceFrames));
+    auto collect = [&] {
+        auto finished = profiler.takeFrames();
+        if (trace)
+            trace->add(finished);
+    };
+
     int renderedFrames = 0;
     for (int frame = 0; frames < 0 || frame < frames; ++frame, ++renderedFrames) {
+        profiler.beginFrame();
         bool screenshot = false;
+        std::optional<profile::CpuScope> inputScope(std::in_place, profiler, "input");
         if (!headless) {
             ctx.pollEvents();
             if (ctx.shouldClose())
@@ -225,18 +263,21 @@ int run(const Options& options)
                 break;
             renderer.resize(ctx.framebufferWidth(), ctx.framebufferHeight());
         }
-        if (frame > 0)
+        if (cameraPath) {
+            const io::CameraKey key = cameraPath->at(static_cast<float>(frame));
+            camera.setPose(key.yaw, key.pitch, key.distanceScale);
+        } else if (frame > 0) {
             camera.orbit(options.spin, 0.0f);
-        renderer.drawGeometry(gpuMesh, camera, geometryOptions);
-        if (runPostfx)
-            processor.run(chain.value(), ui::frameInfo(camera, renderer.width(), renderer.height()),
-                          ui::frameTextures(renderer.gbuffer()));
-        renderer.present(camera, shown);
+        }
+        inputScope.reset();
+        pipeline.render(gpuMesh, camera, chain.value(), shown, geometryOptions);
         if (writeFrames) {
             const fs::path path = framePath(outDir, frame);
-            if (auto ok = io::writePng(path, renderer.readPresented(), options.overwrite); !ok)
+            io::Image image = pipeline.readback();
+            profile::CpuScope scope(profiler, "write-png");
+            if (auto ok = io::writePng(path, image, options.overwrite); !ok)
                 return inputError(ok.error());
-            log::info("wrote {}", path.string());
+            log::debug("wrote {}", path.string());
         }
         if (screenshot) {
             if (auto ok = prepareOutputDirectory(outDir); !ok) {
@@ -249,7 +290,22 @@ int run(const Options& options)
                     log::info("screenshot saved to {}", path.string());
             }
         }
-        ctx.swapBuffers();
+        {
+            profile::CpuScope scope(profiler, "swap");
+            ctx.swapBuffers();
+        }
+        profiler.endFrame();
+        collect();
+    }
+    // The last frames are still in flight: wait for them once, after the loop (counted).
+    profiler.flush();
+    collect();
+    if (writeFrames)
+        log::info("wrote {} frames to {}", renderedFrames, outDir.string());
+    if (trace) {
+        if (auto written = trace->write(options.tracePath, options.overwrite); !written)
+            return inputError(written.error());
+        log::info("wrote {} ({} frames)", options.tracePath, trace->frameCount());
     }
     if (!options.reportPath.empty()) {
         ui::Report report("tandem-raster");
@@ -259,6 +315,9 @@ int run(const Options& options)
         report.set("resolution", {renderer.width(), renderer.height()});
         report.set("frames", renderedFrames);
         report.set("file", file.string());
+        report.set("warmup_frames", options.warmup);
+        report.set("camera_path", options.cameraPath.empty() ? "spin" : options.cameraPath);
+        report.setProfile(profiler);
         if (auto written = report.write(options.reportPath, options.overwrite); !written)
             return inputError(written.error());
         log::info("wrote {}", options.reportPath);
@@ -309,9 +368,22 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"auto", "cuda", "host"}))
         ->capture_default_str();
     app.add_option("--device", options.device, "CUDA device index (default: the first)");
+    app.add_option("--trace", options.tracePath,
+                   "write a Chrome trace (chrome://tracing, Perfetto) of the first --trace-frames "
+                   "frames after --warmup");
+    app.add_option("--trace-frames", options.traceFrames, "frames in the trace")
+        ->capture_default_str();
+    app.add_option("--camera-path", options.cameraPath,
+                   "deterministic camera for benchmarks: 'orbit' (one turn per 360 frames) or a "
+                   "JSON file of keyframes");
+    app.add_option("--warmup", options.warmup,
+                   "first frames left out of the statistics, trace and report")
+        ->capture_default_str();
+    app.add_flag("--no-profile", options.noProfile,
+                 "no timer queries or events at all (to measure the profiler's own cost)");
     app.add_option("--report", options.reportPath,
-                   "write a JSON run report: device, GL renderer, interop path and handoff cost, "
-                   "chain");
+                   "write a JSON run report: per-stage GPU/CPU stats (p50/p95/p99, share), "
+                   "handoffs and stalls per frame, device, driver, interop path, chain");
     app.add_option("--color-format", options.colorFormat, "G-buffer colour format")
         ->check(CLI::IsMember({"rgba8", "rgba16f"}))
         ->capture_default_str();

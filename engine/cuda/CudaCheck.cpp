@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "engine/core/Stall.h"
+
 namespace tandem::cuda {
 
 namespace {
@@ -42,8 +44,10 @@ void check(cudaError_t result, const char* call, std::source_location where)
 void checkLaunch(const char* kernel, std::source_location where)
 {
     check(cudaGetLastError(), kernel, where);
-    if (syncAfterLaunch())
+    if (syncAfterLaunch()) {
+        recordStall(StallCause::DeviceSync);
         check(cudaDeviceSynchronize(), kernel, where);
+    }
 }
 
 } // namespace tandem::cuda

@@ -1,6 +1,7 @@
 #include "engine/cuda/Stream.h"
 
 #include "engine/core/Log.h"
+#include "engine/core/Stall.h"
 #include "engine/cuda/CudaCheck.h"
 
 namespace tandem::cuda {
@@ -42,6 +43,7 @@ Stream& Stream::operator=(Stream&& other) noexcept
 
 void Stream::synchronize() const
 {
+    recordStall(StallCause::StreamSync);
     TANDEM_CUDA_CHECK(cudaStreamSynchronize(m_stream));
 }
 
@@ -92,6 +94,7 @@ std::optional<float> Event::elapsedSince(const Event& start) const
 
 void Event::synchronize() const
 {
+    recordStall(StallCause::StreamSync);
     TANDEM_CUDA_CHECK(cudaEventSynchronize(m_event));
 }
 

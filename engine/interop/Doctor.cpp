@@ -7,6 +7,7 @@
 // After glad: cuda_gl_interop.h includes GL/gl.h, which glad's guard then leaves empty.
 #include <cuda_gl_interop.h>
 
+#include "engine/core/Stall.h"
 #include "engine/gl/Texture.h"
 
 namespace tandem::interop {
@@ -36,6 +37,7 @@ double probeRegistration(std::string& error, int rounds)
         cudaGetLastError();
         return -1;
     }
+    recordStall(StallCause::Finish); // start-up measurement only
     glFinish();
     const auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < rounds && status == cudaSuccess; ++i) {
@@ -43,8 +45,10 @@ double probeRegistration(std::string& error, int rounds)
         if (status == cudaSuccess)
             status = cudaGraphicsUnmapResources(1, &resource, nullptr);
     }
-    if (status == cudaSuccess)
+    if (status == cudaSuccess) {
+        recordStall(StallCause::DeviceSync);
         status = cudaDeviceSynchronize();
+    }
     const auto end = std::chrono::steady_clock::now();
     cudaGraphicsUnregisterResource(resource);
     if (status != cudaSuccess) {

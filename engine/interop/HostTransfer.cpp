@@ -1,5 +1,6 @@
 #include "engine/interop/HostTransfer.h"
 
+#include "engine/core/Stall.h"
 #include "engine/gl/Debug.h"
 #include "engine/gl/Texture.h"
 
@@ -48,6 +49,7 @@ HostFrame HostTransfer::download(const FrameTextures& t)
     read(*t.id, GL_RED_INTEGER, GL_UNSIGNED_INT, plan.idOffset, plan.total - plan.idOffset);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    recordStall(StallCause::Readback); // the map waits for the G-buffer to be drawn
     const auto* base = static_cast<const std::uint8_t*>(glMapNamedBufferRange(
         m_pack.id(), 0, static_cast<GLsizeiptr>(plan.total), GL_MAP_READ_BIT));
     gl::check("glMapNamedBufferRange(pixel pack)");

@@ -258,8 +258,29 @@ public:
           m_stream(stream), m_marks(marks), m_events(events), m_curves(curves)
     {}
 
-    void beginStage(StageKind kind) { mark(kind); }
-    void endStage(StageKind kind) { mark(kind); }
+    void beginStage(StageKind kind)
+    {
+        mark(kind);
+        if (m_hooks)
+            m_hooks->beginStage(stageName(kind), m_stream);
+    }
+    void endStage(StageKind kind)
+    {
+        if (m_hooks)
+            m_hooks->endStage(stageName(kind), m_stream);
+        mark(kind);
+    }
+    void beginEncode()
+    {
+        if (m_hooks)
+            m_hooks->beginStage("encode", m_stream);
+    }
+    void endEncode()
+    {
+        if (m_hooks)
+            m_hooks->endStage("encode", m_stream);
+    }
+    StageHooks* m_hooks = nullptr;
 
     void tonemap(int src, int dst, const TonemapTable& table)
     {
@@ -393,12 +414,29 @@ CudaBackend::CudaBackend() : m_state(std::make_unique<State>()) {}
 
 CudaBackend::~CudaBackend() = default;
 
-void CudaBackend::run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& t)
+void CudaBackend::run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& t,
+                      StageHooks* hooks)
 {
     State& s = *m_state;
     s.registry.update(t);
     s.prepareBuffers(t.width, t.height);
-    interop::Handoff handoff(s.registry, s.stream.get());
+    if (hooks)
+        hooks->beginHandoff();
+    {
+        interop::Handoff handoff(s.registry, s.stream.get());
+        if (hooks)
+            hooks->anchorHandoff(s.stream.get());
+        runMapped(chain, frame, t, handoff, hooks);
+    }
+    if (hooks)
+        hooks->endHandoff();
+}
+
+void CudaBackend::runMapped(const Chain& chain, const FrameInfo& frame,
+                            const interop::FrameTextures& t, const interop::Handoff& handoff,
+                            StageHooks* hooks)
+{
+    State& s = *m_state;
     using interop::Slot;
     const SurfR32F depth{handoff.surface(Slot::Depth), t.width, t.height};
     const SurfRgba16F normal{handoff.surface(Slot::Normal), t.width, t.height};
@@ -408,10 +446,12 @@ void CudaBackend::run(const Chain& chain, const FrameInfo& frame, const interop:
     if (t.colorIsHalf) {
         auto exec = makeExec(SurfRgba16F{handoff.surface(Slot::Color), t.width, t.height}, depth,
                              normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
+        exec.m_hooks = hooks;
         detail::walkChain(exec, chain, frame);
     } else {
         auto exec = makeExec(SurfRgba8{handoff.surface(Slot::Color), t.width, t.height}, depth,
                              normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
+        exec.m_hooks = hooks;
         detail::walkChain(exec, chain, frame);
     }
 }

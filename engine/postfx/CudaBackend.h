@@ -12,6 +12,11 @@
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/HostBackend.h"
 #include "engine/postfx/PixelStages.h"
+#include "engine/postfx/StageHooks.h"
+
+namespace tandem::interop {
+class Handoff;
+}
 
 namespace tandem::postfx {
 
@@ -25,7 +30,8 @@ public:
 
     /// Registers `textures` if needed (again only after reallocation), maps them in one call,
     /// runs `chain` and unmaps in one call, all on the post-process stream. Does not block.
-    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures);
+    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures,
+             StageHooks* hooks = nullptr);
 
     /// Runs `chain` on a G-buffer in host memory (uploaded to device buffers, no GL), returning
     /// RGBA8 rows bottom to top. Blocks. For the CUDA-vs-host comparison.
@@ -44,6 +50,9 @@ public:
     void* stream() const;
 
 private:
+    void runMapped(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& t,
+                   const interop::Handoff& handoff, StageHooks* hooks);
+
     struct State;
     std::unique_ptr<State> m_state;
 };

@@ -35,9 +35,8 @@ struct HostRgba16F {
 class HostExec {
 public:
     HostExec(ThreadPool& pool, const interop::HostFrame& in, std::vector<Rgba> (&buffers)[3],
-             std::vector<std::uint8_t>& output, std::vector<StageTime>& times)
-        : m_pool(pool), m_in(in), m_output(output),
-          m_times(times), m_depth{in.depth, in.width, in.height, in.width},
+             std::vector<std::uint8_t>& output, std::vector<StageTime>& times, StageHooks* hooks)
+        : m_pool(pool), m_in(in), m_output(output), m_times(times), m_hooks(hooks), m_depth{in.depth, in.width, in.height, in.width},
           m_normal{in.normal, in.width, in.height}, m_id{in.id, in.width, in.height, in.width}
     {
         const std::size_t pixels = static_cast<std::size_t>(in.width) * in.height;
@@ -48,9 +47,26 @@ public:
         output.resize(pixels * 4);
     }
 
-    void beginStage(StageKind) { m_start = std::chrono::steady_clock::now(); }
+    void beginStage(StageKind kind)
+    {
+        if (m_hooks)
+            m_hooks->beginStage(stageName(kind), nullptr);
+        m_start = std::chrono::steady_clock::now();
+    }
+    void beginEncode()
+    {
+        if (m_hooks)
+            m_hooks->beginStage("encode", nullptr);
+    }
+    void endEncode()
+    {
+        if (m_hooks)
+            m_hooks->endStage("encode", nullptr);
+    }
     void endStage(StageKind kind)
     {
+        if (m_hooks)
+            m_hooks->endStage(stageName(kind), nullptr);
         m_times.push_back(
             {std::string(stageName(kind)),
              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start)
@@ -152,6 +168,7 @@ private:
     const interop::HostFrame& m_in;
     std::vector<std::uint8_t>& m_output;
     std::vector<StageTime>& m_times;
+    StageHooks* m_hooks;
     ImageView<const float> m_depth;
     HostRgba16F m_normal;
     ImageView<const std::uint32_t> m_id;
@@ -167,18 +184,20 @@ std::vector<std::uint8_t> HostBackend::process(const Chain& chain, const FrameIn
                                                const interop::HostFrame& input)
 {
     m_times.clear();
-    HostExec exec(m_pool, input, m_buffers, m_output, m_times);
+    HostExec exec(m_pool, input, m_buffers, m_output, m_times, nullptr);
     detail::walkChain(exec, chain, frame);
     return m_output;
 }
 
 void HostBackend::run(const Chain& chain, const FrameInfo& frame,
-                      const interop::FrameTextures& textures)
+                      const interop::FrameTextures& textures, StageHooks* hooks)
 {
+    if (hooks)
+        hooks->beginHandoff();
     const interop::HostFrame input = m_transfer.download(textures);
     m_times.clear();
     try {
-        HostExec exec(m_pool, input, m_buffers, m_output, m_times);
+        HostExec exec(m_pool, input, m_buffers, m_output, m_times, hooks);
         detail::walkChain(exec, chain, frame);
     } catch (...) {
         m_transfer.release();
@@ -186,6 +205,8 @@ void HostBackend::run(const Chain& chain, const FrameInfo& frame,
     }
     m_transfer.release();
     m_transfer.upload(textures, m_output.data());
+    if (hooks)
+        hooks->endHandoff();
 }
 
 } // namespace tandem::postfx

@@ -11,6 +11,7 @@
 #include "engine/interop/HostTransfer.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PixelStages.h"
+#include "engine/postfx/StageHooks.h"
 
 namespace tandem::postfx {
 
@@ -27,7 +28,8 @@ public:
 
     /// Reads the G-buffer region of `textures`, runs `chain`, writes the output texture. Blocks
     /// on the GPU (the read-back) and on the CPU work.
-    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures);
+    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures,
+             StageHooks* hooks = nullptr);
 
     /// Runs `chain` on a G-buffer already in host memory and returns RGBA8 (rows bottom to top).
     /// No GL: tests and the CUDA comparison use this directly.

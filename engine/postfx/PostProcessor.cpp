@@ -53,15 +53,15 @@ Result<std::unique_ptr<PostProcessor>> PostProcessor::create(BackendChoice choic
 PostProcessor::~PostProcessor() = default;
 
 void PostProcessor::run(const Chain& chain, const FrameInfo& frame,
-                        const interop::FrameTextures& textures)
+                        const interop::FrameTextures& textures, StageHooks* hooks)
 {
 #ifdef TANDEM_HAS_CUDA
     if (m_cuda) {
-        m_cuda->run(chain, frame, textures);
+        m_cuda->run(chain, frame, textures, hooks);
         return;
     }
 #endif
-    m_host.run(chain, frame, textures);
+    m_host.run(chain, frame, textures, hooks);
 }
 
 } // namespace tandem::postfx

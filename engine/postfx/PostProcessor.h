@@ -32,7 +32,9 @@ public:
     ~PostProcessor();
 
     /// Runs `chain` on `textures` into the output texture. CUDA: does not block; host: blocks.
-    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures);
+    /// `hooks`, if given, hear about the handoff and every stage (for timing).
+    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures,
+             StageHooks* hooks = nullptr);
 
     interop::Path path() const { return m_path; }
     /// One sentence: which backend and why.

@@ -14,6 +14,7 @@ void OrbitCamera::fit(const io::Bounds& bounds)
     m_sceneCenter = m_target;
     const float halfFov = glm::radians(m_fovY) * 0.5f;
     m_distance = m_sceneRadius / std::sin(halfFov) * 1.05f;
+    m_fittedDistance = m_distance;
     m_yaw = 30.0f;
     m_pitch = 20.0f;
 }
@@ -22,6 +23,13 @@ void OrbitCamera::orbit(float yawDegrees, float pitchDegrees)
 {
     m_yaw = std::fmod(m_yaw + yawDegrees, 360.0f);
     m_pitch = std::clamp(m_pitch + pitchDegrees, -89.0f, 89.0f);
+}
+
+void OrbitCamera::setPose(float yawDegrees, float pitchDegrees, float distanceScale)
+{
+    m_yaw = std::fmod(yawDegrees, 360.0f);
+    m_pitch = std::clamp(pitchDegrees, -89.0f, 89.0f);
+    m_distance = m_fittedDistance * distanceScale;
 }
 
 void OrbitCamera::zoom(float factor)

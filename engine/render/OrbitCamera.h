@@ -18,6 +18,8 @@ public:
     /// Rotates by `yawDegrees` around the up axis and `pitchDegrees` up/down (pitch clamped
     /// short of the poles).
     void orbit(float yawDegrees, float pitchDegrees);
+    /// Sets yaw and pitch (degrees) and the distance as a multiple of the fitted one.
+    void setPose(float yawDegrees, float pitchDegrees, float distanceScale);
     /// Multiplies the distance by `factor` (< 1 moves closer), kept within sensible limits.
     void zoom(float factor);
     /// Moves the target in the view plane by a fraction of the view height.
@@ -45,6 +47,7 @@ private:
     float m_fovY = 45.0f;  ///< degrees
     float m_sceneRadius = 1.0f;
     glm::vec3 m_sceneCenter{0.0f};
+    float m_fittedDistance = 3.0f;
 };
 
 } // namespace tandem::render

@@ -2,6 +2,7 @@
 
 #include <glm/glm.hpp>
 
+#include "engine/core/Stall.h"
 #include "engine/gl/Debug.h"
 #include "engine/render/Bindings.h"
 #include "engine/render/GBuffer.h"
@@ -121,6 +122,7 @@ io::Image readPixels(GLuint framebuffer, int width, int height)
     glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
     glReadBuffer(framebuffer == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    recordStall(StallCause::Readback);
     glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);

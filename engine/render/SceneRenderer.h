@@ -39,6 +39,7 @@ public:
     int height() const { return m_gbuffer.height(); }
     const GBuffer& gbuffer() const { return m_gbuffer; }
     GBuffer& gbuffer() { return m_gbuffer; }
+    GeometryPass& geometry() { return m_geometry; }
 
 private:
     GBuffer m_gbuffer;

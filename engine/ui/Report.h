@@ -10,6 +10,7 @@
 
 #include "engine/core/Result.h"
 #include "engine/interop/Doctor.h"
+#include "engine/profile/Profiler.h"
 
 namespace tandem::ui {
 
@@ -21,6 +22,9 @@ public:
     /// Records the interop doctor's findings and the backend in use.
     void setInterop(const interop::InteropStatus& status, const std::string& backend,
                     const std::string& backendDescription);
+    /// Records per-stage statistics (GPU and CPU: last, mean, min, max, p50, p95, p99, share of
+    /// the frame), handoffs and stalls by cause per frame, frames measured and dropped.
+    void setProfile(const profile::Profiler& profiler);
     /// Sets any other top-level field.
     void set(const std::string& key, nlohmann::json value) { m_json[key] = std::move(value); }
     nlohmann::json& json() { return m_json; }

@@ -1,0 +1,34 @@
+// The one place every CPU wait on the GPU is counted, by cause. Anything that blocks on the
+// GPU (a blocking query read, a stream or device synchronize, glFinish, a read-back, a clock
+// calibration) calls recordStall() right where it waits, so frames can report their stalls.
+// Thread-safe (relaxed atomics).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace tandem {
+
+/// Why the CPU waited for the GPU.
+enum class StallCause {
+    Readback,     ///< glReadPixels / a mapped pixel-pack buffer
+    QueryWait,    ///< a GL query result read that had to wait
+    StreamSync,   ///< cudaStreamSynchronize / cudaEventSynchronize
+    DeviceSync,   ///< cudaDeviceSynchronize (debug launch checks)
+    Finish,       ///< glFinish
+    Calibration,  ///< reading GL_TIMESTAMP to align clocks
+    Count
+};
+
+inline constexpr std::size_t StallCauseCount = static_cast<std::size_t>(StallCause::Count);
+
+/// "readback", "query-wait", ...
+const char* stallName(StallCause cause);
+
+/// Counts one wait of `cause`. Call it where the wait happens.
+void recordStall(StallCause cause);
+
+/// Waits counted since start, by cause.
+std::array<std::uint64_t, StallCauseCount> stallCounts();
+
+} // namespace tandem

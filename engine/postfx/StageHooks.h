@@ -1,0 +1,24 @@
+// What a post-process backend reports while it runs, so a profiler can time it without
+// postfx depending on one: the handoff's edges, and each stage's start and end (with the CUDA
+// stream it ran on, or null for host stages). Render thread.
+#pragma once
+
+#include <string_view>
+
+namespace tandem::postfx {
+
+class StageHooks {
+public:
+    virtual ~StageHooks() = default;
+    /// GL side, just before the resources are mapped (or read back, on the host path).
+    virtual void beginHandoff() = 0;
+    /// Right after the map, on the post-process stream (CUDA path only).
+    virtual void anchorHandoff(void* stream) = 0;
+    /// GL side, just after the unmap (or upload).
+    virtual void endHandoff() = 0;
+    /// A stage (or the final "encode") starts; `stream` is its cudaStream_t, null on the host.
+    virtual void beginStage(std::string_view name, void* stream) = 0;
+    virtual void endStage(std::string_view name, void* stream) = 0;
+};
+
+} // namespace tandem::postfx

@@ -1,0 +1,92 @@
+#include "engine/profile/Trace.h"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace tandem::profile {
+
+namespace {
+
+int pidOf(Api api) { return static_cast<int>(api) + 1; }
+
+nlohmann::json metadata(const char* what, int pid, int tid, const std::string& name)
+{
+    nlohmann::json event = {{"name", what}, {"ph", "M"}, {"pid", pid}, {"args", {{"name", name}}}};
+    if (tid >= 0)
+        event["tid"] = tid;
+    return event;
+}
+
+nlohmann::json complete(const std::string& name, Api api, int track, double startMs, double endMs,
+                        std::uint64_t frame)
+{
+    return {{"name", name},
+            {"cat", apiName(api)},
+            {"ph", "X"},
+            {"pid", pidOf(api)},
+            {"tid", track + 1},
+            {"ts", startMs * 1000.0},
+            {"dur", std::max(0.0, endMs - startMs) * 1000.0},
+            {"args", {{"frame", frame}}}};
+}
+
+} // namespace
+
+bool Trace::add(const std::vector<FrameRecord>& frames)
+{
+    for (const auto& frame : frames) {
+        if (isFull())
+            break;
+        m_frames.push_back(frame);
+    }
+    return isFull();
+}
+
+nlohmann::json Trace::toJson() const
+{
+    nlohmann::json events = nlohmann::json::array();
+    events.push_back(metadata("process_name", pidOf(Api::Cpu), -1, "CPU"));
+    events.push_back(metadata("process_name", pidOf(Api::Gl), -1, "GL"));
+    events.push_back(metadata("process_name", pidOf(Api::Cuda), -1, "CUDA"));
+    events.push_back(metadata("thread_name", pidOf(Api::Cpu), 1, "main (render thread)"));
+    events.push_back(metadata("thread_name", pidOf(Api::Gl), 1, "GL queue"));
+    events.push_back(metadata("thread_name", pidOf(Api::Cuda), 1, "post-process stream"));
+    for (const auto& frame : m_frames) {
+        const std::string name = fmt::format("frame {}", frame.index);
+        events.push_back(complete(name, Api::Cpu, 0, frame.cpuStartMs, frame.cpuEndMs, frame.index));
+        events.push_back(complete(name, Api::Gl, 0, frame.gpuStartMs, frame.gpuEndMs, frame.index));
+        for (const auto& span : frame.spans)
+            events.push_back(
+                complete(span.name, span.api, span.track, span.startMs, span.endMs, frame.index));
+        std::uint64_t stalls = 0;
+        for (auto count : frame.stalls)
+            stalls += count;
+        events.push_back({{"name", "frame stats"},
+                          {"ph", "C"},
+                          {"pid", pidOf(Api::Cpu)},
+                          {"ts", frame.cpuStartMs * 1000.0},
+                          {"args", {{"handoffs", frame.handoffs}, {"stalls", stalls}}}});
+    }
+    return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
+}
+
+Result<bool> Trace::write(const std::filesystem::path& path, bool overwrite) const
+{
+    std::error_code ec;
+    if (!overwrite && std::filesystem::exists(path, ec))
+        return fail(fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    const std::filesystem::path temporary = path.string() + ".partial";
+    {
+        std::ofstream out(temporary);
+        out << toJson().dump() << '\n';
+        if (!out)
+            return fail(fmt::format("{}: cannot write the trace", path.string()));
+    }
+    std::filesystem::rename(temporary, path, ec);
+    if (ec)
+        return fail(fmt::format("{}: cannot write the trace: {}", path.string(), ec.message()));
+    return true;
+}
+
+} // namespace tandem::profile

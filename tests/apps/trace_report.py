@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""tandem-raster's --trace and --report, end to end: runs the acceptance command and checks that
+the trace parses as Trace Event Format with the expected tracks and spans (non-negative
+durations, spans inside their frame, stages in pipeline order), and that the report carries p99s,
+handoffs and stalls by cause.
+Usage: trace_report.py RASTER MESH OUT_DIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+raster, mesh, out = sys.argv[1:4]
+shutil.rmtree(out, ignore_errors=True)
+os.makedirs(out)
+trace_path = os.path.join(out, "t.json")
+report_path = os.path.join(out, "r.json")
+cmd = [raster, "--headless", "--frames", "12", "--postfx", "tonemap,fxaa", "--trace", trace_path,
+       "--trace-frames", "8", "--report", report_path, "--size", "160x120", "--out",
+       os.path.join(out, "frames"), mesh]
+subprocess.run(cmd, check=True)
+
+def fail(message):
+    print("FAIL:", message)
+    sys.exit(1)
+
+trace = json.load(open(trace_path))
+events = trace["traceEvents"]
+processes = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+if processes != {"CPU", "GL", "CUDA"}:
+    fail(f"processes {processes}")
+spans = [e for e in events if e["ph"] == "X"]
+frames = {}
+for e in spans:
+    if e["dur"] < 0:
+        fail(f"negative duration: {e}")
+    if e["name"].startswith("frame "):
+        frames[(e["pid"], e["args"]["frame"])] = (e["ts"], e["ts"] + e["dur"])
+if len({f for (_, f) in frames}) != 8:
+    fail(f"expected 8 frames, got {sorted({f for (_, f) in frames})}")
+names = {e["name"] for e in spans}
+# Without a GPU the host backend runs the stages on the CPU; on a GPU they are CUDA spans.
+for needed in ["geometry.visibility", "geometry.resolve", "handoff", "tonemap", "fxaa", "present"]:
+    if needed not in names:
+        fail(f"no span named {needed}; have {sorted(names)}")
+for e in spans:
+    if e["name"].startswith("frame "):
+        continue
+    key = (e["pid"] if e["pid"] != 3 else 2, e["args"]["frame"])  # CUDA spans sit in the GL frame
+    start, end = frames[key]
+    if e["ts"] < start - 1e-3 or e["ts"] + e["dur"] > end + 1e-3:
+        fail(f"{e['name']} outside its frame: {e}")
+order = ["geometry.visibility", "geometry.resolve", "handoff", "present"]
+for frame in {f for (_, f) in frames}:
+    starts = {e["name"]: e["ts"] for e in spans if e["args"]["frame"] == frame and e["pid"] == 2}
+    ts = [starts[n] for n in order]
+    if ts != sorted(ts):
+        fail(f"frame {frame}: GL stages out of order {list(zip(order, ts))}")
+
+report = json.load(open(report_path))
+profile = report["profile"]
+for stage in ["frame", "geometry.visibility", "geometry.resolve", "present", "handoff"]:
+    if "p99_ms" not in profile["gpu_stages"].get(stage, {}):
+        fail(f"no p99 for {stage}")
+if profile["handoffs_per_frame"]["mean"] != 1:
+    fail(f"handoffs per frame {profile['handoffs_per_frame']}")
+if "readback" not in profile["stalls_by_cause"]:
+    fail("no stalls by cause")
+for key in ["device", "gl_renderer", "resolution", "frames", "backend"]:
+    if key not in report:
+        fail(f"report lacks {key}")
+print(f"ok: {len(spans)} spans over 8 frames; stages: {sorted(names)}")
