@@ -19,6 +19,13 @@ add_library(tandem_stb INTERFACE)
 target_include_directories(tandem_stb SYSTEM INTERFACE ${STB_INCLUDE_DIR})
 target_link_libraries(tandem_stb INTERFACE ${STB_LIBRARY} m)
 
+# Dear ImGui 1.86: Debian ships it as libimgui.a with its GLFW and OpenGL3 backends inside.
+find_path(IMGUI_INCLUDE_DIR imgui.h PATH_SUFFIXES imgui REQUIRED)
+find_library(IMGUI_LIBRARY NAMES libimgui.a imgui REQUIRED)
+add_library(tandem_imgui INTERFACE)
+target_include_directories(tandem_imgui SYSTEM INTERFACE ${IMGUI_INCLUDE_DIR})
+target_link_libraries(tandem_imgui INTERFACE ${IMGUI_LIBRARY} ${STB_LIBRARY} m ${CMAKE_DL_LIBS})
+
 if(TANDEM_TESTS)
     find_package(GTest REQUIRED)
 endif()

@@ -20,6 +20,7 @@
 #include "engine/profile/Profiler.h"
 #include "engine/profile/Trace.h"
 #include "engine/ui/FramePipeline.h"
+#include "engine/ui/Overlay.h"
 #include "engine/render/GpuMesh.h"
 #include "engine/render/OrbitCamera.h"
 #include "engine/render/SceneRenderer.h"
@@ -61,6 +62,7 @@ struct Options {
     std::string cameraPath;
     int warmup = 0;
     bool noProfile = false;
+    bool overlay = false;
 };
 
 int usageError(const std::string& message)
@@ -219,8 +221,29 @@ int run(const Options& options)
     std::optional<profile::Trace> trace;
     if (!options.tracePath.empty())
         trace.emplace(static_cast<std::size_t>(options.traceFrames));
+    // The overlay: on in a window (F1 toggles), into headless output with --overlay.
+    std::optional<ui::Overlay> overlay;
+    if (!headless || options.overlay) {
+        try {
+            overlay.emplace(ctx);
+        } catch (const Error& e) {
+            if (options.overlay)
+                return inputError(std::string("--overlay: ") + e.what());
+            log::warning("no overlay: {}", e.what());
+        }
+    }
+    postfx::Chain liveChain = chain.value();
+    ui::OverlayView overlayView;
+    overlayView.profiler = &profiler;
+    overlayView.interop = &postfxSetup.value().doctor;
+    overlayView.backend = interop::pathName(processor.path());
+    overlayView.backendDescription = processor.description();
+    overlayView.chain = &liveChain;
+
     auto collect = [&] {
         auto finished = profiler.takeFrames();
+        if (overlay)
+            overlay->addFrames(finished);
         if (trace)
             trace->add(finished);
     };
@@ -236,6 +259,12 @@ int run(const Options& options)
                 break;
             bool quit = false;
             for (const auto& event : ctx.takeEvents()) {
+                const bool isMouse = event.type != platform::InputEvent::Type::Key &&
+                                     event.type != platform::InputEvent::Type::Resize;
+                if (isMouse && overlay && overlay->wantsMouse())
+                    continue;
+                if (!isMouse && overlay && overlay->wantsKeyboard())
+                    continue;
                 cameraControl.handle(event, camera, renderer.height());
                 if (event.type != platform::InputEvent::Type::Key || !event.pressed)
                     continue;
@@ -255,6 +284,10 @@ int run(const Options& options)
                 case platform::Key::R:
                     camera.fit(gpuMesh.bounds());
                     break;
+                case platform::Key::F1:
+                    if (overlay)
+                        overlay->toggle();
+                    break;
                 default:
                     break;
                 }
@@ -270,7 +303,12 @@ int run(const Options& options)
             camera.orbit(options.spin, 0.0f);
         }
         inputScope.reset();
-        pipeline.render(gpuMesh, camera, chain.value(), shown, geometryOptions);
+        pipeline.render(gpuMesh, camera, liveChain, shown, geometryOptions);
+        if (overlay) {
+            profile::GlScope scope(profiler, "overlay");
+            overlay->draw(overlayView, renderer.presentFramebuffer(), renderer.width(),
+                          renderer.height());
+        }
         if (writeFrames) {
             const fs::path path = framePath(outDir, frame);
             io::Image image = pipeline.readback();
@@ -379,6 +417,9 @@ int main(int argc, char** argv)
     app.add_option("--warmup", options.warmup,
                    "first frames left out of the statistics, trace and report")
         ->capture_default_str();
+    app.add_flag("--overlay", options.overlay,
+                 "draw the timing overlay into headless output too (a window always has it; F1 "
+                 "toggles)");
     app.add_flag("--no-profile", options.noProfile,
                  "no timer queries or events at all (to measure the profiler's own cost)");
     app.add_option("--report", options.reportPath,

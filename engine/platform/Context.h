@@ -50,6 +50,8 @@ public:
     virtual int framebufferHeight() const = 0;
     /// One line saying what this context runs on (platform, device, GL renderer).
     virtual std::string description() const = 0;
+    /// The window system's handle (a GLFWwindow*), or null headless.
+    virtual void* nativeWindow() const { return nullptr; }
     /// The CUDA device the context's EGL device is (EGL_NV_device_cuda), or -1 if unknown.
     virtual int cudaDevice() const { return -1; }
     /// Takes the input events gathered since the last call.

@@ -37,6 +37,8 @@ Key toKey(int key)
         return Key::R;
     case GLFW_KEY_Q:
         return Key::Q;
+    case GLFW_KEY_F1:
+        return Key::F1;
     case GLFW_KEY_F2:
         return Key::F2;
     case GLFW_KEY_F12:
@@ -126,6 +128,7 @@ public:
         return height;
     }
     std::string description() const override { return m_description; }
+    void* nativeWindow() const override { return m_window; }
 
 private:
     static GlfwWindow* self(GLFWwindow* window)

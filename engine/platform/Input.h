@@ -5,7 +5,7 @@
 namespace tandem::platform {
 
 /// Keys the apps use; everything else arrives as Key::Other.
-enum class Key { Other, Escape, Space, C, S, R, Q, F2, F12, Left, Right, Up, Down };
+enum class Key { Other, Escape, Space, C, S, R, Q, F1, F2, F12, Left, Right, Up, Down };
 
 /// One input event.
 struct InputEvent {

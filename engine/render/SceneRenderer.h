@@ -35,6 +35,9 @@ public:
     /// GPU (glReadPixels); call after render() and before swapping.
     io::Image readPresented() const;
 
+    /// The framebuffer present() draws into: 0 (the window) or the offscreen target.
+    GLuint presentFramebuffer() const { return m_offscreen ? m_offscreen->framebuffer().id() : 0; }
+
     int width() const { return m_gbuffer.width(); }
     int height() const { return m_gbuffer.height(); }
     const GBuffer& gbuffer() const { return m_gbuffer; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Window tier: drives tandem-raster's window like a user with xdotool: S saves a screenshot,
-# C cycles the channel, a left drag orbits, resizing the window resizes the render, Esc quits.
+# F1 hides the timing overlay, C cycles the channel, a left drag orbits, resizing the window
+# resizes the render, Esc quits.
 # Usage: raster_window_interactive.sh RASTER PNG_CHECK OUT_DIR
 set -uo pipefail
 raster=$1; check=$2; out=$3
@@ -32,20 +33,23 @@ shot() {
 
 shot s 0
 "$check" --size 400x300 "$out/screenshot_00000.png" || fail "first screenshot"
-xdotool key c
+xdotool key F1
 shot s 1
-cmp -s "$out/screenshot_00000.png" "$out/screenshot_00001.png" && fail "C did not change the channel"
+cmp -s "$out/screenshot_00000.png" "$out/screenshot_00001.png" && fail "F1 did not hide the overlay"
+xdotool key c
+shot s 2
+cmp -s "$out/screenshot_00001.png" "$out/screenshot_00002.png" && fail "C did not change the channel"
 grep -q "showing depth" "$out/log.txt" || fail "no 'showing depth' in the log"
 
 xdotool mousemove --window "$wid" 200 150 mousedown 1 mousemove --window "$wid" 260 170 \
     mousemove --window "$wid" 300 180 mouseup 1
-shot s 2
-cmp -s "$out/screenshot_00001.png" "$out/screenshot_00002.png" && fail "dragging did not orbit"
+shot s 3
+cmp -s "$out/screenshot_00002.png" "$out/screenshot_00003.png" && fail "dragging did not orbit"
 
 xdotool windowsize --sync "$wid" 500 350
 sleep 0.5
-shot s 3
-"$check" --size 500x350 "$out/screenshot_00003.png" || fail "screenshot after resize"
+shot s 4
+"$check" --size 500x350 "$out/screenshot_00004.png" || fail "screenshot after resize"
 
 xdotool key Escape
 for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
