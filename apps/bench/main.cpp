@@ -1,11 +1,13 @@
 // tandem-bench: benchmarks that run on the GPU host and write JSON results for bench/results/.
 //   tandem-bench interop [--json FILE]   GL↔CUDA handoff variants and post-process stage speed
 //   tandem-bench raster  [--json FILE]   geometry pass vs a bare draw, plus the handoff
+//   tandem-bench overhead [--json FILE]  the profiler's cost: frame and CPU time on vs off
 #include <cstdio>
 
 #include <CLI/CLI.hpp>
 
 #include "BenchCommon.h"
+#include "OverheadBench.h"
 #include "RasterBench.h"
 #include "engine/core/Error.h"
 #include "engine/cuda/Device.h"
@@ -40,6 +42,10 @@ int main(int argc, char** argv)
     CLI::App* raster = app.add_subcommand(
         "raster", "geometry pass (+ handoff) vs a bare draw of a generated mesh at 1080p and 4K");
     common(raster);
+    CLI::App* overhead = app.add_subcommand(
+        "overhead", "frame time and CPU time per frame with the profiler on vs off (1080p, "
+                    "sample mesh, tonemap+fxaa)");
+    common(overhead);
     raster->add_option("--triangles", triangles, "triangles in the generated mesh")
         ->check(CLI::Range(1000, 100'000'000))
         ->capture_default_str();
@@ -59,6 +65,8 @@ int main(int argc, char** argv)
     try {
         if (raster->parsed())
             return bench::runRasterBench(settings, triangles);
+        if (overhead->parsed())
+            return bench::runOverheadBench(settings);
 #ifdef TANDEM_HAS_CUDA
         if (auto device = cuda::selectDevice(settings.device); !device) {
             std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n",

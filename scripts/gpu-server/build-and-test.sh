@@ -50,10 +50,23 @@ else
     cat "$out/smoke.log"; status=1
 fi
 
+echo "== trace and report (CUDA backend)"
+rm -rf "$out/profile"; mkdir -p "$out/profile"
+if build-gpu/bin/tandem-raster --headless --frames 12 --size 1920x1080 --postfx tonemap,fxaa \
+        --backend cuda --trace "$out/profile/trace.json" --trace-frames 8 \
+        --report "$out/profile/report.json" --out "$out/profile/frames" >"$out/profile.log" 2>&1 \
+        && python3 tests/apps/trace_report.py build-gpu/bin/tandem-raster assets/sample.ply \
+        "$out/profile/check" >>"$out/profile.log" 2>&1; then
+    tail -2 "$out/profile.log"
+else
+    cat "$out/profile.log"; status=1
+fi
+
 if [ "${1:-}" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then
     echo "== benchmarks"
     commit="${TANDEM_COMMIT:-unknown}"
     build-gpu/bin/tandem-bench interop --commit "$commit" --json "$out/bench_interop.json" 2>&1 | tee "$out/bench_interop.txt" || status=1
     build-gpu/bin/tandem-bench raster --commit "$commit" --json "$out/bench_raster.json" 2>&1 | tee "$out/bench_raster.txt" || status=1
+    build-gpu/bin/tandem-bench overhead --frames 400 --commit "$commit" --json "$out/bench_overhead.json" 2>&1 | tee "$out/bench_overhead.txt" || status=1
 fi
 exit $status
