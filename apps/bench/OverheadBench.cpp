@@ -1,7 +1,7 @@
 // tandem-bench overhead: what profiling costs. The sample mesh through the whole frame
 // (geometry, post-process chain, present) at 1080p with the profiler on and off, in
-// alternating blocks of frames in one run: GPU frame time (each frame ended by glFinish and a
-// device synchronize) and the CPU time to issue a frame.
+// alternating blocks of back-to-back frames in one run: the frame time (a block's wall time
+// over its frames, the GPU finished at both ends) and the CPU time to issue one frame.
 #include "OverheadBench.h"
 
 #include <chrono>
@@ -50,9 +50,19 @@ int runOverheadBench(const Settings& settings)
     profile::Profiler off(offOptions);
 
     std::vector<double> frameOn, frameOff, cpuOn, cpuOff;
+    auto finish = [] {
+        glFinish();
+#ifdef TANDEM_HAS_CUDA
+        cudaDeviceSynchronize();
+#endif
+    };
+    // Frames run back to back, as an app runs them; a block's wall time over its frame count is
+    // the frame time, and each frame's issue time on the CPU is measured on its own.
     auto block = [&](profile::Profiler& profiler, std::vector<double>& frames,
                      std::vector<double>& cpu, int count, bool measure) {
         ui::FramePipeline pipeline(renderer, processor, profiler);
+        finish();
+        const auto blockStart = std::chrono::steady_clock::now();
         for (int i = 0; i < count; ++i) {
             const auto start = std::chrono::steady_clock::now();
             profiler.beginFrame();
@@ -61,21 +71,21 @@ int runOverheadBench(const Settings& settings)
                             render::GeometryOptions{});
             profiler.endFrame();
             (void)profiler.takeFrames();
-            const auto issued = std::chrono::steady_clock::now();
-            glFinish();
-#ifdef TANDEM_HAS_CUDA
-            cudaDeviceSynchronize();
-#endif
-            const auto done = std::chrono::steady_clock::now();
-            if (measure) {
-                cpu.push_back(std::chrono::duration<double, std::micro>(issued - start).count());
-                frames.push_back(std::chrono::duration<double, std::milli>(done - start).count());
-            }
+            if (measure)
+                cpu.push_back(std::chrono::duration<double, std::micro>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count());
         }
+        finish();
+        if (measure)
+            frames.push_back(std::chrono::duration<double, std::milli>(
+                                 std::chrono::steady_clock::now() - blockStart)
+                                 .count() /
+                             count);
     };
     block(on, frameOn, cpuOn, settings.warmup, false);
     block(off, frameOff, cpuOff, settings.warmup, false);
-    const int blocks = 10;
+    const int blocks = 20;
     const int perBlock = std::max(1, settings.frames / blocks);
     for (int b = 0; b < blocks; ++b) {
         block(on, frameOn, cpuOn, perBlock, true);
@@ -83,7 +93,7 @@ int runOverheadBench(const Settings& settings)
     }
     const double fOn = median(frameOn), fOff = median(frameOff);
     const double cOn = median(cpuOn), cOff = median(cpuOff);
-    printTable({"profiler", "frame ms (median)", "CPU issue us (median)"},
+    printTable({"profiler", "frame ms (median of blocks)", "CPU issue us (median)"},
                {{"on", fmt::format("{:.4f}", fOn), fmt::format("{:.1f}", cOn)},
                 {"off", fmt::format("{:.4f}", fOff), fmt::format("{:.1f}", cOff)}});
     std::printf("frame time on/off: %+.2f %%; CPU per frame: %+.1f us (backend %s)\n",

@@ -42,4 +42,16 @@ std::optional<std::uint64_t> Query::tryResult() const
     return value;
 }
 
+std::optional<std::uint64_t> Query::tryResultNoWait() const
+{
+    // NO_WAIT leaves the value untouched when the result is not ready: start from a sentinel
+    // no timestamp or count reaches.
+    constexpr GLuint64 notReady = ~GLuint64{0};
+    GLuint64 value = notReady;
+    glGetQueryObjectui64v(id(), GL_QUERY_RESULT_NO_WAIT, &value);
+    if (value == notReady)
+        return std::nullopt;
+    return value;
+}
+
 } // namespace tandem::gl

@@ -31,6 +31,8 @@ public:
     void timestamp();
     /// The result if the GPU has produced it, without waiting (GL_QUERY_RESULT_AVAILABLE).
     std::optional<std::uint64_t> tryResult() const;
+    /// The same in one call (GL_QUERY_RESULT_NO_WAIT); for polling many queries cheaply.
+    std::optional<std::uint64_t> tryResultNoWait() const;
 
 private:
     struct Deleter {

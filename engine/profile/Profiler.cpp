@@ -58,6 +58,10 @@ struct Profiler::Slot {
 
     bool pending = false;
     std::uint64_t frame = 0;
+    /// The last recorded event ended a CUDA scope (or anchored a handoff) on this stream: the
+    /// next scope on it begins there, saving an event (no work is issued in between).
+    bool lastEventIsBoundary = false;
+    void* lastEventStream = nullptr;
     std::vector<gl::Query> queries; ///< pool, grown on demand
     std::size_t queriesUsed = 0;
 #ifdef TANDEM_HAS_CUDA
@@ -79,6 +83,8 @@ struct Profiler::Slot {
         frame = index;
         queriesUsed = 0;
         eventsUsed = 0;
+        lastEventIsBoundary = false;
+        lastEventStream = nullptr;
         glSpans.clear();
         cudaSpans.clear();
         handoffs.clear();
@@ -97,6 +103,7 @@ struct Profiler::Slot {
         if (eventsUsed == events.size())
             events.emplace_back(true);
         events[eventsUsed].record(static_cast<cudaStream_t>(stream));
+        lastEventStream = stream;
         return eventsUsed++;
     }
 #endif
@@ -213,6 +220,7 @@ void Profiler::anchorHandoff([[maybe_unused]] void* stream)
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::anchorHandoff(): no handoff begun");
     slot.handoffs.back().anchor = slot.event(stream);
+    slot.lastEventIsBoundary = true;
 #endif
 }
 
@@ -235,7 +243,12 @@ std::size_t Profiler::beginCuda([[maybe_unused]] std::string_view name,
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::beginCuda(): outside a handoff");
     const std::string text(name);
     nvtxRangePushA(text.c_str());
-    slot.cudaSpans.push_back({text, slot.event(stream), 0, slot.handoffs.size() - 1});
+    // Back-to-back scopes share their boundary: the previous end (or the anchor) is this begin.
+    const std::size_t begin = slot.lastEventIsBoundary && slot.lastEventStream == stream
+                                  ? slot.eventsUsed - 1
+                                  : slot.event(stream);
+    slot.lastEventIsBoundary = false;
+    slot.cudaSpans.push_back({text, begin, 0, slot.handoffs.size() - 1});
     return slot.cudaSpans.size() - 1;
 #else
     return 0;
@@ -249,6 +262,7 @@ void Profiler::endCuda([[maybe_unused]] std::size_t token, [[maybe_unused]] void
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     slot.cudaSpans[token].end = slot.event(stream);
+    slot.lastEventIsBoundary = true;
     nvtxRangePop();
 #endif
 }
@@ -277,17 +291,20 @@ void Profiler::endCpu(std::size_t token)
 bool Profiler::tryCollect(Slot& slot)
 {
     // Everything the slot recorded must be available; nothing here waits.
+    // The frame's last timestamp first: until it is in, nothing else is worth asking for.
+    if (!slot.queries[slot.frameEnd].tryResultNoWait())
+        return false;
     std::vector<double> glMs(slot.queriesUsed);
     for (std::size_t i = 0; i < slot.queriesUsed; ++i) {
-        const auto value = slot.queries[i].tryResult();
+        const auto value = slot.queries[i].tryResultNoWait();
         if (!value)
             return false;
         glMs[i] = static_cast<double>(*value) * 1e-6 + m_glOffsetMs;
     }
 #ifdef TANDEM_HAS_CUDA
-    for (std::size_t i = 0; i < slot.eventsUsed; ++i)
-        if (!slot.events[i].isDone())
-            return false;
+    // Events on one stream complete in order: the last one recorded answers for all.
+    if (slot.eventsUsed > 0 && !slot.events[slot.eventsUsed - 1].isDone())
+        return false;
 #endif
     FrameRecord frame;
     frame.index = slot.frame;
@@ -308,26 +325,22 @@ bool Profiler::tryCollect(Slot& slot)
         if (handoff.anchor == ~std::size_t{0})
             continue;
         const cudaEvent_t anchor = slot.events[handoff.anchor].get();
+        // Each event's time after the anchor, asked once.
+        std::vector<float> sinceAnchor(slot.eventsUsed, 0.0f);
+        float lastMs = 0;
+        for (std::size_t e = handoff.anchor + 1; e < slot.eventsUsed; ++e) {
+            cudaEventElapsedTime(&sinceAnchor[e], anchor, slot.events[e].get());
+            lastMs = std::max(lastMs, sinceAnchor[e]);
+        }
         // CUDA events have no absolute time: place the anchor so the CUDA work sits in the
         // middle of the handoff's GL window (the map's and unmap's switching costs split
         // evenly), keeping the stages' true order and gaps.
-        float lastMs = 0;
-        for (const auto& span : slot.cudaSpans)
-            if (span.handoff == h) {
-                float ms = 0;
-                if (cudaEventElapsedTime(&ms, anchor, slot.events[span.end].get()) == cudaSuccess)
-                    lastMs = std::max(lastMs, ms);
-            }
         const double window = glMs[handoff.glEnd] - glMs[handoff.glBegin];
         const double anchorMs = glMs[handoff.glBegin] + std::max(0.0, 0.5 * (window - lastMs));
-        for (const auto& span : slot.cudaSpans) {
-            if (span.handoff != h)
-                continue;
-            float begin = 0, end = 0;
-            cudaEventElapsedTime(&begin, anchor, slot.events[span.begin].get());
-            cudaEventElapsedTime(&end, anchor, slot.events[span.end].get());
-            frame.spans.push_back({span.name, Api::Cuda, 0, anchorMs + begin, anchorMs + end});
-        }
+        for (const auto& span : slot.cudaSpans)
+            if (span.handoff == h)
+                frame.spans.push_back({span.name, Api::Cuda, 0, anchorMs + sinceAnchor[span.begin],
+                                       anchorMs + sinceAnchor[span.end]});
     }
     cudaGetLastError();
 #endif

@@ -73,6 +73,8 @@ public:
 
     /// CUDA scope on `stream` (a cudaStream_t): an event pair, plus an NVTX range of the same
     /// name. Only between beginHandoff/anchorHandoff and endHandoff; no-op without CUDA.
+    /// Back-to-back scopes share their boundary event: work issued on the stream between one
+    /// scope's end and the next's begin counts in the next.
     std::size_t beginCuda(std::string_view name, void* stream);
     void endCuda(std::size_t token, void* stream);
 
