@@ -62,6 +62,9 @@ struct Profiler::Slot {
     /// next scope on it begins there, saving an event (no work is issued in between).
     bool lastEventIsBoundary = false;
     void* lastEventStream = nullptr;
+    /// Likewise for GL: the last timestamp ended a scope (or began the frame), so the next
+    /// scope begins there. Each timestamp costs GPU time (a pipeline sync point).
+    bool lastStampIsBoundary = false;
     std::vector<gl::Query> queries; ///< pool, grown on demand
     std::size_t queriesUsed = 0;
 #ifdef TANDEM_HAS_CUDA
@@ -85,13 +88,31 @@ struct Profiler::Slot {
         eventsUsed = 0;
         lastEventIsBoundary = false;
         lastEventStream = nullptr;
+        lastStampIsBoundary = false;
         glSpans.clear();
         cudaSpans.clear();
         handoffs.clear();
         cpuSpans.clear();
     }
+    /// A timestamp where a scope begins: the previous boundary if nothing came between.
+    std::size_t beginStamp()
+    {
+        if (lastStampIsBoundary && queriesUsed > 0) {
+            lastStampIsBoundary = false;
+            return queriesUsed - 1;
+        }
+        return stamp();
+    }
+    /// A timestamp where a scope ends (the next scope may begin at it).
+    std::size_t endStamp()
+    {
+        const std::size_t index = stamp();
+        lastStampIsBoundary = true;
+        return index;
+    }
     std::size_t stamp()
     {
+        lastStampIsBoundary = false;
         if (queriesUsed == queries.size())
             queries.emplace_back(GL_TIMESTAMP, "profile.timestamp");
         queries[queriesUsed].timestamp();
@@ -156,7 +177,7 @@ void Profiler::beginFrame()
     slot.reset(m_frame);
     slot.cpuStart = nowMs();
     slot.stallsAtStart = stallCounts();
-    slot.frameBegin = slot.stamp();
+    slot.frameBegin = slot.endStamp(); // the first scope begins where the frame does
 }
 
 void Profiler::endFrame()
@@ -164,7 +185,7 @@ void Profiler::endFrame()
     if (!m_options.enabled)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    slot.frameEnd = slot.stamp();
+    slot.frameEnd = slot.lastStampIsBoundary ? slot.queriesUsed - 1 : slot.stamp();
     slot.cpuEnd = nowMs();
     const auto now = stallCounts();
     for (std::size_t i = 0; i < StallCauseCount; ++i)
@@ -190,7 +211,7 @@ std::size_t Profiler::beginGl(std::string_view name)
     if (!m_options.enabled)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    slot.glSpans.push_back({std::string(name), slot.stamp(), 0});
+    slot.glSpans.push_back({std::string(name), slot.beginStamp(), 0});
     return slot.glSpans.size() - 1;
 }
 
@@ -199,7 +220,7 @@ void Profiler::endGl(std::size_t token)
     if (!m_options.enabled)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    slot.glSpans[token].end = slot.stamp();
+    slot.glSpans[token].end = slot.endStamp();
 }
 
 void Profiler::beginHandoff()
@@ -208,7 +229,7 @@ void Profiler::beginHandoff()
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     Slot::Handoff handoff;
-    handoff.glBegin = slot.stamp();
+    handoff.glBegin = slot.beginStamp();
     slot.handoffs.push_back(handoff);
 }
 
@@ -230,7 +251,7 @@ void Profiler::endHandoff()
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::endHandoff(): no handoff begun");
-    slot.handoffs.back().glEnd = slot.stamp();
+    slot.handoffs.back().glEnd = slot.endStamp();
 }
 
 std::size_t Profiler::beginCuda([[maybe_unused]] std::string_view name,

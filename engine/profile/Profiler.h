@@ -68,6 +68,9 @@ public:
     void endFrame();
 
     /// GL scope: a timestamp now and one at end (glQueryCounter). Returns a token for end.
+    /// Scopes that follow each other directly share the timestamp between them (each costs
+    /// GPU time): GL work issued between one scope's end and the next's begin counts in the
+    /// next.
     std::size_t beginGl(std::string_view name);
     void endGl(std::size_t token);
 
