@@ -32,8 +32,6 @@ int runOverheadBench(const Settings& settings)
     if (!mesh)
         throw Error(mesh.error());
     render::GpuMesh gpuMesh(mesh.value(), "sample");
-    const int width = 1920, height = 1080;
-    render::SceneRenderer renderer(width, height, render::ColorFormat::Rgba8, true);
     auto cuda = ui::chooseCudaDevice(postfx::BackendChoice::Auto, settings.device);
     auto setup = ui::setUpPostfx(postfx::BackendChoice::Auto, cuda, *context);
     if (!setup)
@@ -43,74 +41,89 @@ int runOverheadBench(const Settings& settings)
     render::OrbitCamera camera;
     camera.fit(gpuMesh.bounds());
 
-    profile::ProfilerOptions onOptions;
-    profile::Profiler on(onOptions);
-    profile::ProfilerOptions offOptions;
-    offOptions.enabled = false;
-    profile::Profiler off(offOptions);
-
-    std::vector<double> frameOn, frameOff, cpuOn, cpuOff;
-    auto finish = [] {
-        glFinish();
-#ifdef TANDEM_HAS_CUDA
-        cudaDeviceSynchronize();
-#endif
-    };
-    // Frames run back to back, as an app runs them; a block's wall time over its frame count is
-    // the frame time, and each frame's issue time on the CPU is measured on its own.
-    auto block = [&](profile::Profiler& profiler, std::vector<double>& frames,
-                     std::vector<double>& cpu, int count, bool measure) {
-        ui::FramePipeline pipeline(renderer, processor, profiler);
-        finish();
-        const auto blockStart = std::chrono::steady_clock::now();
-        for (int i = 0; i < count; ++i) {
-            const auto start = std::chrono::steady_clock::now();
-            profiler.beginFrame();
-            camera.orbit(1.0f, 0.0f);
-            pipeline.render(gpuMesh, camera, chain.value(), render::Channel::Output,
-                            render::GeometryOptions{});
-            profiler.endFrame();
-            (void)profiler.takeFrames();
-            if (measure)
-                cpu.push_back(std::chrono::duration<double, std::micro>(
-                                  std::chrono::steady_clock::now() - start)
-                                  .count());
-        }
-        finish();
-        if (measure)
-            frames.push_back(std::chrono::duration<double, std::milli>(
-                                 std::chrono::steady_clock::now() - blockStart)
-                                 .count() /
-                             count);
-    };
-    block(on, frameOn, cpuOn, settings.warmup, false);
-    block(off, frameOff, cpuOff, settings.warmup, false);
-    const int blocks = 20;
-    const int perBlock = std::max(1, settings.frames / blocks);
-    for (int b = 0; b < blocks; ++b) {
-        block(on, frameOn, cpuOn, perBlock, true);
-        block(off, frameOff, cpuOff, perBlock, true);
-    }
-    const double fOn = median(frameOn), fOff = median(frameOff);
-    const double cOn = median(cpuOn), cOff = median(cpuOff);
-    printTable({"profiler", "frame ms (median of blocks)", "CPU issue us (median)"},
-               {{"on", fmt::format("{:.4f}", fOn), fmt::format("{:.1f}", cOn)},
-                {"off", fmt::format("{:.4f}", fOff), fmt::format("{:.1f}", cOff)}});
-    std::printf("frame time on/off: %+.2f %%; CPU per frame: %+.1f us (backend %s)\n",
-                100.0 * (fOn / fOff - 1.0), cOn - cOff,
-                interop::pathName(processor.path()));
     nlohmann::json json = header("overhead", settings);
     json["backend"] = interop::pathName(processor.path());
     json["chain"] = "tonemap,fxaa";
-    json["resolution"] = {width, height};
-    json["frames_per_variant"] = frameOn.size();
-    json["frame_ms_profiler_on"] = fOn;
-    json["frame_ms_profiler_off"] = fOff;
-    json["frame_time_overhead_fraction"] = fOn / fOff - 1.0;
-    json["cpu_issue_us_profiler_on"] = cOn;
-    json["cpu_issue_us_profiler_off"] = cOff;
-    json["cpu_overhead_us_per_frame"] = cOn - cOff;
-    json["stages_timed_per_frame"] = on.gpuStats().names().size() + on.cpuStats().names().size();
+    nlohmann::json results = nlohmann::json::array();
+    std::vector<std::vector<std::string>> rows;
+    struct Size {
+        int width, height;
+        const char* name;
+    };
+    for (const Size size : {Size{1920, 1080, "1080p"}, Size{3840, 2160, "4K"}}) {
+        const int width = size.width, height = size.height;
+        render::SceneRenderer renderer(width, height, render::ColorFormat::Rgba8, true);
+        profile::ProfilerOptions onOptions;
+        profile::Profiler on(onOptions);
+        profile::ProfilerOptions offOptions;
+        offOptions.enabled = false;
+        profile::Profiler off(offOptions);
+
+        std::vector<double> frameOn, frameOff, cpuOn, cpuOff;
+        auto finish = [] {
+            glFinish();
+    #ifdef TANDEM_HAS_CUDA
+            cudaDeviceSynchronize();
+    #endif
+        };
+        // Frames run back to back, as an app runs them; a block's wall time over its frame count is
+        // the frame time, and each frame's issue time on the CPU is measured on its own.
+        auto block = [&](profile::Profiler& profiler, std::vector<double>& frames,
+                         std::vector<double>& cpu, int count, bool measure) {
+            ui::FramePipeline pipeline(renderer, processor, profiler);
+            finish();
+            const auto blockStart = std::chrono::steady_clock::now();
+            for (int i = 0; i < count; ++i) {
+                const auto start = std::chrono::steady_clock::now();
+                profiler.beginFrame();
+                camera.orbit(1.0f, 0.0f);
+                pipeline.render(gpuMesh, camera, chain.value(), render::Channel::Output,
+                                render::GeometryOptions{});
+                profiler.endFrame();
+                (void)profiler.takeFrames();
+                if (measure)
+                    cpu.push_back(std::chrono::duration<double, std::micro>(
+                                      std::chrono::steady_clock::now() - start)
+                                      .count());
+            }
+            finish();
+            if (measure)
+                frames.push_back(std::chrono::duration<double, std::milli>(
+                                     std::chrono::steady_clock::now() - blockStart)
+                                     .count() /
+                                 count);
+        };
+        block(on, frameOn, cpuOn, settings.warmup, false);
+        block(off, frameOff, cpuOff, settings.warmup, false);
+        const int blocks = 20;
+        const int perBlock = std::max(1, settings.frames / blocks);
+        for (int b = 0; b < blocks; ++b) {
+            block(on, frameOn, cpuOn, perBlock, true);
+            block(off, frameOff, cpuOff, perBlock, true);
+        }
+        const double fOn = median(frameOn), fOff = median(frameOff);
+        const double cOn = median(cpuOn), cOff = median(cpuOff);
+        rows.push_back({size.name, fmt::format("{:.4f}", fOn), fmt::format("{:.4f}", fOff),
+                        fmt::format("{:+.2f} %", 100.0 * (fOn / fOff - 1.0)),
+                        fmt::format("{:.1f}", cOn), fmt::format("{:.1f}", cOff),
+                        fmt::format("{:+.1f} us", cOn - cOff)});
+        results.push_back({{"size", size.name},
+                           {"resolution", {width, height}},
+                           {"blocks_per_variant", frameOn.size()},
+                           {"frame_ms_profiler_on", fOn},
+                           {"frame_ms_profiler_off", fOff},
+                           {"frame_time_overhead_fraction", fOn / fOff - 1.0},
+                           {"cpu_issue_us_profiler_on", cOn},
+                           {"cpu_issue_us_profiler_off", cOff},
+                           {"cpu_overhead_us_per_frame", cOn - cOff}});
+    }
+    std::printf("\nprofiler on vs off (backend %s; frame: median over blocks of back-to-back "
+                "frames; CPU: median issue time)\n",
+                interop::pathName(processor.path()));
+    printTable({"size", "frame ms on", "frame ms off", "frame time", "CPU us on", "CPU us off",
+                "CPU per frame"},
+               rows);
+    json["results"] = results;
     return writeJson(settings, json) ? 0 : 1;
 }
 
