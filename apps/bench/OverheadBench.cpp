@@ -116,6 +116,7 @@ int runOverheadBench(const Settings& settings)
                            {"cpu_issue_us_profiler_on", cOn},
                            {"cpu_issue_us_profiler_off", cOff},
                            {"cpu_overhead_us_per_frame", cOn - cOff}});
+        processor.releaseTextures(); // before this size's G-buffer dies
     }
     std::printf("\nprofiler on vs off (backend %s; frame: median over blocks of back-to-back "
                 "frames; CPU: median issue time)\n",

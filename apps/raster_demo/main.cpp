@@ -203,6 +203,11 @@ int run(const Options& options)
                                    options.colorFormat == "rgba16f" ? render::ColorFormat::Rgba16F
                                                                     : render::ColorFormat::Rgba8,
                                    headless);
+    // Registrations of the G-buffer must go before it does: this guard dies first.
+    struct ReleaseOnExit {
+        postfx::PostProcessor& processor;
+        ~ReleaseOnExit() { processor.releaseTextures(); }
+    } releaseOnExit{processor};
     render::OrbitCamera camera;
     camera.fit(gpuMesh.bounds());
     ui::CameraControl cameraControl;

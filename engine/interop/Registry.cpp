@@ -42,7 +42,9 @@ RegisteredImage& RegisteredImage::operator=(RegisteredImage&& other) noexcept
 
 bool Registry::update(const FrameTextures& t)
 {
-    if (isRegistered() && t.generation == m_generation)
+    if (isRegistered() && t.generation == m_generation &&
+        image(Slot::Color).texture().id() == t.color->id() &&
+        image(Slot::Output).texture().id() == t.output->id())
         return false;
     clear();
     m_images.reserve(static_cast<std::size_t>(Slot::Count));

@@ -518,6 +518,12 @@ std::vector<StageTime> CudaBackend::stageTimes()
     return times;
 }
 
+void CudaBackend::releaseRegistrations()
+{
+    m_state->stream.synchronize();
+    m_state->registry.clear();
+}
+
 void CudaBackend::synchronize()
 {
     m_state->stream.synchronize();

@@ -44,6 +44,8 @@ public:
     std::vector<StageTime> stageTimes();
     /// Waits for the post-process stream. Blocks.
     void synchronize();
+    /// Drops the texture registrations; call before the registered textures are destroyed.
+    void releaseRegistrations();
     /// How many times textures were (re-)registered.
     std::uint64_t registrations() const;
     /// The post-process stream (a cudaStream_t), for callers that order work after it.

@@ -52,6 +52,14 @@ Result<std::unique_ptr<PostProcessor>> PostProcessor::create(BackendChoice choic
 
 PostProcessor::~PostProcessor() = default;
 
+void PostProcessor::releaseTextures()
+{
+#ifdef TANDEM_HAS_CUDA
+    if (m_cuda)
+        m_cuda->releaseRegistrations();
+#endif
+}
+
 void PostProcessor::run(const Chain& chain, const FrameInfo& frame,
                         const interop::FrameTextures& textures, StageHooks* hooks)
 {

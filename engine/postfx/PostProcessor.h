@@ -36,6 +36,10 @@ public:
     void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures,
              StageHooks* hooks = nullptr);
 
+    /// Drops GPU registrations of the textures it was given; call before they are destroyed
+    /// (a new G-buffer), so registrations never outlive their GL objects.
+    void releaseTextures();
+
     interop::Path path() const { return m_path; }
     /// One sentence: which backend and why.
     const std::string& description() const { return m_description; }

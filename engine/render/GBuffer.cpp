@@ -1,6 +1,7 @@
 #include "engine/render/GBuffer.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "engine/render/Bindings.h"
 
@@ -60,7 +61,9 @@ void GBuffer::create(int width, int height)
     m_framebuffer.attach(GL_DEPTH_ATTACHMENT, m_depth);
     m_framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0 + binding::OutId});
     m_framebuffer.checkComplete();
-    ++m_generation;
+    // Unique across all G-buffers: a new G-buffer must never look like one already registered.
+    static std::atomic<std::uint64_t> generations{0};
+    m_generation = ++generations;
 }
 
 void GBuffer::clearVisibility()

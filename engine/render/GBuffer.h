@@ -42,7 +42,8 @@ public:
     /// The allocated texture size.
     int capacityWidth() const { return m_color.width(); }
     int capacityHeight() const { return m_color.height(); }
-    /// Increases whenever the textures are reallocated; interop re-registers when it changes.
+    /// Changes whenever the textures are reallocated, and differs between G-buffers; interop
+    /// re-registers when it changes.
     std::uint64_t generation() const { return m_generation; }
 
     ColorFormat colorFormat() const { return m_colorFormat; }

@@ -78,6 +78,7 @@ protected:
         out.cuda = readOutput();
         processor.value()->host().run(chain.value(), frame, textures);
         out.host = readOutput();
+        processor.value()->releaseTextures(); // before the G-buffer dies
         return out;
     }
 
@@ -148,7 +149,7 @@ TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
     EXPECT_TRUE(gbuffer.resize(900, 700));
     frame();
     EXPECT_EQ(processor.value()->cuda()->registrations(), 2u);
-    processor.value()->cuda()->synchronize();
+    processor.value()->releaseTextures();
 }
 
 TEST(CudaDevice, ListsTheGpu)
