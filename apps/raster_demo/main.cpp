@@ -63,6 +63,7 @@ struct Options {
     int warmup = 0;
     bool noProfile = false;
     bool overlay = false;
+    bool profileDetail = false;
 };
 
 int usageError(const std::string& message)
@@ -223,6 +224,7 @@ int run(const Options& options)
     profilerOptions.warmupFrames = static_cast<std::uint64_t>(options.warmup);
     profile::Profiler profiler(profilerOptions);
     ui::FramePipeline pipeline(renderer, processor, profiler);
+    pipeline.setGeometryDetail(options.profileDetail);
     std::optional<profile::Trace> trace;
     if (!options.tracePath.empty())
         trace.emplace(static_cast<std::size_t>(options.traceFrames));
@@ -425,6 +427,9 @@ int main(int argc, char** argv)
     app.add_flag("--overlay", options.overlay,
                  "draw the timing overlay into headless output too (a window always has it; F1 "
                  "toggles)");
+    app.add_flag("--profile-detail", options.profileDetail,
+                 "time the geometry pass's visibility and resolve halves apart (one more GPU sync "
+                 "point per frame)");
     app.add_flag("--no-profile", options.noProfile,
                  "no timer queries or events at all (to measure the profiler's own cost)");
     app.add_option("--report", options.reportPath,

@@ -24,13 +24,16 @@ void FramePipeline::render(const render::GpuMesh& mesh, const render::OrbitCamer
                            const render::GeometryOptions& options)
 {
     render::GBuffer& gbuffer = m_renderer.gbuffer();
-    {
-        profile::GlScope scope(m_profiler, "geometry.visibility");
-        m_renderer.geometry().drawVisibility(gbuffer, mesh, camera, options);
-    }
-    {
+    if (m_geometryDetail) {
+        {
+            profile::GlScope scope(m_profiler, "geometry.visibility");
+            m_renderer.geometry().drawVisibility(gbuffer, mesh, camera, options);
+        }
         profile::GlScope scope(m_profiler, "geometry.resolve");
         m_renderer.geometry().resolve(gbuffer, mesh);
+    } else {
+        profile::GlScope scope(m_profiler, "geometry");
+        m_renderer.geometry().draw(gbuffer, mesh, camera, options);
     }
     if (chain.enabledCount() > 0) {
         profile::CpuScope scope(m_profiler, "postfx");

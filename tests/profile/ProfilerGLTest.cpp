@@ -20,7 +20,7 @@ class ProfilerGL : public test::GlTest {
 protected:
     /// Renders `frames` frames of the test scene with `chainText`, reading back when asked.
     std::vector<FrameRecord> run(Profiler& profiler, int frames, const std::string& chainText,
-                                 bool readback)
+                                 bool readback, bool detail = true)
     {
         auto chain = postfx::parseChain(chainText);
         EXPECT_TRUE(chain);
@@ -31,6 +31,7 @@ protected:
         render::OrbitCamera camera;
         camera.fit(mesh.bounds());
         ui::FramePipeline pipeline(renderer, *processor.value(), profiler);
+        pipeline.setGeometryDetail(detail);
         std::vector<FrameRecord> records;
         for (int i = 0; i < frames; ++i) {
             profiler.beginFrame();
@@ -91,6 +92,18 @@ TEST_F(ProfilerGL, EveryStageIsTimedInsideItsFrameInPipelineOrder)
         EXPECT_LE(s.p50, s.p99) << name;
     }
     EXPECT_GT(profiler.cpuStats().summary("tonemap").mean, 0.0);
+}
+
+TEST_F(ProfilerGL, CoarseGeometrySpanByDefault)
+{
+    Profiler profiler;
+    const auto frames = run(profiler, 3, "tonemap", false, false);
+    ASSERT_EQ(frames.size(), 3u);
+    for (const auto& frame : frames) {
+        ASSERT_NE(find(frame, "geometry"), nullptr);
+        EXPECT_EQ(find(frame, "geometry.visibility"), nullptr);
+        EXPECT_LE(find(frame, "geometry")->endMs, find(frame, "handoff")->startMs);
+    }
 }
 
 TEST_F(ProfilerGL, SteadyStateFramesStallOnlyForReadback)
