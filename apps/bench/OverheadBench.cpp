@@ -62,9 +62,9 @@ int runOverheadBench(const Settings& settings)
         std::vector<double> frameOn, frameOff, cpuOn, cpuOff;
         auto finish = [] {
             glFinish();
-    #ifdef TANDEM_HAS_CUDA
+#ifdef TANDEM_HAS_CUDA
             cudaDeviceSynchronize();
-    #endif
+#endif
         };
         // Frames run back to back, as an app runs them; a block's wall time over its frame count is
         // the frame time, and each frame's issue time on the CPU is measured on its own.

@@ -75,6 +75,30 @@ Result<bool> prepareOutputDirectory(const fs::path& dir)
     return true;
 }
 
+Result<bool> writeTextFile(const fs::path& path, const std::string& text, bool overwrite)
+{
+    std::error_code ec;
+    if (!overwrite && fs::exists(path, ec))
+        return fail(fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    const fs::path temporary = path.string() + ".partial";
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << text;
+        if (!out) {
+            fs::remove(temporary, ec);
+            return fail(fmt::format("{}: cannot write (folder missing or not writable, or disk "
+                                    "full)",
+                                    path.string()));
+        }
+    }
+    fs::rename(temporary, path, ec);
+    if (ec) {
+        fs::remove(temporary, ec);
+        return fail(fmt::format("{}: cannot write: {}", path.string(), ec.message()));
+    }
+    return true;
+}
+
 fs::path dataRoot()
 {
     if (const char* env = std::getenv("TANDEM_DATA_DIR"); env && *env)

@@ -23,6 +23,12 @@ Result<std::string> readTextFile(const std::filesystem::path& path);
 /// a message naming the folder and the reason.
 Result<bool> prepareOutputDirectory(const std::filesystem::path& dir);
 
+/// Writes `text` to `path` through a temporary file renamed into place, so a failure never
+/// leaves half a file. Refuses to replace an existing file unless `overwrite`; fails naming the
+/// file and the reason.
+Result<bool> writeTextFile(const std::filesystem::path& path, const std::string& text,
+                           bool overwrite);
+
 /// The folder holding the running executable (from /proc/self/exe), or empty if unknown.
 std::filesystem::path executableDirectory();
 

@@ -11,12 +11,12 @@ namespace tandem {
 
 /// Why the CPU waited for the GPU.
 enum class StallCause {
-    Readback,     ///< glReadPixels / a mapped pixel-pack buffer
-    QueryWait,    ///< a GL query result read that had to wait
-    StreamSync,   ///< cudaStreamSynchronize / cudaEventSynchronize
-    DeviceSync,   ///< cudaDeviceSynchronize (debug launch checks)
-    Finish,       ///< glFinish
-    Calibration,  ///< reading GL_TIMESTAMP to align clocks
+    Readback,    ///< glReadPixels / a mapped pixel-pack buffer
+    QueryWait,   ///< a GL query result read that had to wait
+    StreamSync,  ///< cudaStreamSynchronize / cudaEventSynchronize
+    DeviceSync,  ///< cudaDeviceSynchronize (debug launch checks)
+    Finish,      ///< glFinish
+    Calibration, ///< reading GL_TIMESTAMP to align clocks
     Count
 };
 

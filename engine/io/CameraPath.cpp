@@ -69,9 +69,10 @@ Result<CameraPath> readCameraPath(const std::filesystem::path& path)
         };
         if (!number("frame", key.frame) || !number("yaw", key.yaw) || !number("pitch", key.pitch) ||
             !number("distance", key.distanceScale))
-            return fail(fmt::format("{}: keyframe {}: frame, yaw, pitch and distance must be finite "
-                                    "numbers",
-                                    path.string(), result.keys.size()));
+            return fail(
+                fmt::format("{}: keyframe {}: frame, yaw, pitch and distance must be finite "
+                            "numbers",
+                            path.string(), result.keys.size()));
         if (key.frame <= last)
             return fail(fmt::format("{}: keyframe {}: frames must increase", path.string(),
                                     result.keys.size()));

@@ -11,10 +11,10 @@ namespace tandem::io {
 
 /// One pose of the orbit camera, relative to the fitted view.
 struct CameraKey {
-    float frame = 0;          ///< frame number at which this pose holds
-    float yaw = 30;           ///< degrees
-    float pitch = 20;         ///< degrees
-    float distanceScale = 1;  ///< multiple of the fitted distance
+    float frame = 0;         ///< frame number at which this pose holds
+    float yaw = 30;          ///< degrees
+    float pitch = 20;        ///< degrees
+    float distanceScale = 1; ///< multiple of the fitted distance
 };
 
 /// A camera path: poses interpolated linearly between keyframes, held after the last.

@@ -36,7 +36,8 @@ class HostExec {
 public:
     HostExec(ThreadPool& pool, const interop::HostFrame& in, std::vector<Rgba> (&buffers)[3],
              std::vector<std::uint8_t>& output, std::vector<StageTime>& times, StageHooks* hooks)
-        : m_pool(pool), m_in(in), m_output(output), m_times(times), m_hooks(hooks), m_depth{in.depth, in.width, in.height, in.width},
+        : m_pool(pool), m_in(in), m_output(output), m_times(times),
+          m_hooks(hooks), m_depth{in.depth, in.width, in.height, in.width},
           m_normal{in.normal, in.width, in.height}, m_id{in.id, in.width, in.height, in.width}
     {
         const std::size_t pixels = static_cast<std::size_t>(in.width) * in.height;

@@ -52,7 +52,7 @@ struct Profiler::Slot {
         std::size_t handoff;
     };
     struct Handoff {
-        std::size_t glBegin = 0, glEnd = 0; ///< query indices
+        std::size_t glBegin = 0, glEnd = 0;   ///< query indices
         std::size_t anchor = ~std::size_t{0}; ///< event index
     };
 
@@ -147,7 +147,10 @@ Profiler::Profiler(ProfilerOptions options)
 
 Profiler::~Profiler() = default;
 
-double Profiler::nowMs() const { return static_cast<double>(steadyNs() - m_startNs) * 1e-6; }
+double Profiler::nowMs() const
+{
+    return static_cast<double>(steadyNs() - m_startNs) * 1e-6;
+}
 
 void Profiler::calibrate()
 {
@@ -409,6 +412,9 @@ void Profiler::flush()
     }
 }
 
-std::vector<FrameRecord> Profiler::takeFrames() { return std::exchange(m_done, {}); }
+std::vector<FrameRecord> Profiler::takeFrames()
+{
+    return std::exchange(m_done, {});
+}
 
 } // namespace tandem::profile

@@ -45,9 +45,9 @@ struct FrameRecord {
 
 struct ProfilerOptions {
     bool enabled = true;
-    int depth = 4;                ///< frame slots in flight (at least 3)
-    int calibrateEvery = 1000;    ///< frames between GL clock re-alignments (each one stalls)
-    std::size_t window = 240;     ///< frames in the statistics window
+    int depth = 4;                  ///< frame slots in flight (at least 3)
+    int calibrateEvery = 1000;      ///< frames between GL clock re-alignments (each one stalls)
+    std::size_t window = 240;       ///< frames in the statistics window
     std::uint64_t warmupFrames = 0; ///< first frames left out of the statistics
 };
 
@@ -124,7 +124,7 @@ private:
 
     ProfilerOptions m_options;
     std::vector<std::unique_ptr<Slot>> m_slots;
-    std::uint64_t m_frame = 0;        ///< index of the frame being recorded
+    std::uint64_t m_frame = 0; ///< index of the frame being recorded
     std::uint64_t m_nextToCollect = 0;
     std::uint64_t m_dropped = 0;
     std::uint64_t m_calibrations = 0;
@@ -144,8 +144,7 @@ class GlScope {
 public:
     GlScope(Profiler& profiler, std::string_view name)
         : m_profiler(profiler), m_token(profiler.beginGl(name))
-    {
-    }
+    {}
     ~GlScope() { m_profiler.endGl(m_token); }
     GlScope(const GlScope&) = delete;
     GlScope& operator=(const GlScope&) = delete;
@@ -160,8 +159,7 @@ class CpuScope {
 public:
     CpuScope(Profiler& profiler, std::string_view name)
         : m_profiler(profiler), m_token(profiler.beginCpu(name))
-    {
-    }
+    {}
     ~CpuScope() { m_profiler.endCpu(m_token); }
     CpuScope(const CpuScope&) = delete;
     CpuScope& operator=(const CpuScope&) = delete;

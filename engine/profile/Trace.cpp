@@ -1,14 +1,18 @@
 #include "engine/profile/Trace.h"
 
-#include <fstream>
 
 #include <fmt/format.h>
+
+#include "engine/core/File.h"
 
 namespace tandem::profile {
 
 namespace {
 
-int pidOf(Api api) { return static_cast<int>(api) + 1; }
+int pidOf(Api api)
+{
+    return static_cast<int>(api) + 1;
+}
 
 nlohmann::json metadata(const char* what, int pid, int tid, const std::string& name)
 {
@@ -54,7 +58,8 @@ nlohmann::json Trace::toJson() const
     events.push_back(metadata("thread_name", pidOf(Api::Cuda), 1, "post-process stream"));
     for (const auto& frame : m_frames) {
         const std::string name = fmt::format("frame {}", frame.index);
-        events.push_back(complete(name, Api::Cpu, 0, frame.cpuStartMs, frame.cpuEndMs, frame.index));
+        events.push_back(
+            complete(name, Api::Cpu, 0, frame.cpuStartMs, frame.cpuEndMs, frame.index));
         events.push_back(complete(name, Api::Gl, 0, frame.gpuStartMs, frame.gpuEndMs, frame.index));
         for (const auto& span : frame.spans)
             events.push_back(
@@ -73,20 +78,7 @@ nlohmann::json Trace::toJson() const
 
 Result<bool> Trace::write(const std::filesystem::path& path, bool overwrite) const
 {
-    std::error_code ec;
-    if (!overwrite && std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
-    const std::filesystem::path temporary = path.string() + ".partial";
-    {
-        std::ofstream out(temporary);
-        out << toJson().dump() << '\n';
-        if (!out)
-            return fail(fmt::format("{}: cannot write the trace", path.string()));
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec)
-        return fail(fmt::format("{}: cannot write the trace: {}", path.string(), ec.message()));
-    return true;
+    return writeTextFile(path, toJson().dump() + "\n", overwrite);
 }
 
 } // namespace tandem::profile

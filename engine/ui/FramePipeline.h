@@ -35,8 +35,7 @@ public:
     FramePipeline(render::SceneRenderer& renderer, postfx::PostProcessor& processor,
                   profile::Profiler& profiler)
         : m_renderer(renderer), m_processor(processor), m_profiler(profiler), m_hooks(profiler)
-    {
-    }
+    {}
 
     /// Times the geometry pass as two spans (geometry.visibility, geometry.resolve) instead of
     /// one (geometry). Each GL timestamp between passes is a sync point that stops the GPU from

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <map>
 
+#include <backends/imgui_impl_opengl3.h>
 #include <fmt/format.h>
 #include <imgui.h>
-#include <backends/imgui_impl_opengl3.h>
 #ifdef TANDEM_HAS_WINDOW
 #include <backends/imgui_impl_glfw.h>
 #endif
@@ -22,7 +22,8 @@ constexpr std::size_t HistoryFrames = 120;
 
 double seconds()
 {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 ImU32 colorFor(const std::string& name)
@@ -48,7 +49,8 @@ Overlay::Overlay(platform::Context& context)
 #ifdef TANDEM_HAS_WINDOW
     if (!context.isHeadless() && context.nativeWindow()) {
         if (!ImGui_ImplGlfw_InitForOpenGL(static_cast<GLFWwindow*>(context.nativeWindow()), true))
-            throw Error("the ImGui GLFW backend failed to initialise", "ImGui_ImplGlfw_InitForOpenGL");
+            throw Error("the ImGui GLFW backend failed to initialise",
+                        "ImGui_ImplGlfw_InitForOpenGL");
         m_window = true;
     }
 #else
@@ -76,9 +78,15 @@ Overlay::~Overlay()
     ImGui::DestroyContext();
 }
 
-bool Overlay::wantsMouse() const { return m_visible && ImGui::GetIO().WantCaptureMouse; }
+bool Overlay::wantsMouse() const
+{
+    return m_visible && ImGui::GetIO().WantCaptureMouse;
+}
 
-bool Overlay::wantsKeyboard() const { return m_visible && ImGui::GetIO().WantCaptureKeyboard; }
+bool Overlay::wantsKeyboard() const
+{
+    return m_visible && ImGui::GetIO().WantCaptureKeyboard;
+}
 
 void Overlay::addFrames(const std::vector<profile::FrameRecord>& frames)
 {
@@ -140,7 +148,8 @@ void Overlay::buildWindow(const OverlayView& view)
     if (profiler && profiler->isEnabled() &&
         ImGui::CollapsingHeader("stages", ImGuiTreeNodeFlags_DefaultOpen)) {
         const double gpuFrameMean = std::max(1e-9, profiler->gpuStats().summary("frame").mean);
-        if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        if (ImGui::BeginTable("stages", 5,
+                              ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
             ImGui::TableSetupColumn("stage");
             ImGui::TableSetupColumn("GPU ms");
             ImGui::TableSetupColumn("CPU ms");
@@ -158,7 +167,8 @@ void Overlay::buildWindow(const OverlayView& view)
                 const profile::Summary cpu = profiler->cpuStats().summary(name);
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colorFor(name)), "%s", name.c_str());
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colorFor(name)), "%s",
+                                   name.c_str());
                 ImGui::TableNextColumn();
                 gpu.count ? ImGui::Text("%.3f", gpu.mean) : ImGui::TextDisabled("-");
                 ImGui::TableNextColumn();
@@ -173,7 +183,8 @@ void Overlay::buildWindow(const OverlayView& view)
         }
     }
 
-    if (!m_history.empty() && ImGui::CollapsingHeader("recent frames", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (!m_history.empty() &&
+        ImGui::CollapsingHeader("recent frames", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Frame-time plot with 16.7 and 33.3 ms lines.
         std::vector<float> times;
         float maxMs = 34.0f;
@@ -183,8 +194,8 @@ void Overlay::buildWindow(const OverlayView& view)
         }
         const ImVec2 plotSize(410, 70);
         const ImVec2 origin = ImGui::GetCursorScreenPos();
-        ImGui::PlotLines("##frame", times.data(), static_cast<int>(times.size()), 0,
-                         "GPU frame ms", 0.0f, maxMs, plotSize);
+        ImGui::PlotLines("##frame", times.data(), static_cast<int>(times.size()), 0, "GPU frame ms",
+                         0.0f, maxMs, plotSize);
         ImDrawList* draw = ImGui::GetWindowDrawList();
         for (float line : {16.7f, 33.3f}) {
             const float y = origin.y + plotSize.y * (1.0f - line / maxMs);

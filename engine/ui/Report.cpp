@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "engine/core/File.h"
 #include "engine/cuda/Device.h"
 
 namespace tandem::ui {
@@ -47,8 +47,14 @@ namespace {
 
 nlohmann::json summaryJson(const profile::Summary& s, double frameMean)
 {
-    return {{"samples", s.count}, {"last_ms", s.last}, {"mean_ms", s.mean}, {"min_ms", s.min},
-            {"max_ms", s.max},    {"p50_ms", s.p50},   {"p95_ms", s.p95},   {"p99_ms", s.p99},
+    return {{"samples", s.count},
+            {"last_ms", s.last},
+            {"mean_ms", s.mean},
+            {"min_ms", s.min},
+            {"max_ms", s.max},
+            {"p50_ms", s.p50},
+            {"p95_ms", s.p95},
+            {"p99_ms", s.p99},
             {"share", frameMean > 0 ? s.mean / frameMean : 0.0}};
 }
 
@@ -89,21 +95,7 @@ void Report::setProfile(const profile::Profiler& profiler)
 
 Result<bool> Report::write(const std::filesystem::path& path, bool overwrite) const
 {
-    std::error_code ec;
-    if (!overwrite && std::filesystem::exists(path, ec))
-        return fail(
-            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
-    const std::filesystem::path temporary = path.string() + ".partial";
-    {
-        std::ofstream out(temporary);
-        out << m_json.dump(2) << '\n';
-        if (!out)
-            return fail(fmt::format("{}: cannot write the report", path.string()));
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec)
-        return fail(fmt::format("{}: cannot write the report: {}", path.string(), ec.message()));
-    return true;
+    return writeTextFile(path, m_json.dump(2) + "\n", overwrite);
 }
 
 } // namespace tandem::ui

@@ -78,7 +78,8 @@ TEST_F(ProfilerGL, EveryStageIsTimedInsideItsFrameInPipelineOrder)
             EXPECT_LE(span.endMs, end) << span.name << " ends after its frame";
         }
         // GL stages in pipeline order.
-        EXPECT_LE(find(frame, "geometry.visibility")->endMs, find(frame, "geometry.resolve")->startMs);
+        EXPECT_LE(find(frame, "geometry.visibility")->endMs,
+                  find(frame, "geometry.resolve")->startMs);
         EXPECT_LE(find(frame, "geometry.resolve")->endMs, find(frame, "handoff")->startMs);
         EXPECT_LE(find(frame, "handoff")->endMs, find(frame, "present")->startMs);
         // Host stages in chain order.
@@ -118,7 +119,8 @@ TEST_F(ProfilerGL, SteadyStateFramesStallOnlyForReadback)
     Profiler reading;
     for (const auto& frame : run(reading, 8, "none", true))
         for (std::size_t i = 0; i < StallCauseCount; ++i)
-            EXPECT_EQ(frame.stalls[i], i == static_cast<std::size_t>(StallCause::Readback) ? 1u : 0u)
+            EXPECT_EQ(frame.stalls[i],
+                      i == static_cast<std::size_t>(StallCause::Readback) ? 1u : 0u)
                 << "frame " << frame.index << ": " << stallName(static_cast<StallCause>(i));
     EXPECT_EQ(reading.stallTotals()[static_cast<std::size_t>(StallCause::Readback)], 8u);
 }

@@ -59,8 +59,8 @@ TEST(CameraPath, OrbitRepeatsAndKeyframesInterpolate)
     EXPECT_FLOAT_EQ(orbit.at(540).yaw, 210) << "repeats every 360 frames";
 
     test::TempDir dir;
-    auto path = io::readCameraPath(dir.write(
-        "p.json", R"({"keyframes": [{"frame": 0, "yaw": 0, "pitch": 10, "distance": 1},
+    auto path = io::readCameraPath(
+        dir.write("p.json", R"({"keyframes": [{"frame": 0, "yaw": 0, "pitch": 10, "distance": 1},
                                     {"frame": 10, "yaw": 90, "pitch": 30, "distance": 2}]})"));
     ASSERT_TRUE(path) << path.error();
     const io::CameraKey mid = path.value().at(5);
@@ -79,8 +79,8 @@ TEST(CameraPath, BadFilesSayWhy)
     auto noKeys = io::readCameraPath(dir.write("b.json", R"({"frames": []})"));
     ASSERT_FALSE(noKeys);
     EXPECT_NE(noKeys.error().find("keyframes"), std::string::npos);
-    auto order = io::readCameraPath(
-        dir.write("c.json", R"({"keyframes": [{"frame": 5}, {"frame": 5}]})"));
+    auto order =
+        io::readCameraPath(dir.write("c.json", R"({"keyframes": [{"frame": 5}, {"frame": 5}]})"));
     ASSERT_FALSE(order);
     EXPECT_NE(order.error().find("frames must increase"), std::string::npos);
     auto type = io::readCameraPath(dir.write("d.json", R"({"keyframes": [{"yaw": "left"}]})"));

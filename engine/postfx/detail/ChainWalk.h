@@ -12,9 +12,10 @@ namespace tandem::postfx::detail {
 inline constexpr int GBufferColor = -1;
 inline constexpr int Temporary = 2;
 
-/// `Exec` provides: beginStage(kind), endStage(kind), beginEncode(), endEncode(), and tonemap/blur/bilateral/outline/ssao/
-/// fxaa/viewDepth/viewNormal/viewId(src, dst, k), encode(src). blur is separable: horizontal
-/// then vertical, through Temporary or fused, as long as the sums come out the same.
+/// `Exec` provides: beginStage(kind), endStage(kind), beginEncode(), endEncode(), and
+/// tonemap/blur/bilateral/outline/ssao/ fxaa/viewDepth/viewNormal/viewId(src, dst, k), encode(src).
+/// blur is separable: horizontal then vertical, through Temporary or fused, as long as the sums
+/// come out the same.
 template <class Exec> void walkChain(Exec& exec, const Chain& chain, const FrameInfo& frame)
 {
     int src = GBufferColor;
