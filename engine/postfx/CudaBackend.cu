@@ -282,6 +282,9 @@ public:
     }
     StageHooks* m_hooks = nullptr;
 
+    TonemapCache& tonemapTables() { return *m_tonemaps; }
+    TonemapCache* m_tonemaps = nullptr;
+
     void tonemap(int src, int dst, const TonemapTable& table)
     {
         const TonemapK k = table.view(m_curves->upload(table.curve, m_stream));
@@ -398,6 +401,7 @@ struct CudaBackend::State {
     std::vector<cuda::Event> events;
     std::vector<std::pair<StageKind, std::size_t>> marks;
     CurveCache curves;
+    TonemapCache tonemaps;
 
     void prepareBuffers(int width, int height)
     {
@@ -447,11 +451,13 @@ void CudaBackend::runMapped(const Chain& chain, const FrameInfo& frame,
         auto exec = makeExec(SurfRgba16F{handoff.surface(Slot::Color), t.width, t.height}, depth,
                              normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
         exec.m_hooks = hooks;
+        exec.m_tonemaps = &s.tonemaps;
         detail::walkChain(exec, chain, frame);
     } else {
         auto exec = makeExec(SurfRgba8{handoff.surface(Slot::Color), t.width, t.height}, depth,
                              normal, id, out, s.views, s.stream.get(), marks, &s.events, &s.curves);
         exec.m_hooks = hooks;
+        exec.m_tonemaps = &s.tonemaps;
         detail::walkChain(exec, chain, frame);
     }
 }
@@ -486,10 +492,12 @@ std::vector<std::uint8_t> CudaBackend::process(const Chain& chain, const FrameIn
         auto exec = makeExec(
             BufRgba16F{reinterpret_cast<const std::uint16_t*>(color.data()), in.width, in.height},
             depthView, normalView, idView, out, s.views, stream, marks, &s.events, &s.curves);
+        exec.m_tonemaps = &s.tonemaps;
         detail::walkChain(exec, chain, frame);
     } else {
         auto exec = makeExec(BufRgba8{color.data(), in.width, in.height}, depthView, normalView,
                              idView, out, s.views, stream, marks, &s.events, &s.curves);
+        exec.m_tonemaps = &s.tonemaps;
         detail::walkChain(exec, chain, frame);
     }
     std::vector<std::uint8_t> result(pixels * 4);

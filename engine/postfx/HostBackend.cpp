@@ -74,6 +74,9 @@ public:
                  .count()});
     }
 
+    TonemapCache& tonemapTables() { return *m_tonemaps; }
+    TonemapCache* m_tonemaps = nullptr;
+
     void tonemap(int src, int dst, const TonemapTable& table)
     {
         const TonemapK k = table.view(table.curve.data());
@@ -186,6 +189,7 @@ std::vector<std::uint8_t> HostBackend::process(const Chain& chain, const FrameIn
 {
     m_times.clear();
     HostExec exec(m_pool, input, m_buffers, m_output, m_times, nullptr);
+    exec.m_tonemaps = &m_tonemaps;
     detail::walkChain(exec, chain, frame);
     return m_output;
 }
@@ -199,6 +203,7 @@ void HostBackend::run(const Chain& chain, const FrameInfo& frame,
     m_times.clear();
     try {
         HostExec exec(m_pool, input, m_buffers, m_output, m_times, hooks);
+        exec.m_tonemaps = &m_tonemaps;
         detail::walkChain(exec, chain, frame);
     } catch (...) {
         m_transfer.release();

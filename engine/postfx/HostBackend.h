@@ -11,6 +11,7 @@
 #include "engine/interop/HostTransfer.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PixelStages.h"
+#include "engine/postfx/Prepare.h"
 #include "engine/postfx/StageHooks.h"
 
 namespace tandem::postfx {
@@ -45,6 +46,7 @@ private:
     std::vector<Rgba> m_buffers[3];
     std::vector<std::uint8_t> m_output;
     std::vector<StageTime> m_times;
+    TonemapCache m_tonemaps;
 };
 
 } // namespace tandem::postfx

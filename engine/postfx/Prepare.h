@@ -17,6 +17,24 @@ struct TonemapTable {
     TonemapK view(const float* curveMemory) const { return {exposureScale, curveMemory}; }
 };
 TonemapTable prepare(const TonemapParams& p);
+
+/// The last tonemap table, rebuilt only when the parameters change (4097 pow() calls are worth
+/// skipping every frame).
+class TonemapCache {
+public:
+    const TonemapTable& get(const TonemapParams& p)
+    {
+        if (m_table.curve.empty() || p.exposure != m_params.exposure || p.gamma != m_params.gamma) {
+            m_table = prepare(p);
+            m_params = p;
+        }
+        return m_table;
+    }
+
+private:
+    TonemapParams m_params;
+    TonemapTable m_table;
+};
 BlurK prepare(const BlurParams& p);
 BilateralK prepare(const BilateralParams& p);
 OutlineK prepare(const OutlineParams& p);

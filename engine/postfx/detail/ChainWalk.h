@@ -12,7 +12,8 @@ namespace tandem::postfx::detail {
 inline constexpr int GBufferColor = -1;
 inline constexpr int Temporary = 2;
 
-/// `Exec` provides: beginStage(kind), endStage(kind), beginEncode(), endEncode(), and
+/// `Exec` provides: tonemapTables() (a TonemapCache that outlives the run), beginStage(kind),
+/// endStage(kind), beginEncode(), endEncode(), and
 /// tonemap/blur/bilateral/outline/ssao/ fxaa/viewDepth/viewNormal/viewId(src, dst, k), encode(src).
 /// blur is separable: horizontal then vertical, through Temporary or fused, as long as the sums
 /// come out the same.
@@ -26,7 +27,7 @@ template <class Exec> void walkChain(Exec& exec, const Chain& chain, const Frame
         exec.beginStage(stage.kind);
         switch (stage.kind) {
         case StageKind::Tonemap:
-            exec.tonemap(src, dst, prepare(stage.tonemap));
+            exec.tonemap(src, dst, exec.tonemapTables().get(stage.tonemap));
             break;
         case StageKind::Blur:
             exec.blur(src, dst, prepare(stage.blur));
