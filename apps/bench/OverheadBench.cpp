@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include <fmt/format.h>
 #include <glad/gl.h>
@@ -46,6 +47,7 @@ int runOverheadBench(const Settings& settings)
     json["chain"] = "tonemap,fxaa";
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
+    std::vector<std::vector<std::string>> diagnostics;
     struct Size {
         int width, height;
         const char* name;
@@ -53,13 +55,23 @@ int runOverheadBench(const Settings& settings)
     for (const Size size : {Size{1920, 1080, "1080p"}, Size{3840, 2160, "4K"}}) {
         const int width = size.width, height = size.height;
         render::SceneRenderer renderer(width, height, render::ColorFormat::Rgba8, true);
-        profile::ProfilerOptions onOptions;
-        profile::Profiler on(onOptions);
-        profile::ProfilerOptions offOptions;
-        offOptions.enabled = false;
-        profile::Profiler off(offOptions);
-
-        std::vector<double> frameOn, frameOff, cpuOn, cpuOff;
+        // Variants in alternating blocks: everything, no CUDA events, frame stamps only, off.
+        struct Variant {
+            const char* name;
+            profile::ProfilerOptions options;
+            std::vector<double> frames, cpu;
+        };
+        std::vector<Variant> variants(4);
+        variants[0].name = "on";
+        variants[1].name = "no CUDA events";
+        variants[1].options.cudaScopes = false;
+        variants[2].name = "frame stamps only";
+        variants[2].options.glScopes = false;
+        variants[3].name = "off";
+        variants[3].options.enabled = false;
+        std::vector<std::unique_ptr<profile::Profiler>> profilers;
+        for (auto& v : variants)
+            profilers.push_back(std::make_unique<profile::Profiler>(v.options));
         auto finish = [] {
             glFinish();
 #ifdef TANDEM_HAS_CUDA
@@ -93,13 +105,27 @@ int runOverheadBench(const Settings& settings)
                                      .count() /
                                  count);
         };
-        block(on, frameOn, cpuOn, settings.warmup, false);
-        block(off, frameOff, cpuOff, settings.warmup, false);
+        for (std::size_t v = 0; v < variants.size(); ++v)
+            block(*profilers[v], variants[v].frames, variants[v].cpu, settings.warmup, false);
         const int blocks = 20;
         const int perBlock = std::max(1, settings.frames / blocks);
-        for (int b = 0; b < blocks; ++b) {
-            block(on, frameOn, cpuOn, perBlock, true);
-            block(off, frameOff, cpuOff, perBlock, true);
+        for (int b = 0; b < blocks; ++b)
+            for (std::size_t v = 0; v < variants.size(); ++v)
+                block(*profilers[v], variants[v].frames, variants[v].cpu, perBlock, true);
+        std::vector<double>& frameOn = variants[0].frames;
+        std::vector<double>& cpuOn = variants[0].cpu;
+        std::vector<double>& frameOff = variants[3].frames;
+        std::vector<double>& cpuOff = variants[3].cpu;
+        nlohmann::json variantsJson = nlohmann::json::array();
+        for (const auto& v : variants) {
+            const double f = median(v.frames);
+            variantsJson.push_back({{"variant", v.name},
+                                    {"frame_ms", f},
+                                    {"cpu_issue_us", median(v.cpu)},
+                                    {"frame_time_overhead_fraction", f / median(frameOff) - 1.0}});
+            diagnostics.push_back({size.name, v.name, fmt::format("{:.4f}", f),
+                                   fmt::format("{:+.2f} %", 100.0 * (f / median(frameOff) - 1.0)),
+                                   fmt::format("{:.1f}", median(v.cpu))});
         }
         const double fOn = median(frameOn), fOff = median(frameOff);
         const double cOn = median(cpuOn), cOff = median(cpuOff);
@@ -115,7 +141,8 @@ int runOverheadBench(const Settings& settings)
                            {"frame_time_overhead_fraction", fOn / fOff - 1.0},
                            {"cpu_issue_us_profiler_on", cOn},
                            {"cpu_issue_us_profiler_off", cOff},
-                           {"cpu_overhead_us_per_frame", cOn - cOff}});
+                           {"cpu_overhead_us_per_frame", cOn - cOff},
+                           {"variants", variantsJson}});
         processor.releaseTextures(); // before this size's G-buffer dies
     }
     std::printf("\nprofiler on vs off (backend %s; frame: median over blocks of back-to-back "
@@ -124,6 +151,8 @@ int runOverheadBench(const Settings& settings)
     printTable({"size", "frame ms on", "frame ms off", "frame time", "CPU us on", "CPU us off",
                 "CPU per frame"},
                rows);
+    std::printf("\nwhere the cost is (same run, same blocks)\n");
+    printTable({"size", "variant", "frame ms", "vs off", "CPU us"}, diagnostics);
     json["results"] = results;
     return writeJson(settings, json) ? 0 : 1;
 }

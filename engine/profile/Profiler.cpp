@@ -211,7 +211,7 @@ void Profiler::endFrame()
 
 std::size_t Profiler::beginGl(std::string_view name)
 {
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     slot.glSpans.push_back({std::string(name), slot.beginStamp(), 0});
@@ -220,7 +220,7 @@ std::size_t Profiler::beginGl(std::string_view name)
 
 void Profiler::endGl(std::size_t token)
 {
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     slot.glSpans[token].end = slot.endStamp();
@@ -228,7 +228,7 @@ void Profiler::endGl(std::size_t token)
 
 void Profiler::beginHandoff()
 {
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     Slot::Handoff handoff;
@@ -239,7 +239,7 @@ void Profiler::beginHandoff()
 void Profiler::anchorHandoff([[maybe_unused]] void* stream)
 {
 #ifdef TANDEM_HAS_CUDA
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes || !m_options.cudaScopes)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::anchorHandoff(): no handoff begun");
@@ -250,7 +250,7 @@ void Profiler::anchorHandoff([[maybe_unused]] void* stream)
 
 void Profiler::endHandoff()
 {
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::endHandoff(): no handoff begun");
@@ -261,7 +261,7 @@ std::size_t Profiler::beginCuda([[maybe_unused]] std::string_view name,
                                 [[maybe_unused]] void* stream)
 {
 #ifdef TANDEM_HAS_CUDA
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes || !m_options.cudaScopes)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::beginCuda(): outside a handoff");
@@ -282,7 +282,7 @@ std::size_t Profiler::beginCuda([[maybe_unused]] std::string_view name,
 void Profiler::endCuda([[maybe_unused]] std::size_t token, [[maybe_unused]] void* stream)
 {
 #ifdef TANDEM_HAS_CUDA
-    if (!m_options.enabled)
+    if (!m_options.enabled || !m_options.glScopes || !m_options.cudaScopes)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     slot.cudaSpans[token].end = slot.event(stream);

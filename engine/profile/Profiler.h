@@ -49,6 +49,8 @@ struct ProfilerOptions {
     int calibrateEvery = 1000;      ///< frames between GL clock re-alignments (each one stalls)
     std::size_t window = 240;       ///< frames in the statistics window
     std::uint64_t warmupFrames = 0; ///< first frames left out of the statistics
+    bool glScopes = true;   ///< GL stage scopes and the handoff window (frames are always timed)
+    bool cudaScopes = true; ///< CUDA stage events
 };
 
 class Profiler {
