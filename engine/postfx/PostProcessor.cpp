@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/gl/Debug.h"
+
 #ifdef TANDEM_HAS_CUDA
 #include "engine/postfx/CudaBackend.h"
 #else
@@ -63,6 +65,8 @@ void PostProcessor::releaseTextures()
 void PostProcessor::run(const Chain& chain, const FrameInfo& frame,
                         const interop::FrameTextures& textures, StageHooks* hooks)
 {
+    // Named like the profiler's span, for RenderDoc and Nsight.
+    gl::DebugGroup group("handoff");
 #ifdef TANDEM_HAS_CUDA
     if (m_cuda) {
         m_cuda->run(chain, frame, textures, hooks);

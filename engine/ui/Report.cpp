@@ -6,6 +6,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <glad/gl.h>
+
 #include "engine/core/File.h"
 #include "engine/cuda/Device.h"
 
@@ -18,6 +20,10 @@ Report::Report(std::string app)
         "{:%Y-%m-%dT%H:%M:%SZ}",
         fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
     m_json["cuda_versions"] = cuda::versionString();
+    // GL_VERSION carries the driver's version ("4.5.0 NVIDIA 580.159.04", "4.5 (Core Profile)
+    // Mesa 22.3.6").
+    const auto* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    m_json["driver"] = version ? version : "unknown";
 }
 
 void Report::setInterop(const interop::InteropStatus& s, const std::string& backend,

@@ -66,7 +66,7 @@ if profile["handoffs_per_frame"]["mean"] != 1:
     fail(f"handoffs per frame {profile['handoffs_per_frame']}")
 if "readback" not in profile["stalls_by_cause"]:
     fail("no stalls by cause")
-for key in ["device", "gl_renderer", "resolution", "frames", "backend"]:
+for key in ["device", "driver", "gl_renderer", "resolution", "frames", "backend"]:
     if key not in report:
         fail(f"report lacks {key}")
 print(f"ok: {len(spans)} spans over 8 frames; stages: {sorted(names)}")
