@@ -79,7 +79,8 @@ Result<bool> writeTextFile(const fs::path& path, const std::string& text, bool o
 {
     std::error_code ec;
     if (!overwrite && fs::exists(path, ec))
-        return fail(fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
     const fs::path temporary = path.string() + ".partial";
     {
         std::ofstream out(temporary, std::ios::binary);

@@ -1,6 +1,5 @@
 #include "engine/profile/Trace.h"
 
-
 #include <fmt/format.h>
 
 #include "engine/core/File.h"
