@@ -9,6 +9,7 @@ packages=(
     libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
     python3 python3-glad
     xvfb xauth xdotool assimp-utils
+    librenderdoc-dev librenderdoc renderdoccmd python3-renderdoc
 )
 missing=()
 for package in "${packages[@]}"; do

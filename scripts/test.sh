@@ -49,6 +49,14 @@ else
     skipped+=("window: no X display could be opened (install xvfb): $(head -c 300 "$probe_dir/win.log" 2>/dev/null)")
 fi
 
+# capture: RenderDoc's library and Python replay module, and an X display for the replay.
+if [ -n "${DISPLAY:-}" ] && /usr/bin/python3 -c "import renderdoc" 2>/dev/null \
+        && [ -e /usr/lib/librenderdoc.so ] && grep -q "RENDERDOC_INCLUDE_DIR:PATH=/" build/CMakeCache.txt; then
+    tiers+=(capture)
+else
+    skipped+=("capture: needs librenderdoc, python3-renderdoc (import renderdoc) and an X display for the replay")
+fi
+
 # gpu: an NVIDIA GPU with a working driver and a CUDA build.
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 \
         && grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then

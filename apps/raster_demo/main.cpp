@@ -13,6 +13,9 @@
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/gl/Debug.h"
+#ifdef TANDEM_HAS_RENDERDOC
+#include "engine/capture/RenderDoc.h"
+#endif
 #include "engine/io/CameraPath.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
@@ -64,6 +67,10 @@ struct Options {
     bool noProfile = false;
     bool overlay = false;
     bool profileDetail = false;
+    bool renderdoc = false;
+    int captureFrame = -1;
+    std::string captureDir = "captures";
+    char** argv = nullptr;
 };
 
 int usageError(const std::string& message)
@@ -151,6 +158,29 @@ int run(const Options& options)
     log::info("{}: {} vertices, {} triangles{}{}", file.string(), mesh.value().vertexCount(),
               mesh.value().triangleCount(), mesh.value().colors.empty() ? "" : ", colours",
               mesh.value().normals.empty() ? "" : ", normals");
+
+    // RenderDoc must be in the process before any GL library loads: attach, or re-execute
+    // this process with it preloaded.
+#ifdef TANDEM_HAS_RENDERDOC
+    std::unique_ptr<capture::RenderDoc> renderdoc = capture::RenderDoc::attach();
+    if (options.renderdoc && !renderdoc)
+        return inputError("--renderdoc: " +
+                          capture::RenderDoc::reexecWithRenderDoc(options.argv).message);
+    if (options.captureFrame >= 0 && !renderdoc)
+        return inputError("--capture-frame needs RenderDoc: add --renderdoc, or run under "
+                          "renderdoccmd capture");
+    if (renderdoc) {
+        if (auto ok = renderdoc->setCaptureDirectory(options.captureDir); !ok)
+            return inputError(ok.error());
+        log::info("RenderDoc {} attached: {} captures, into {}", renderdoc->version(),
+                  options.captureFrame >= 0 ? fmt::format("frame {}", options.captureFrame)
+                                            : std::string("F12"),
+                  options.captureDir);
+    }
+#else
+    if (options.renderdoc || options.captureFrame >= 0)
+        return inputError("this build has no RenderDoc support (librenderdoc-dev was missing)");
+#endif
 
     // CUDA first, so headless EGL can pick the EGL device of the same GPU.
     const ui::CudaChoice cudaChoice = ui::chooseCudaDevice(backendChoice.value(), options.device);
@@ -256,6 +286,14 @@ int run(const Options& options)
     };
 
     int renderedFrames = 0;
+    bool captureNext = false;
+    std::vector<std::string> captureList;
+#ifdef TANDEM_HAS_RENDERDOC
+    if (renderdoc) {
+        overlayView.captures = &captureList;
+        overlayView.captureRequested = &captureNext;
+    }
+#endif
     for (int frame = 0; frames < 0 || frame < frames; ++frame, ++renderedFrames) {
         profiler.beginFrame();
         bool screenshot = false;
@@ -295,6 +333,9 @@ int run(const Options& options)
                     if (overlay)
                         overlay->toggle();
                     break;
+                case platform::Key::F12:
+                    captureNext = true;
+                    break;
                 default:
                     break;
                 }
@@ -310,6 +351,14 @@ int run(const Options& options)
             camera.orbit(options.spin, 0.0f);
         }
         inputScope.reset();
+#ifdef TANDEM_HAS_RENDERDOC
+        const bool capturing = renderdoc && (frame == options.captureFrame || captureNext);
+        if (capturing)
+            renderdoc->startFrame();
+#else
+        const bool capturing = false;
+        (void)captureNext;
+#endif
         pipeline.render(gpuMesh, camera, liveChain, shown, geometryOptions);
         if (overlay) {
             profile::GlScope scope(profiler, "overlay");
@@ -324,6 +373,26 @@ int run(const Options& options)
                 return inputError(ok.error());
             log::debug("wrote {}", path.string());
         }
+#ifdef TANDEM_HAS_RENDERDOC
+        // After the read-back: the captured frame includes it, and RenderDoc's end of capture
+        // leaves the read framebuffer unusable for a following glReadPixels on llvmpipe.
+        if (capturing) {
+            captureNext = false;
+            const bool written = renderdoc->endFrame();
+            // RenderDoc 1.24 raises GL_INVALID_FRAMEBUFFER_OPERATION inside EndFrameCapture on
+            // a surfaceless EGL context (llvmpipe, Debian 12): not ours, so not left pending.
+            if (const int stray = gl::drainErrors(); stray > 0)
+                log::debug("discarded {} GL error flags raised by RenderDoc", stray);
+            if (!written)
+                log::error("RenderDoc did not write a capture of frame {}", frame);
+            else if (const auto list = renderdoc->captures(); !list.empty()) {
+                log::info("captured frame {}: {}", frame, list.back());
+                captureList = list;
+            }
+        }
+#else
+        (void)capturing;
+#endif
         if (screenshot) {
             if (auto ok = prepareOutputDirectory(outDir); !ok) {
                 log::error("screenshot: {}", ok.error());
@@ -430,6 +499,13 @@ int main(int argc, char** argv)
     app.add_flag("--profile-detail", options.profileDetail,
                  "time the geometry pass's visibility and resolve halves apart (one more GPU sync "
                  "point per frame)");
+    app.add_flag("--renderdoc", options.renderdoc,
+                 "load RenderDoc into the process (re-executes with it preloaded) so frames can "
+                 "be captured (F12, --capture-frame)");
+    app.add_option("--capture-frame", options.captureFrame,
+                   "capture this frame (0-based) with RenderDoc, headless too");
+    app.add_option("--capture-dir", options.captureDir, "folder for RenderDoc captures")
+        ->capture_default_str();
     app.add_flag("--no-profile", options.noProfile,
                  "no timer queries or events at all (to measure the profiler's own cost)");
     app.add_option("--report", options.reportPath,
@@ -460,6 +536,7 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         return usageError(e.what());
     }
+    options.argv = argv;
     if (options.verbose)
         log::setLevel(log::Level::Debug);
     else if (options.quiet)

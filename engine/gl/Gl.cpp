@@ -39,6 +39,14 @@ void check(const char* call, std::source_location where)
     throw GlError(std::string(errorName(first)), call, where);
 }
 
+int drainErrors()
+{
+    int count = 0;
+    while (glGetError() != GL_NO_ERROR && count < 16)
+        ++count;
+    return count;
+}
+
 bool isLoaded()
 {
     return glad_glGetError != nullptr;

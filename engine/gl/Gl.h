@@ -28,6 +28,10 @@ const char* errorName(GLenum error);
 /// errors are drained). Used after setup calls; the frame loop relies on the debug callback.
 void check(const char* call, std::source_location where = std::source_location::current());
 
+/// Discards pending glGetError flags raised by someone else's GL calls (a capture tool's);
+/// returns how many there were.
+int drainErrors();
+
 /// Whether a GL context is current on this thread and its functions are loaded.
 bool isLoaded();
 

@@ -293,6 +293,14 @@ void Overlay::buildWindow(const OverlayView& view)
             stages.push_back(stage);
         }
     }
+    if (view.captureRequested &&
+        ImGui::CollapsingHeader("RenderDoc", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (ImGui::Button("capture next frame (F12)"))
+            *view.captureRequested = true;
+        if (view.captures)
+            for (const auto& path : *view.captures)
+                ImGui::TextWrapped("%s", path.c_str());
+    }
     ImGui::TextDisabled("F1 hides this overlay");
     ImGui::End();
 }

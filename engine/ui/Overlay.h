@@ -26,6 +26,10 @@ struct OverlayView {
     std::string backend;            ///< "cuda" or "host"
     std::string backendDescription; ///< why
     postfx::Chain* chain = nullptr; ///< edited in place
+    /// RenderDoc: whether it is attached, the captures written so far, and where a click on
+    /// "capture next frame" is reported (null: no RenderDoc section).
+    const std::vector<std::string>* captures = nullptr;
+    bool* captureRequested = nullptr;
 };
 
 class Overlay {
