@@ -359,6 +359,8 @@ int run(const Options& options)
         const bool capturing = false;
         (void)captureNext;
 #endif
+        // On captured frames the CUDA output also goes through GL, so the capture replays it.
+        processor.setCaptureFaithful(capturing);
         pipeline.render(gpuMesh, camera, liveChain, shown, geometryOptions);
         if (overlay) {
             profile::GlScope scope(profiler, "overlay");

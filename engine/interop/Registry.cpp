@@ -6,6 +6,7 @@
 
 #include "engine/core/Log.h"
 #include "engine/cuda/CudaCheck.h"
+#include "engine/gl/Object.h"
 #include "engine/gl/Texture.h"
 
 namespace tandem::interop {
@@ -61,6 +62,8 @@ bool Registry::update(const FrameTextures& t)
                                          cudaGraphicsRegisterFlagsSurfaceLoadStore);
     m_generation = t.generation;
     ++m_registrations;
+    // Tools that do not see CUDA (RenderDoc) should say who writes this texture.
+    gl::setLabel(GL_TEXTURE, t.output->id(), "postfx.output [written by CUDA]");
     return true;
 }
 

@@ -419,7 +419,7 @@ CudaBackend::CudaBackend() : m_state(std::make_unique<State>()) {}
 CudaBackend::~CudaBackend() = default;
 
 void CudaBackend::run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& t,
-                      StageHooks* hooks)
+                      StageHooks* hooks, std::vector<std::uint8_t>* outputCopy)
 {
     State& s = *m_state;
     s.registry.update(t);
@@ -431,6 +431,17 @@ void CudaBackend::run(const Chain& chain, const FrameInfo& frame, const interop:
         if (hooks)
             hooks->anchorHandoff(s.stream.get());
         runMapped(chain, frame, t, handoff, hooks);
+        if (outputCopy) {
+            outputCopy->resize(static_cast<std::size_t>(t.width) * t.height * 4);
+            cudaArray_t array = nullptr;
+            TANDEM_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(
+                &array, s.registry.image(interop::Slot::Output).resource(), 0, 0));
+            TANDEM_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(
+                outputCopy->data(), static_cast<std::size_t>(t.width) * 4, array, 0, 0,
+                static_cast<std::size_t>(t.width) * 4, static_cast<std::size_t>(t.height),
+                cudaMemcpyDeviceToHost, s.stream.get()));
+            s.stream.synchronize(); // counted as a stall: captured frames only
+        }
     }
     if (hooks)
         hooks->endHandoff();

@@ -30,8 +30,10 @@ public:
 
     /// Registers `textures` if needed (again only after reallocation), maps them in one call,
     /// runs `chain` and unmaps in one call, all on the post-process stream. Does not block.
+    /// With `outputCopy`, also copies the output (RGBA8, rows bottom to top) to host memory
+    /// before the unmap, waiting for it (a counted stall): for capture-faithful frames.
     void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures,
-             StageHooks* hooks = nullptr);
+             StageHooks* hooks = nullptr, std::vector<std::uint8_t>* outputCopy = nullptr);
 
     /// Runs `chain` on a G-buffer in host memory (uploaded to device buffers, no GL), returning
     /// RGBA8 rows bottom to top. Blocks. For the CUDA-vs-host comparison.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/gl/Debug.h"
+#include "engine/interop/HostTransfer.h"
 
 #ifdef TANDEM_HAS_CUDA
 #include "engine/postfx/CudaBackend.h"
@@ -62,18 +63,68 @@ void PostProcessor::releaseTextures()
 #endif
 }
 
+namespace {
+
+/// Forwards a backend's events and names each stage as a KHR_debug group in the GL stream
+/// (empty for CUDA and host stages, but RenderDoc and Nsight show the structure with the
+/// profiler's names).
+class DebugGroupHooks final : public StageHooks {
+public:
+    explicit DebugGroupHooks(StageHooks* inner) : m_inner(inner) {}
+    void beginHandoff() override
+    {
+        if (m_inner)
+            m_inner->beginHandoff();
+    }
+    void anchorHandoff(void* stream) override
+    {
+        if (m_inner)
+            m_inner->anchorHandoff(stream);
+    }
+    void endHandoff() override
+    {
+        if (m_inner)
+            m_inner->endHandoff();
+    }
+    void beginStage(std::string_view name, void* stream) override
+    {
+        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, static_cast<GLsizei>(name.size()),
+                         name.data());
+        if (m_inner)
+            m_inner->beginStage(name, stream);
+    }
+    void endStage(std::string_view name, void* stream) override
+    {
+        if (m_inner)
+            m_inner->endStage(name, stream);
+        glPopDebugGroup();
+    }
+
+private:
+    StageHooks* m_inner;
+};
+
+} // namespace
+
 void PostProcessor::run(const Chain& chain, const FrameInfo& frame,
                         const interop::FrameTextures& textures, StageHooks* hooks)
 {
     // Named like the profiler's span, for RenderDoc and Nsight.
     gl::DebugGroup group("handoff");
+    DebugGroupHooks named(hooks);
 #ifdef TANDEM_HAS_CUDA
     if (m_cuda) {
-        m_cuda->run(chain, frame, textures, hooks);
+        if (!m_captureFaithful) {
+            m_cuda->run(chain, frame, textures, &named);
+            return;
+        }
+        m_cuda->run(chain, frame, textures, &named, &m_captureCopy);
+        gl::DebugGroup upload("handoff.capture-upload");
+        m_captureUpload.upload(textures, m_captureCopy.data());
         return;
     }
 #endif
-    m_host.run(chain, frame, textures, hooks);
+    m_host.run(chain, frame, textures, &named);
 }
 
 } // namespace tandem::postfx

@@ -3,12 +3,15 @@
 // output texture. Render thread.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/core/Result.h"
 #include "engine/interop/Doctor.h"
 #include "engine/interop/FrameTextures.h"
+#include "engine/interop/HostTransfer.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/HostBackend.h"
 #include "engine/postfx/PixelStages.h"
@@ -40,6 +43,12 @@ public:
     /// (a new G-buffer), so registrations never outlive their GL objects.
     void releaseTextures();
 
+    /// For frames being captured by a tool that does not see CUDA's writes (RenderDoc): the
+    /// next run also copies the CUDA output to host memory and uploads it into the output
+    /// texture through GL, so the capture replays the image the user saw. A blocking copy:
+    /// only on captured frames. The host backend uploads through GL anyway.
+    void setCaptureFaithful(bool enabled) { m_captureFaithful = enabled; }
+
     interop::Path path() const { return m_path; }
     /// One sentence: which backend and why.
     const std::string& description() const { return m_description; }
@@ -55,6 +64,9 @@ private:
     std::string m_description;
     HostBackend m_host;
     std::unique_ptr<CudaBackend> m_cuda;
+    bool m_captureFaithful = false;
+    interop::HostTransfer m_captureUpload;
+    std::vector<std::uint8_t> m_captureCopy;
 };
 
 } // namespace tandem::postfx

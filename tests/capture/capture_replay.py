@@ -53,7 +53,8 @@ def walk(actions):
 
 
 walk(controller.GetRootActions())
-for group in ["geometry", "geometry.visibility", "geometry.resolve", "handoff", "present"]:
+for group in ["geometry", "geometry.visibility", "geometry.resolve", "handoff", "present"] + \
+        chain.split(","):
     if group not in groups:
         sys.exit(f"FAIL: no debug group '{group}' in the capture; groups: {sorted(groups)}")
 for call in ["glDrawElements", "glDispatchCompute", "glDrawArrays"]:

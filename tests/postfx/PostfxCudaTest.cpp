@@ -152,6 +152,37 @@ TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
     processor.value()->releaseTextures();
 }
 
+TEST_F(PostfxCuda, CaptureFaithfulFramesUploadTheSameImageThroughGl)
+{
+    // On captured frames the CUDA output is copied back and uploaded through GL (so RenderDoc
+    // sees it): the texture must hold the same image as on an ordinary frame.
+    auto chain = parseChain("tonemap,fxaa");
+    auto processor = PostProcessor::create(BackendChoice::Cuda, s_doctor);
+    ASSERT_TRUE(processor);
+    render::GpuMesh mesh(test::cubeOnFloor(), "scene");
+    render::SceneRenderer renderer(200, 150, render::ColorFormat::Rgba8, true);
+    render::OrbitCamera camera;
+    camera.fit(mesh.bounds());
+    renderer.drawGeometry(mesh, camera, render::GeometryOptions{});
+    const FrameInfo frame = ui::frameInfo(camera, 200, 150);
+    auto read = [&] {
+        std::vector<std::uint8_t> pixels(200 * 150 * 4);
+        glGetTextureSubImage(renderer.gbuffer().output().id(), 0, 0, 0, 0, 200, 150, 1, GL_RGBA,
+                             GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()), pixels.data());
+        return pixels;
+    };
+    processor.value()->run(chain.value(), frame, ui::frameTextures(renderer.gbuffer()));
+    processor.value()->cuda()->synchronize();
+    const auto ordinary = read();
+    const float black[4] = {0, 0, 0, 0};
+    glClearTexImage(renderer.gbuffer().output().id(), 0, GL_RGBA, GL_FLOAT, black);
+    processor.value()->setCaptureFaithful(true);
+    processor.value()->run(chain.value(), frame, ui::frameTextures(renderer.gbuffer()));
+    processor.value()->setCaptureFaithful(false);
+    EXPECT_EQ(read(), ordinary);
+    processor.value()->releaseTextures();
+}
+
 TEST(CudaDevice, ListsTheGpu)
 {
     auto devices = cuda::listDevices();
