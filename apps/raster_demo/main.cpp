@@ -453,7 +453,8 @@ int main(int argc, char** argv)
     CLI::App app{"tandem-raster: rasterize a mesh or point cloud (PLY, OBJ) into a G-buffer "
                  "and show one of its channels, in a window or headless.\n"
                  "Window controls: left drag orbit, right/middle drag pan, wheel zoom, C cycle "
-                 "channel, S or F2 screenshot (into --out), R reset view, Esc or Q quit."};
+                 "channel, S or F2 screenshot (into --out), R reset view, F1 overlay, F12 RenderDoc "
+                 "capture, Esc or Q quit."};
     app.add_option("FILE", options.file,
                    "mesh or point cloud (.ply, .obj); default: built-in "
                    "sample");

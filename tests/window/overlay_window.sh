@@ -11,33 +11,13 @@ rm -rf "$out"; mkdir -p "$out"
 "$check" --size 640x480 --min-fraction 0.05 "$out/window/frame_00003.png"
 "$raster" --headless --frames 4 --size 640x480 --out "$out/plain" -q
 "$raster" --headless --overlay --frames 4 --size 640x480 --out "$out/overlay" -q
-python3 - "$out" <<'PY'
-import struct, sys, zlib
-def load(path):  # minimal PNG reader for 8-bit RGBA written by stb (filter types 0-4)
-    data = open(path, "rb").read()
-    w, h = struct.unpack(">II", data[16:24])
-    chunks, pos = b"", 8
-    while pos < len(data):
-        length = struct.unpack(">I", data[pos:pos+4])[0]
-        if data[pos+4:pos+8] == b"IDAT":
-            chunks += data[pos+8:pos+8+length]
-        pos += 12 + length
-    raw, stride, rows, prev = zlib.decompress(chunks), w * 4, [], bytearray(w * 4)
-    for y in range(h):
-        f, line = raw[y*(stride+1)], bytearray(raw[y*(stride+1)+1:(y+1)*(stride+1)])
-        for i in range(stride):
-            a = line[i-4] if i >= 4 else 0; b = prev[i]; c = prev[i-4] if i >= 4 else 0
-            if f == 1: line[i] = (line[i] + a) & 255
-            elif f == 2: line[i] = (line[i] + b) & 255
-            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c; pa, pb, pc = abs(p-a), abs(p-b), abs(p-c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line); prev = line
-    return w, h, rows
+python3 - "$out" "$(dirname "$0")/../support" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+import png
 out = sys.argv[1]
-w, h, plain = load(f"{out}/plain/frame_00003.png")
-_, _, over = load(f"{out}/overlay/frame_00003.png")
+w, h, plain = png.load(f"{out}/plain/frame_00003.png")
+_, _, over = png.load(f"{out}/overlay/frame_00003.png")
 def changed(x0, x1, y0, y1):
     n = sum(1 for y in range(y0, y1) for x in range(x0, x1)
             if any(abs(plain[y][4*x+k] - over[y][4*x+k]) > 24 for k in range(3)))
