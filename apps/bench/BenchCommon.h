@@ -15,6 +15,15 @@
 
 namespace tandem::bench {
 
+/// A resolution every benchmark measures.
+struct Size {
+    int width;
+    int height;
+    const char* name;
+};
+/// 1080p and 4K, the sizes all results are quoted at.
+inline constexpr Size BenchSizes[] = {{1920, 1080, "1080p"}, {3840, 2160, "4K"}};
+
 struct Settings {
     int frames = 60;        ///< timed repetitions per variant
     int warmup = 10;        ///< untimed repetitions first

@@ -42,12 +42,6 @@ const Format formats[4] = {{GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4, "color rgba8
                            {GL_RGBA16F, GL_RGBA, GL_HALF_FLOAT, 8, "normal rgba16f"},
                            {GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, 4, "id r32ui"}};
 
-struct Size {
-    int width, height;
-    const char* name;
-};
-const Size sizes[2] = {{1920, 1080, "1080p"}, {3840, 2160, "4K"}};
-
 struct Registered {
     gl::Texture texture;
     cudaGraphicsResource* resource = nullptr;
@@ -110,7 +104,7 @@ int runInteropBench(const Settings& settings)
     // --- handoff variants ---
     std::vector<std::vector<std::string>> rows;
     nlohmann::json handoffs = nlohmann::json::array();
-    for (const Size& size : sizes) {
+    for (const Size& size : BenchSizes) {
         const std::size_t pixels = static_cast<std::size_t>(size.width) * size.height;
         for (int count : {1, 2, 4}) {
             std::vector<std::unique_ptr<Registered>> resources;
@@ -229,7 +223,7 @@ int runInteropBench(const Settings& settings)
     render::GpuMesh gpuMesh(mesh.value(), "sample");
     render::OrbitCamera camera;
     camera.fit(gpuMesh.bounds());
-    for (const Size& size : sizes) {
+    for (const Size& size : BenchSizes) {
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
         interop::Registry registry;
         registry.update(ui::frameTextures(renderer.gbuffer()));
@@ -258,7 +252,7 @@ int runInteropBench(const Settings& settings)
     // --- post-process stages against a device-to-device copy of the same bytes ---
     rows.clear();
     nlohmann::json stages = nlohmann::json::array();
-    for (const Size& size : sizes) {
+    for (const Size& size : BenchSizes) {
         const std::size_t pixels = static_cast<std::size_t>(size.width) * size.height;
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
         renderer.drawGeometry(gpuMesh, camera, render::GeometryOptions{});

@@ -48,11 +48,7 @@ int runOverheadBench(const Settings& settings)
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
     std::vector<std::vector<std::string>> diagnostics;
-    struct Size {
-        int width, height;
-        const char* name;
-    };
-    for (const Size size : {Size{1920, 1080, "1080p"}, Size{3840, 2160, "4K"}}) {
+    for (const Size& size : BenchSizes) {
         const int width = size.width, height = size.height;
         render::SceneRenderer renderer(width, height, render::ColorFormat::Rgba8, true);
         // Variants in alternating blocks: everything, no CUDA events, frame stamps only, off.

@@ -120,11 +120,7 @@ int runRasterBench(const Settings& settings, int triangles)
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
     std::vector<std::vector<std::string>> diagnostics;
-    struct Size {
-        int width, height;
-        const char* name;
-    };
-    for (const Size size : {Size{1920, 1080, "1080p"}, Size{3840, 2160, "4K"}}) {
+    for (const Size& size : BenchSizes) {
         render::GBuffer gbuffer(size.width, size.height, render::ColorFormat::Rgba8);
         const double engineMs = timeFrames(
             settings, [&] { geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{}); },

@@ -450,11 +450,12 @@ int run(const Options& options)
 int main(int argc, char** argv)
 {
     Options options;
-    CLI::App app{"tandem-raster: rasterize a mesh or point cloud (PLY, OBJ) into a G-buffer "
-                 "and show one of its channels, in a window or headless.\n"
-                 "Window controls: left drag orbit, right/middle drag pan, wheel zoom, C cycle "
-                 "channel, S or F2 screenshot (into --out), R reset view, F1 overlay, F12 RenderDoc "
-                 "capture, Esc or Q quit."};
+    CLI::App app{
+        "tandem-raster: rasterize a mesh or point cloud (PLY, OBJ) into a G-buffer "
+        "and show one of its channels, in a window or headless.\n"
+        "Window controls: left drag orbit, right/middle drag pan, wheel zoom, C cycle "
+        "channel, S or F2 screenshot (into --out), R reset view, F1 overlay, F12 RenderDoc "
+        "capture, Esc or Q quit."};
     app.add_option("FILE", options.file,
                    "mesh or point cloud (.ply, .obj); default: built-in "
                    "sample");
