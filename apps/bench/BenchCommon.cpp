@@ -10,7 +10,10 @@
 #include <glad/gl.h>
 
 #include "engine/core/Error.h"
+#include "engine/core/Log.h"
 #include "engine/cuda/Device.h"
+#include "engine/gl/Gl.h"
+#include "engine/gl/Texture.h"
 
 #ifndef TANDEM_GIT_COMMIT
 #define TANDEM_GIT_COMMIT "unknown"
@@ -28,6 +31,38 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice)
     if (!context)
         throw Error("headless context: " + context.error());
     return std::move(context.value());
+}
+
+void captureVariant(const Settings& settings, const std::string& stem,
+                    const std::function<void()>& frame, const std::function<io::Image()>& image)
+{
+    if (!settings.capture)
+        return;
+    settings.capture->begin(stem);
+    frame();
+    const io::Image produced = image();
+    const std::string path = settings.capture->end();
+    if (path.empty())
+        throw Error("RenderDoc did not capture " + stem);
+    const auto png = std::filesystem::path(path).replace_extension(".png");
+    if (auto ok = io::writePng(png, produced, false); !ok)
+        throw Error(ok.error());
+    log::info("the image it produced: {}", png.string());
+}
+
+io::Image readTexture(const gl::Texture& texture)
+{
+    io::Image image;
+    image.width = texture.width();
+    image.height = texture.height();
+    image.pixels.resize(static_cast<std::size_t>(image.width) * image.height * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(texture.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                      static_cast<GLsizei>(image.pixels.size()), image.pixels.data());
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl::check("glGetTextureImage (bench capture)");
+    image.flipVertically();
+    return image;
 }
 
 double median(std::vector<double> values)

@@ -11,7 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/capture/FrameCapture.h"
+#include "engine/io/Image.h"
 #include "engine/platform/Context.h"
+
+namespace tandem::gl {
+class Texture;
+}
 
 namespace tandem::bench {
 
@@ -25,13 +31,23 @@ struct Size {
 inline constexpr Size BenchSizes[] = {{1920, 1080, "1080p"}, {3840, 2160, "4K"}};
 
 struct Settings {
-    int frames = 60;        ///< timed repetitions per variant
-    int warmup = 10;        ///< untimed repetitions first
-    int device = -1;        ///< CUDA device
-    std::string commit;     ///< recorded in the JSON
-    std::string jsonPath;   ///< where to write results, or empty
-    bool overwrite = false; ///< replace an existing JSON file
+    int frames = 60;                          ///< timed repetitions per variant
+    int warmup = 10;                          ///< untimed repetitions first
+    int device = -1;                          ///< CUDA device
+    std::string commit;                       ///< recorded in the JSON
+    std::string jsonPath;                     ///< where to write results, or empty
+    bool overwrite = false;                   ///< replace an existing JSON file
+    capture::FrameCapture* capture = nullptr; ///< RenderDoc, with --renderdoc
 };
+
+/// With RenderDoc attached (--renderdoc), runs one extra, untimed repetition of a variant inside
+/// a capture (`stem`.rdc in --capture-dir) and writes the image it produced beside it (.png),
+/// so a replay can be checked against what the benchmark drew. Does nothing otherwise.
+void captureVariant(const Settings& settings, const std::string& stem,
+                    const std::function<void()>& frame, const std::function<io::Image()>& image);
+
+/// The RGBA8 contents of `texture`, top row first (waits for the GPU: captures only).
+io::Image readTexture(const gl::Texture& texture);
 
 /// A headless GL 4.5 context on the EGL device of CUDA device `cudaDevice` (or any, -1).
 std::unique_ptr<platform::Context> makeContext(int cudaDevice);

@@ -4,6 +4,7 @@
 // over its frames, the GPU finished at both ends) and the CPU time to issue one frame.
 #include "OverheadBench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -68,6 +69,21 @@ int runOverheadBench(const Settings& settings)
         std::vector<std::unique_ptr<profile::Profiler>> profilers;
         for (auto& v : variants)
             profilers.push_back(std::make_unique<profile::Profiler>(v.options));
+        if (&size == &BenchSizes[0]) { // --renderdoc: one whole frame, CUDA output included
+            ui::FramePipeline pipeline(renderer, processor, *profilers[0]);
+            processor.setCaptureFaithful(true);
+            captureVariant(
+                settings, fmt::format("overhead-{}-frame", size.name),
+                [&] {
+                    profilers[0]->beginFrame();
+                    pipeline.render(gpuMesh, camera, chain.value(), render::Channel::Output,
+                                    render::GeometryOptions{});
+                    profilers[0]->endFrame();
+                    (void)profilers[0]->takeFrames();
+                },
+                [&] { return renderer.readPresented(); });
+            processor.setCaptureFaithful(false);
+        }
         auto finish = [] {
             glFinish();
 #ifdef TANDEM_HAS_CUDA
@@ -103,7 +119,7 @@ int runOverheadBench(const Settings& settings)
         };
         for (std::size_t v = 0; v < variants.size(); ++v)
             block(*profilers[v], variants[v].frames, variants[v].cpu, settings.warmup, false);
-        const int blocks = 20;
+        const int blocks = std::min(20, settings.frames); // fewer when fewer frames are asked
         const int perBlock = std::max(1, settings.frames / blocks);
         for (int b = 0; b < blocks; ++b)
             for (std::size_t v = 0; v < variants.size(); ++v)

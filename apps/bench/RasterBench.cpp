@@ -125,6 +125,12 @@ int runRasterBench(const Settings& settings, int triangles)
         const double engineMs = timeFrames(
             settings, [&] { geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{}); },
             finish);
+        const bool captured = &size == &BenchSizes[0]; // --renderdoc: the first size's frames
+        if (captured)
+            captureVariant(
+                settings, fmt::format("raster-{}-engine", size.name),
+                [&] { geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{}); },
+                [&] { return readTexture(gbuffer.color()); });
         // Where the engine's time goes: the visibility raster alone (the resolve is the rest).
         const double visibilityMs = timeFrames(
             settings,
@@ -163,6 +169,10 @@ int runRasterBench(const Settings& settings, int triangles)
             glBindVertexArray(0);
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
         };
+        if (captured)
+            captureVariant(
+                settings, fmt::format("raster-{}-bare", size.name),
+                [&] { drawBare(bare, framebuffer, false); }, [&] { return readTexture(color); });
         const double bareMs = timeFrames(
             settings, [&] { drawBare(bare, framebuffer, false); }, finish);
         const double bareUintMs = timeFrames(

@@ -2,6 +2,8 @@
 //   tandem-bench interop [--json FILE]   GL↔CUDA handoff variants and post-process stage speed
 //   tandem-bench raster  [--json FILE]   geometry pass vs a bare draw, plus the handoff
 //   tandem-bench overhead [--json FILE]  the profiler's cost: frame and CPU time on vs off
+// With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
+// RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +11,7 @@
 #include "BenchCommon.h"
 #include "OverheadBench.h"
 #include "RasterBench.h"
+#include "engine/capture/CaptureOptions.h"
 #include "engine/core/Error.h"
 #include "engine/cuda/Device.h"
 #ifdef TANDEM_HAS_CUDA
@@ -46,6 +49,10 @@ int main(int argc, char** argv)
         "overhead", "frame time and CPU time per frame with the profiler on vs off (1080p, "
                     "sample mesh, tonemap+fxaa)");
     common(overhead);
+    // Captures: one extra, untimed repetition of each drawing variant at the first size.
+    capture::CaptureSettings captureSettings;
+    for (CLI::App* sub : {raster, overhead})
+        capture::addCaptureOptions(*sub, captureSettings, "");
     raster->add_option("--triangles", triangles, "triangles in the generated mesh")
         ->check(CLI::Range(1000, 100'000'000))
         ->capture_default_str();
@@ -62,6 +69,13 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "error: %s\nRun with --help for usage.\n", e.what());
         return 2;
     }
+    // RenderDoc must be in the process before any GL library loads.
+    auto capture = capture::FrameCapture::open(captureSettings, argv);
+    if (!capture) {
+        std::fprintf(stderr, "error: %s\n", capture.error().c_str());
+        return 1;
+    }
+    settings.capture = capture.value().get();
     try {
         if (raster->parsed())
             return bench::runRasterBench(settings, triangles);

@@ -9,13 +9,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "engine/capture/CaptureOptions.h"
 #include "engine/core/Error.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/gl/Debug.h"
-#ifdef TANDEM_HAS_RENDERDOC
-#include "engine/capture/RenderDoc.h"
-#endif
 #include "engine/io/CameraPath.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
@@ -67,9 +65,7 @@ struct Options {
     bool noProfile = false;
     bool overlay = false;
     bool profileDetail = false;
-    bool renderdoc = false;
-    int captureFrame = -1;
-    std::string captureDir = "captures";
+    capture::CaptureSettings capture{false, -1, "captures", "tandem-raster"};
     char** argv = nullptr;
 };
 
@@ -161,26 +157,12 @@ int run(const Options& options)
 
     // RenderDoc must be in the process before any GL library loads: attach, or re-execute
     // this process with it preloaded.
-#ifdef TANDEM_HAS_RENDERDOC
-    std::unique_ptr<capture::RenderDoc> renderdoc = capture::RenderDoc::attach();
-    if (options.renderdoc && !renderdoc)
-        return inputError("--renderdoc: " +
-                          capture::RenderDoc::reexecWithRenderDoc(options.argv).message);
-    if (options.captureFrame >= 0 && !renderdoc)
-        return inputError("--capture-frame needs RenderDoc: add --renderdoc, or run under "
-                          "renderdoccmd capture");
-    if (renderdoc) {
-        if (auto ok = renderdoc->setCaptureDirectory(options.captureDir); !ok)
-            return inputError(ok.error());
-        log::info("RenderDoc {} attached: {} captures, into {}", renderdoc->version(),
-                  options.captureFrame >= 0 ? fmt::format("frame {}", options.captureFrame)
-                                            : std::string("F12"),
-                  options.captureDir);
-    }
-#else
-    if (options.renderdoc || options.captureFrame >= 0)
-        return inputError("this build has no RenderDoc support (librenderdoc-dev was missing)");
-#endif
+    auto opened = capture::FrameCapture::open(options.capture, options.argv);
+    if (!opened)
+        return inputError(opened.error());
+    std::unique_ptr<capture::FrameCapture> frameCapture = std::move(opened.value());
+    if (frameCapture)
+        log::info("{}", frameCapture->describe());
 
     // CUDA first, so headless EGL can pick the EGL device of the same GPU.
     const ui::CudaChoice cudaChoice = ui::chooseCudaDevice(backendChoice.value(), options.device);
@@ -286,14 +268,10 @@ int run(const Options& options)
     };
 
     int renderedFrames = 0;
-    bool captureNext = false;
-    std::vector<std::string> captureList;
-#ifdef TANDEM_HAS_RENDERDOC
-    if (renderdoc) {
-        overlayView.captures = &captureList;
-        overlayView.captureRequested = &captureNext;
+    if (frameCapture) {
+        overlayView.captures = &frameCapture->captures();
+        overlayView.captureRequested = frameCapture->requestFlag();
     }
-#endif
     for (int frame = 0; frames < 0 || frame < frames; ++frame, ++renderedFrames) {
         profiler.beginFrame();
         bool screenshot = false;
@@ -334,7 +312,10 @@ int run(const Options& options)
                         overlay->toggle();
                     break;
                 case platform::Key::F12:
-                    captureNext = true;
+                    if (frameCapture)
+                        frameCapture->request();
+                    else
+                        log::warning("F12: RenderDoc is not attached (start with --renderdoc)");
                     break;
                 default:
                     break;
@@ -351,14 +332,7 @@ int run(const Options& options)
             camera.orbit(options.spin, 0.0f);
         }
         inputScope.reset();
-#ifdef TANDEM_HAS_RENDERDOC
-        const bool capturing = renderdoc && (frame == options.captureFrame || captureNext);
-        if (capturing)
-            renderdoc->startFrame();
-#else
-        const bool capturing = false;
-        (void)captureNext;
-#endif
+        const bool capturing = frameCapture && frameCapture->beginFrame(frame);
         // On captured frames the CUDA output also goes through GL, so the capture replays it.
         processor.setCaptureFaithful(capturing);
         pipeline.render(gpuMesh, camera, liveChain, shown, geometryOptions);
@@ -375,26 +349,10 @@ int run(const Options& options)
                 return inputError(ok.error());
             log::debug("wrote {}", path.string());
         }
-#ifdef TANDEM_HAS_RENDERDOC
         // After the read-back: the captured frame includes it, and RenderDoc's end of capture
         // leaves the read framebuffer unusable for a following glReadPixels on llvmpipe.
-        if (capturing) {
-            captureNext = false;
-            const bool written = renderdoc->endFrame();
-            // RenderDoc 1.24 raises GL_INVALID_FRAMEBUFFER_OPERATION inside EndFrameCapture on
-            // a surfaceless EGL context (llvmpipe, Debian 12): not ours, so not left pending.
-            if (const int stray = gl::drainErrors(); stray > 0)
-                log::debug("discarded {} GL error flags raised by RenderDoc", stray);
-            if (!written)
-                log::error("RenderDoc did not write a capture of frame {}", frame);
-            else if (const auto list = renderdoc->captures(); !list.empty()) {
-                log::info("captured frame {}: {}", frame, list.back());
-                captureList = list;
-            }
-        }
-#else
-        (void)capturing;
-#endif
+        if (capturing)
+            frameCapture->end();
         if (screenshot) {
             if (auto ok = prepareOutputDirectory(outDir); !ok) {
                 log::error("screenshot: {}", ok.error());
@@ -503,13 +461,9 @@ int main(int argc, char** argv)
     app.add_flag("--profile-detail", options.profileDetail,
                  "time the geometry pass's visibility and resolve halves apart (one more GPU sync "
                  "point per frame)");
-    app.add_flag("--renderdoc", options.renderdoc,
-                 "load RenderDoc into the process (re-executes with it preloaded) so frames can "
-                 "be captured (F12, --capture-frame)");
-    app.add_option("--capture-frame", options.captureFrame,
-                   "capture this frame (0-based) with RenderDoc, headless too");
-    app.add_option("--capture-dir", options.captureDir, "folder for RenderDoc captures")
-        ->capture_default_str();
+    capture::addCaptureOptions(app, options.capture,
+                               "capture this frame (0-based) with RenderDoc, headless too; in a "
+                               "window F12 or the overlay's button captures the next");
     app.add_flag("--no-profile", options.noProfile,
                  "no timer queries or events at all (to measure the profiler's own cost)");
     app.add_option("--report", options.reportPath,

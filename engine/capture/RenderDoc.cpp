@@ -47,12 +47,23 @@ std::optional<fs::path> RenderDoc::findLibrary()
         dlclose(library);
         return fs::path("librenderdoc.so");
     }
-    for (const char* candidate :
-         {"/usr/lib/librenderdoc.so", "/usr/lib/x86_64-linux-gnu/librenderdoc.so",
-          "/usr/local/lib/librenderdoc.so"}) {
+    // The loader's own search: LD_LIBRARY_PATH first, then where Debian and a source build put it.
+    std::vector<fs::path> folders;
+    if (const char* path = std::getenv("LD_LIBRARY_PATH")) {
+        std::string_view rest(path);
+        while (!rest.empty()) {
+            const std::size_t colon = rest.find(':');
+            if (const std::string_view folder = rest.substr(0, colon); !folder.empty())
+                folders.emplace_back(folder);
+            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+        }
+    }
+    for (const char* folder : {"/usr/lib", "/usr/lib/x86_64-linux-gnu", "/usr/local/lib"})
+        folders.emplace_back(folder);
+    for (const fs::path& folder : folders) {
         std::error_code ec;
-        if (fs::exists(candidate, ec))
-            return fs::path(candidate);
+        if (fs::exists(folder / "librenderdoc.so", ec))
+            return fs::absolute(folder / "librenderdoc.so", ec);
     }
     return std::nullopt;
 }
@@ -86,7 +97,7 @@ Result<bool> RenderDoc::setCaptureDirectory(const fs::path& dir)
 {
     if (auto ok = prepareOutputDirectory(dir); !ok)
         return fail(ok.error());
-    const std::string pattern = (fs::absolute(dir) / "tandem").string();
+    const std::string pattern = (fs::absolute(dir) / ".tandem-capture-in-progress").string();
     api(m_api)->SetCaptureFilePathTemplate(pattern.c_str());
     return true;
 }

@@ -28,7 +28,8 @@ public:
     /// Whether this process is the re-executed child.
     static bool isReexecutedChild();
 
-    /// Captures go to `dir`/tandem_frameN.rdc. Creates `dir`; fails naming it.
+    /// Captures go to `dir`/.tandem-capture-in-progress_capture.rdc (FrameCapture renames each
+    /// one). Creates `dir`; fails naming it.
     Result<bool> setCaptureDirectory(const std::filesystem::path& dir);
     /// Brackets one frame (any device and window: tandem has one context).
     void startFrame();

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
-"""Capture tier: tandem-raster captures a headless frame with RenderDoc; the capture opens in
-RenderDoc's replay (Debian's python3-renderdoc, which needs an X display) with the named passes
-and their draws, and the presented image at the end of the replayed frame matches the PNG the
-engine wrote for that frame.
-Usage: capture_replay.py RASTER MESH OUT_DIR [--postfx CHAIN]"""
+"""Capture tier: an app captures frames with RenderDoc; each capture opens in RenderDoc's replay
+(Debian's python3-renderdoc, which needs an X display) with the named passes and their draws,
+and the image in the app's output texture at the end of the replayed frame matches the PNG the
+app wrote for that frame.
+Usage: capture_replay.py raster TANDEM_RASTER MESH OUT_DIR
+       capture_replay.py bench TANDEM_BENCH OUT_DIR
+       capture_replay.py replay CAPTURE.rdc IMAGE.png TEXTURE GROUP,... CALL,...
+         (checks a capture made elsewhere, a GPU machine's say)"""
 import glob
 import os
 import shutil
@@ -13,77 +16,146 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import png  # noqa: E402
 
-raster, mesh, out = sys.argv[1:4]
-chain = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--postfx" else "tonemap,fxaa"
-shutil.rmtree(out, ignore_errors=True)
-os.makedirs(out)
-captures, frames = os.path.join(out, "captures"), os.path.join(out, "frames")
-subprocess.run([raster, "--headless", "--renderdoc", "--capture-frame", "2", "--capture-dir", captures,
-                "--frames", "4", "--size", "160x120", "--postfx", chain, "--out", frames, mesh],
-               check=True)
-files = glob.glob(os.path.join(captures, "*.rdc"))
-if len(files) != 1:
-    sys.exit(f"FAIL: expected one capture, found {files}")
-
-import renderdoc as rd  # noqa: E402
-
-rd.InitialiseReplay(rd.GlobalEnvironment(), [])
-cap = rd.OpenCaptureFile()
-if cap.OpenFile(files[0], "", None) != rd.ResultCode.Succeeded:
-    sys.exit("FAIL: RenderDoc cannot open the capture")
-if not cap.LocalReplaySupport():
-    sys.exit("FAIL: the capture cannot be replayed here")
-result, controller = cap.OpenCapture(rd.ReplayOptions(), None)
-if result != rd.ResultCode.Succeeded:
-    sys.exit(f"FAIL: replay did not start: {result}")
-structured = controller.GetStructuredFile()
-groups, calls, last = set(), set(), 0
+FRAME_GROUPS = ["geometry", "geometry.visibility", "geometry.resolve", "handoff", "present"]
+FRAME_CALLS = ["glDrawElements", "glDispatchCompute", "glDrawArrays"]
+_renderdoc = None
 
 
-def walk(actions):
-    global last
-    for action in actions:
-        name = action.GetName(structured)
+def fail(message):
+    sys.exit("FAIL: " + message)
+
+
+def replay_module():
+    global _renderdoc
+    if _renderdoc is None:
+        import renderdoc
+        renderdoc.InitialiseReplay(renderdoc.GlobalEnvironment(), [])
+        _renderdoc = renderdoc
+    return _renderdoc
+
+
+def check_capture(capture, image, texture, groups, calls):
+    """Opens `capture`, asserts its debug groups and calls, replays to the end of the frame and
+    compares `texture` there with the PNG `image`."""
+    rd = replay_module()
+    name = os.path.basename(capture)
+    cap = rd.OpenCaptureFile()
+    if cap.OpenFile(capture, "", None) != rd.ResultCode.Succeeded:
+        fail(f"RenderDoc cannot open {capture}")
+    if not cap.LocalReplaySupport():
+        fail(f"{name} cannot be replayed here")
+    result, controller = cap.OpenCapture(rd.ReplayOptions(), None)
+    if result != rd.ResultCode.Succeeded:
+        fail(f"replay of {name} did not start: {result}")
+    structured = controller.GetStructuredFile()
+    seen_groups, seen_calls, last = set(), set(), 0
+    pending = list(controller.GetRootActions())
+    while pending:
+        action = pending.pop()
+        label = action.GetName(structured)
         if action.flags & rd.ActionFlags.PushMarker:
-            groups.add(name)
+            seen_groups.add(label)
         if action.flags & (rd.ActionFlags.Drawcall | rd.ActionFlags.Dispatch):
-            calls.add(name.split("(")[0])
+            seen_calls.add(label.split("(")[0])
         last = max(last, action.eventId)
-        walk(action.children)
+        pending.extend(action.children)
+    for group in groups:
+        if group not in seen_groups:
+            fail(f"{name}: no debug group '{group}'; groups: {sorted(seen_groups)}")
+    for call in calls:
+        if call not in seen_calls:
+            fail(f"{name}: no {call}; calls: {sorted(seen_calls)}")
+
+    controller.SetFrameEvent(last, True)
+    targets = [r for r in controller.GetResources()
+               if r.name == texture and r.type == rd.ResourceType.Texture]
+    if not targets:
+        fail(f"{name}: no texture named {texture}")
+    data = bytes(controller.GetTextureData(targets[0].resourceId, rd.Subresource(0, 0, 0)))
+    controller.Shutdown()
+    cap.Shutdown()
+
+    width, height, rows = png.load(image)
+    if len(data) != width * height * 4:
+        fail(f"{name}: replayed {texture} has {len(data)} bytes, expected {width * height * 4}")
+    # GL rows run bottom to top; the PNG's top to bottom.
+    differing, worst = 0, 0
+    for y in range(height):
+        replayed = data[(height - 1 - y) * width * 4:(height - y) * width * 4]
+        expected = rows[y]
+        for x in range(0, width * 4, 4):
+            delta = max(abs(replayed[x + c] - expected[x + c]) for c in range(3))
+            if delta:
+                worst = max(worst, delta)
+                differing += delta > 2
+    fraction = differing / (width * height)
+    print(f"{name}: replayed {texture} vs {os.path.basename(image)}: {fraction:.4%} of pixels "
+          f"differ by more than 2 (max {worst}); groups {sorted(seen_groups)}")
+    if fraction > 0.001:
+        fail(f"{name}: the replayed frame does not match the frame the app wrote")
 
 
-walk(controller.GetRootActions())
-for group in ["geometry", "geometry.visibility", "geometry.resolve", "handoff", "present"] + \
-        chain.split(","):
-    if group not in groups:
-        sys.exit(f"FAIL: no debug group '{group}' in the capture; groups: {sorted(groups)}")
-for call in ["glDrawElements", "glDispatchCompute", "glDrawArrays"]:
-    if call not in calls:
-        sys.exit(f"FAIL: no {call} in the capture; calls: {sorted(calls)}")
+def captures_in(folder):
+    return sorted(os.path.basename(f) for f in glob.glob(os.path.join(folder, "*.rdc")))
 
-# Replay to the end of the frame and read the presented image.
-controller.SetFrameEvent(last, True)
-target = [r for r in controller.GetResources()
-          if r.name == "present.output" and r.type == rd.ResourceType.Texture]
-if not target:
-    sys.exit("FAIL: no texture named present.output in the capture")
-data = bytes(controller.GetTextureData(target[0].resourceId, rd.Subresource(0, 0, 0)))
-controller.Shutdown()
-cap.Shutdown()
 
-width, height, rows = png.load(os.path.join(frames, "frame_00002.png"))
-if len(data) != width * height * 4:
-    sys.exit(f"FAIL: replayed image has {len(data)} bytes, expected {width * height * 4}")
-# GL rows run bottom to top; the PNG's top to bottom.
-differing, worst = 0, 0
-for y in range(height):
-    replayed = data[(height - 1 - y) * width * 4:(height - y) * width * 4]
-    for x in range(width):
-        delta = max(abs(replayed[4 * x + c] - rows[y][4 * x + c]) for c in range(3))
-        worst = max(worst, delta)
-        differing += delta > 2
-fraction = differing / (width * height)
-print(f"replayed frame vs engine output: {fraction:.4%} of pixels differ by more than 2 (max {worst})")
-if fraction > 0.001:
-    sys.exit("FAIL: the replayed frame does not match the frame the engine wrote")
-print(f"ok: groups {sorted(groups)}")
+def fresh(folder):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    return folder
+
+
+def raster(app, mesh, out):
+    chain = "tonemap,fxaa"
+    captures, frames = os.path.join(fresh(out), "captures"), os.path.join(out, "frames")
+    command = [app, "--headless", "--renderdoc", "--capture-frame", "2", "--capture-dir",
+               captures, "--frames", "4", "--size", "160x120", "--postfx", chain, "--overlay",
+               "--out", frames, mesh]
+    subprocess.run(command, check=True)
+    if captures_in(captures) != ["tandem-raster_frame0002.rdc"]:
+        fail(f"expected tandem-raster_frame0002.rdc, found {captures_in(captures)}")
+    check_capture(os.path.join(captures, "tandem-raster_frame0002.rdc"),
+                  os.path.join(frames, "frame_00002.png"), "present.output",
+                  FRAME_GROUPS + chain.split(",") + ["overlay"], FRAME_CALLS)
+    # A second run into the same folder keeps the first capture.
+    subprocess.run(command + ["--overwrite"], check=True)
+    if captures_in(captures) != ["tandem-raster_frame0002-2.rdc", "tandem-raster_frame0002.rdc"]:
+        fail(f"a second capture of frame 2 should be added beside the first: "
+             f"{captures_in(captures)}")
+
+
+def bench(app, out):
+    captures = os.path.join(fresh(out), "captures")
+    subprocess.run([app, "raster", "--renderdoc", "--capture-dir", captures, "--triangles", "1000",
+                    "--frames", "3", "--warmup", "0"], check=True)
+    subprocess.run([app, "overhead", "--renderdoc", "--capture-dir", captures, "--frames", "3",
+                    "--warmup", "0"], check=True)
+    expected = {
+        "raster-1080p-engine": ("gbuffer.color", ["geometry", "geometry.visibility",
+                                                  "geometry.resolve"],
+                                ["glDrawElements", "glDispatchCompute"]),
+        "raster-1080p-bare": ("bench.bare.color", ["bare"], ["glDrawElements"]),
+        "overhead-1080p-frame": ("present.output", FRAME_GROUPS + ["tonemap", "fxaa"],
+                                 FRAME_CALLS),
+    }
+    if captures_in(captures) != sorted(stem + ".rdc" for stem in expected):
+        fail(f"expected captures {sorted(expected)}, found {captures_in(captures)}")
+    for stem, (texture, groups, calls) in expected.items():
+        check_capture(os.path.join(captures, stem + ".rdc"),
+                      os.path.join(captures, stem + ".png"), texture, groups, calls)
+
+
+def main(argv):
+    if len(argv) == 4 and argv[0] == "raster":
+        raster(*argv[1:])
+    elif len(argv) == 3 and argv[0] == "bench":
+        bench(*argv[1:])
+    elif len(argv) == 6 and argv[0] == "replay":
+        check_capture(argv[1], argv[2], argv[3], argv[4].split(","), argv[5].split(","))
+    else:
+        sys.exit(__doc__)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

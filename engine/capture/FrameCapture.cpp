@@ -1,0 +1,135 @@
+#include "engine/capture/FrameCapture.h"
+
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "engine/core/Log.h"
+#include "engine/gl/Gl.h"
+#ifdef TANDEM_HAS_RENDERDOC
+#include "engine/capture/RenderDoc.h"
+#endif
+
+namespace tandem::capture {
+
+namespace fs = std::filesystem;
+
+#ifdef TANDEM_HAS_RENDERDOC
+
+Result<std::unique_ptr<FrameCapture>> FrameCapture::open(const CaptureSettings& settings,
+                                                         char** argv)
+{
+    std::unique_ptr<RenderDoc> renderdoc = RenderDoc::attach();
+    if (settings.renderdoc && !renderdoc)
+        return fail("--renderdoc: " + RenderDoc::reexecWithRenderDoc(argv).message);
+    if (settings.frame >= 0 && !renderdoc)
+        return fail("--capture-frame needs RenderDoc: add --renderdoc, or run under "
+                    "renderdoccmd capture");
+    if (!renderdoc)
+        return std::unique_ptr<FrameCapture>();
+    if (auto ok = renderdoc->setCaptureDirectory(settings.captureDir); !ok)
+        return fail(ok.error());
+    return std::unique_ptr<FrameCapture>(new FrameCapture(std::move(renderdoc), settings));
+}
+
+FrameCapture::FrameCapture(std::unique_ptr<RenderDoc> renderdoc, CaptureSettings settings)
+    : m_renderdoc(std::move(renderdoc)), m_settings(std::move(settings))
+{}
+
+FrameCapture::~FrameCapture() = default;
+
+bool FrameCapture::beginFrame(int frame)
+{
+    if (frame != m_settings.frame && !m_requested)
+        return false;
+    m_requested = false;
+    begin(fmt::format("{}_frame{:04}", m_settings.name, frame));
+    return true;
+}
+
+void FrameCapture::begin(const std::string& fileStem)
+{
+    TANDEM_ASSERT(!m_capturing, "FrameCapture::begin: the previous capture was not ended");
+    m_stem = fileStem;
+    m_renderdoc->startFrame();
+    m_capturing = true;
+}
+
+std::string FrameCapture::end()
+{
+    if (!m_capturing)
+        return {};
+    m_capturing = false;
+    const bool written = m_renderdoc->endFrame();
+    // RenderDoc 1.24 raises GL_INVALID_FRAMEBUFFER_OPERATION inside EndFrameCapture on a
+    // surfaceless EGL context (llvmpipe, Debian 12): not ours, so not left pending.
+    if (const int stray = gl::drainErrors(); stray > 0)
+        log::debug("discarded {} GL error flags raised by RenderDoc", stray);
+    const std::vector<std::string> list = m_renderdoc->captures();
+    if (!written || list.size() <= m_renderdocCount) {
+        log::error("RenderDoc did not write a capture for {}", m_stem);
+        return {};
+    }
+    m_renderdocCount = list.size();
+    // RenderDoc writes every capture to its one template path; each is moved to its own name.
+    const fs::path writtenPath = list.back();
+    // A hard link fails on an existing name, so no earlier capture is ever replaced.
+    fs::path target = m_settings.captureDir / (m_stem + ".rdc");
+    std::error_code ec;
+    for (int n = 2; fs::create_hard_link(writtenPath, target, ec), ec == std::errc::file_exists;
+         ++n)
+        target = m_settings.captureDir / fmt::format("{}-{}.rdc", m_stem, n);
+    if (ec) {
+        log::error("cannot move RenderDoc's capture {} to {}: {}", writtenPath.string(),
+                   target.string(), ec.message());
+        return {};
+    }
+    fs::remove(writtenPath, ec);
+    m_captures.push_back(target.string());
+    log::info("captured {}", target.string());
+    return target.string();
+}
+
+std::string FrameCapture::describe() const
+{
+    return fmt::format("RenderDoc (API {}) attached: {}, into {}", m_renderdoc->version(),
+                       m_settings.frame >= 0 ? fmt::format("captures frame {}", m_settings.frame)
+                                             : std::string("captures on request"),
+                       m_settings.captureDir.string());
+}
+
+#else
+
+Result<std::unique_ptr<FrameCapture>> FrameCapture::open(const CaptureSettings& settings, char**)
+{
+    if (settings.renderdoc || settings.frame >= 0)
+        return fail("this build has no RenderDoc support (librenderdoc-dev was missing)");
+    return std::unique_ptr<FrameCapture>();
+}
+
+FrameCapture::FrameCapture(std::unique_ptr<RenderDoc>, CaptureSettings settings)
+    : m_settings(std::move(settings))
+{}
+
+FrameCapture::~FrameCapture() = default;
+
+bool FrameCapture::beginFrame(int)
+{
+    return false;
+}
+
+void FrameCapture::begin(const std::string&) {}
+
+std::string FrameCapture::end()
+{
+    return {};
+}
+
+std::string FrameCapture::describe() const
+{
+    return "RenderDoc support not built";
+}
+
+#endif
+
+} // namespace tandem::capture
