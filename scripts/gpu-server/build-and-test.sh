@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU server (CUDA toolkit, g++, CMake; no -dev packages): builds tandem against .gpu/
 # (made by gather.sh on Debian 12 and carried with the source), runs the unit and gpu test
-# tiers, a smoke render through the CUDA backend, and the benchmarks. Logs and results go to
+# tiers, a smoke render through the CUDA backend, RenderDoc captures of the CUDA path (when
+# gather.sh carried RenderDoc), and the benchmarks. Logs and results go to
 # $OUT (or ./gpu-out).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench]
 set -uo pipefail
@@ -60,6 +61,21 @@ if build-gpu/bin/tandem-raster --headless --frames 12 --size 1920x1080 --postfx 
     tail -2 "$out/profile.log"
 else
     cat "$out/profile.log"; status=1
+fi
+
+if [ -e .gpu/runtime/librenderdoc.so ]; then
+    # Replayed on a machine with python3-renderdoc: tests/capture/capture_replay.py replay ...
+    echo "== RenderDoc captures (CUDA backend)"
+    rm -rf "$out/capture"; mkdir -p "$out/capture"
+    if build-gpu/bin/tandem-raster --headless --renderdoc --capture-frame 2 --frames 4 \
+            --size 480x270 --postfx tonemap,fxaa --backend cuda --capture-dir "$out/capture" \
+            --out "$out/capture" >"$out/capture.log" 2>&1 \
+            && build-gpu/bin/tandem-bench overhead --renderdoc --capture-dir "$out/capture" \
+            --frames 3 --warmup 0 >>"$out/capture.log" 2>&1; then
+        grep -E "captured|image it produced|post-processing" "$out/capture.log"
+    else
+        cat "$out/capture.log"; status=1
+    fi
 fi
 
 if [ "${1:-}" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then

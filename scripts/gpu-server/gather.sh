@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Gathers what a headless build needs on a GPU server that has the CUDA toolkit, g++ and CMake
 # but no Debian -dev packages and no package registry (such as the H200 host in
-# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 15 MB):
+# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 45 MB):
 #   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, static libraries and
 #                                                               CMake package files
 #   .gpu/runtime/   glvnd's libEGL/libGLdispatch/libGL/libGLX and the few shared libraries the
-#                   binaries load (the server has the NVIDIA vendor libraries but no glvnd)
+#                   binaries load (the server has the NVIDIA vendor libraries but no glvnd), and
+#                   RenderDoc's library with what it loads
 # Run on a Debian 12 machine with scripts/install-deps.sh done. Then carry .gpu with the source
 # and run scripts/gpu-server/build-and-test.sh there (README: GPU servers).
 set -euo pipefail
@@ -23,7 +24,7 @@ copy() { # copy SRC... DESTDIR, keeping symlinks as they are
 
 inc=/usr/include
 copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $inc/imgui \
-     $inc/GL $inc/KHR $inc/tiny_obj_loader.h "$out/sysroot/usr/include"
+     $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h "$out/sysroot/usr/include"
 
 lib=/usr/lib/$arch
 copy $lib/libstb.a $lib/libgtest.a $lib/libgtest_main.a $lib/libgmock.a $lib/libgmock_main.a \
@@ -36,6 +37,13 @@ copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json 
 # Run time: glvnd (Debian's libegl1, libglvnd0, libgl1, libglx0) and the shared libraries above.
 for so in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0 \
           libfmt.so.9 libtinyobjloader.so.2rc10; do
+    cp -L "$lib/$so" "$out/runtime/$so"
+done
+
+# RenderDoc (Debian's librenderdoc, 26 MB) and what it loads, for --renderdoc captures there.
+cp -L /usr/lib/librenderdoc.so "$out/runtime/"
+for so in libX11.so.6 libxcb.so.1 libxcb-keysyms.so.1 libstb.so.0 libXau.so.6 libXdmcp.so.6 \
+          libbsd.so.0 libmd.so.0; do
     cp -L "$lib/$so" "$out/runtime/$so"
 done
 
