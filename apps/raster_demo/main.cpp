@@ -65,6 +65,7 @@ struct Options {
     bool noProfile = false;
     bool overlay = false;
     bool profileDetail = false;
+    bool captureNoUpload = false;
     capture::CaptureSettings capture{false, -1, "captures", "tandem-raster"};
     char** argv = nullptr;
 };
@@ -334,7 +335,7 @@ int run(const Options& options)
         inputScope.reset();
         const bool capturing = frameCapture && frameCapture->beginFrame(frame);
         // On captured frames the CUDA output also goes through GL, so the capture replays it.
-        processor.setCaptureFaithful(capturing);
+        processor.setCaptureFaithful(capturing && !options.captureNoUpload);
         pipeline.render(gpuMesh, camera, liveChain, shown, geometryOptions);
         if (overlay) {
             profile::GlScope scope(profiler, "overlay");
@@ -464,6 +465,9 @@ int main(int argc, char** argv)
     capture::addCaptureOptions(app, options.capture,
                                "capture this frame (0-based) with RenderDoc, headless too; in a "
                                "window F12 or the overlay's button captures the next");
+    app.add_flag("--capture-no-upload", options.captureNoUpload,
+                 "on captured frames, leave the CUDA output out of the GL stream (RenderDoc then "
+                 "replays the post-process output texture as it was before the frame)");
     app.add_flag("--no-profile", options.noProfile,
                  "no timer queries or events at all (to measure the profiler's own cost)");
     app.add_option("--report", options.reportPath,

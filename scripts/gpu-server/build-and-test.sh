@@ -66,10 +66,14 @@ fi
 if [ -e .gpu/runtime/librenderdoc.so ]; then
     # Replayed on a machine with python3-renderdoc: tests/capture/capture_replay.py replay ...
     echo "== RenderDoc captures (CUDA backend)"
-    rm -rf "$out/capture"; mkdir -p "$out/capture"
-    if build-gpu/bin/tandem-raster --headless --renderdoc --capture-frame 2 --frames 4 \
-            --size 480x270 --postfx tonemap,fxaa --backend cuda --capture-dir "$out/capture" \
-            --out "$out/capture" >"$out/capture.log" 2>&1 \
+    # The camera moves (--spin), so a replay of the frame before would not match; the second
+    # capture leaves the CUDA output out of the GL stream, the negative control.
+    rm -rf "$out/capture" "$out/capture-no-upload"
+    raster=(build-gpu/bin/tandem-raster --headless --renderdoc --capture-frame 2 --frames 4
+            --size 480x270 --spin 20 --postfx tonemap,fxaa --backend cuda)
+    if "${raster[@]}" --capture-dir "$out/capture" --out "$out/capture" >"$out/capture.log" 2>&1 \
+            && "${raster[@]}" --capture-no-upload --capture-dir "$out/capture-no-upload" \
+            --out "$out/capture-no-upload" >>"$out/capture.log" 2>&1 \
             && build-gpu/bin/tandem-bench overhead --renderdoc --capture-dir "$out/capture" \
             --frames 3 --warmup 0 >>"$out/capture.log" 2>&1; then
         grep -E "captured|image it produced|post-processing" "$out/capture.log"

@@ -5,8 +5,10 @@ and the image in the app's output texture at the end of the replayed frame match
 app wrote for that frame.
 Usage: capture_replay.py raster TANDEM_RASTER MESH OUT_DIR
        capture_replay.py bench TANDEM_BENCH OUT_DIR
-       capture_replay.py replay CAPTURE.rdc IMAGE.png TEXTURE GROUP,... CALL,...
-         (checks a capture made elsewhere, a GPU machine's say)"""
+       capture_replay.py replay CAPTURE.rdc IMAGE.png TEXTURE GROUP,... CALL,... [LABEL,...]
+                         [--mismatch]
+         checks a capture made elsewhere (a GPU machine's, say): LABELs are textures it must
+         hold; --mismatch expects the replayed image NOT to match (a negative control)"""
 import glob
 import os
 import shutil
@@ -34,9 +36,10 @@ def replay_module():
     return _renderdoc
 
 
-def check_capture(capture, image, texture, groups, calls):
-    """Opens `capture`, asserts its debug groups and calls, replays to the end of the frame and
-    compares `texture` there with the PNG `image`."""
+def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=False):
+    """Opens `capture`, asserts its debug groups, calls and texture labels, replays to the end of
+    the frame and compares `texture` there with the PNG `image`: they must match (or, with
+    `mismatch`, must not)."""
     rd = replay_module()
     name = os.path.basename(capture)
     cap = rd.OpenCaptureFile()
@@ -67,8 +70,11 @@ def check_capture(capture, image, texture, groups, calls):
             fail(f"{name}: no {call}; calls: {sorted(seen_calls)}")
 
     controller.SetFrameEvent(last, True)
-    targets = [r for r in controller.GetResources()
-               if r.name == texture and r.type == rd.ResourceType.Texture]
+    textures = [r for r in controller.GetResources() if r.type == rd.ResourceType.Texture]
+    for label in labels:
+        if label not in [r.name for r in textures]:
+            fail(f"{name}: no texture labelled '{label}'; textures: {[r.name for r in textures]}")
+    targets = [r for r in textures if r.name == texture]
     if not targets:
         fail(f"{name}: no texture named {texture}")
     data = bytes(controller.GetTextureData(targets[0].resourceId, rd.Subresource(0, 0, 0)))
@@ -91,7 +97,10 @@ def check_capture(capture, image, texture, groups, calls):
     fraction = differing / (width * height)
     print(f"{name}: replayed {texture} vs {os.path.basename(image)}: {fraction:.4%} of pixels "
           f"differ by more than 2 (max {worst}); groups {sorted(seen_groups)}")
-    if fraction > 0.001:
+    if mismatch:
+        if fraction <= 0.001:
+            fail(f"{name}: the replayed frame matches, but was expected to differ")
+    elif fraction > 0.001:
         fail(f"{name}: the replayed frame does not match the frame the app wrote")
 
 
@@ -109,9 +118,13 @@ def raster(app, mesh, out):
     chain = "tonemap,fxaa"
     captures, frames = os.path.join(fresh(out), "captures"), os.path.join(out, "frames")
     command = [app, "--headless", "--renderdoc", "--capture-frame", "2", "--capture-dir",
-               captures, "--frames", "4", "--size", "160x120", "--postfx", chain, "--overlay",
-               "--out", frames, mesh]
+               captures, "--frames", "4", "--size", "160x120", "--spin", "20", "--postfx", chain,
+               "--overlay", "--out", frames, mesh]
     subprocess.run(command, check=True)
+    # The camera moves: a replay showing the frame before would not pass.
+    if png.load(os.path.join(frames, "frame_00001.png")) == \
+            png.load(os.path.join(frames, "frame_00002.png")):
+        fail("frames 1 and 2 are the same image; the comparison would prove nothing")
     if captures_in(captures) != ["tandem-raster_frame0002.rdc"]:
         fail(f"expected tandem-raster_frame0002.rdc, found {captures_in(captures)}")
     check_capture(os.path.join(captures, "tandem-raster_frame0002.rdc"),
@@ -150,8 +163,12 @@ def main(argv):
         raster(*argv[1:])
     elif len(argv) == 3 and argv[0] == "bench":
         bench(*argv[1:])
-    elif len(argv) == 6 and argv[0] == "replay":
-        check_capture(argv[1], argv[2], argv[3], argv[4].split(","), argv[5].split(","))
+    elif 6 <= len(argv) <= 8 and argv[0] == "replay":
+        mismatch = "--mismatch" in argv
+        rest = [a for a in argv[6:] if a != "--mismatch"]
+        labels = rest[0].split(",") if rest else []
+        check_capture(argv[1], argv[2], argv[3], argv[4].split(","), argv[5].split(","), labels,
+                      mismatch)
     else:
         sys.exit(__doc__)
     print("ok")
