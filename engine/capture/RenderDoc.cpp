@@ -38,6 +38,9 @@ std::unique_ptr<RenderDoc> RenderDoc::attach()
     if (!getApi || getApi(eRENDERDOC_API_Version_1_4_1, reinterpret_cast<void**>(&entry)) != 1 ||
         !entry)
         return nullptr;
+    // tandem owns F12 (its captures also bring the CUDA output into the GL stream): RenderDoc's
+    // own capture keys would capture the same frame a second time, without that.
+    entry->SetCaptureKeys(nullptr, 0);
     return std::unique_ptr<RenderDoc>(new RenderDoc(static_cast<void*>(entry)));
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 
 #include <backends/imgui_impl_opengl3.h>
@@ -13,6 +14,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/gl/Debug.h"
+#include "engine/gl/Object.h"
 
 namespace tandem::ui {
 
@@ -107,6 +109,12 @@ void Overlay::draw(const OverlayView& view, GLuint framebuffer, int width, int h
     io.DeltaTime = static_cast<float>(std::max(1e-4, now - m_lastTime));
     m_lastTime = now;
     ImGui_ImplOpenGL3_NewFrame();
+    if (!m_fontLabelled) { // ImGui makes its font texture in the first NewFrame
+        const auto font = static_cast<GLuint>(reinterpret_cast<std::uintptr_t>(io.Fonts->TexID));
+        if (font != 0)
+            gl::setLabel(GL_TEXTURE, font, "overlay.font");
+        m_fontLabelled = true;
+    }
 #ifdef TANDEM_HAS_WINDOW
     if (m_window)
         ImGui_ImplGlfw_NewFrame();

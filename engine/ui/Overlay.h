@@ -59,6 +59,7 @@ private:
 
     bool m_window = false;
     bool m_visible = true;
+    bool m_fontLabelled = false;
     double m_lastTime = 0;
     std::deque<profile::FrameRecord> m_history;
 };

@@ -5,6 +5,9 @@ and the image in the app's output texture at the end of the replayed frame match
 app wrote for that frame.
 Usage: capture_replay.py raster TANDEM_RASTER MESH OUT_DIR
        capture_replay.py bench TANDEM_BENCH OUT_DIR
+       capture_replay.py groups CAPTURE.rdc GROUP,... CALL,...
+         (a window's capture: replays to the last draw, whose target must hold an image, not
+         one flat colour)
        capture_replay.py replay CAPTURE.rdc IMAGE.png TEXTURE GROUP,... CALL,... [LABEL,...]
                          [--mismatch]
          checks a capture made elsewhere (a GPU machine's, say): LABELs are textures it must
@@ -51,10 +54,11 @@ def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=Fa
     if result != rd.ResultCode.Succeeded:
         fail(f"replay of {name} did not start: {result}")
     structured = controller.GetStructuredFile()
-    seen_groups, seen_calls, last = set(), set(), 0
+    seen_groups, seen_calls, last, actions = set(), set(), 0, []
     pending = list(controller.GetRootActions())
     while pending:
         action = pending.pop()
+        actions.append(action)
         label = action.GetName(structured)
         if action.flags & rd.ActionFlags.PushMarker:
             seen_groups.add(label)
@@ -74,12 +78,24 @@ def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=Fa
     for label in labels:
         if label not in [r.name for r in textures]:
             fail(f"{name}: no texture labelled '{label}'; textures: {[r.name for r in textures]}")
-    targets = [r for r in textures if r.name == texture]
-    if not targets:
-        fail(f"{name}: no texture named {texture}")
-    data = bytes(controller.GetTextureData(targets[0].resourceId, rd.Subresource(0, 0, 0)))
+    if texture == "@window":
+        # A window's frame ends in the default framebuffer: the last draw's colour target.
+        draws = [a for a in actions if a.flags & rd.ActionFlags.Drawcall]
+        controller.SetFrameEvent(max(a.eventId for a in draws), True)
+        target = controller.GetPipelineState().GetOutputTargets()[0].resourceId
+    else:
+        targets = [r for r in textures if r.name == texture]
+        if not targets:
+            fail(f"{name}: no texture named {texture}")
+        target = targets[0].resourceId
+    data = bytes(controller.GetTextureData(target, rd.Subresource(0, 0, 0)))
     controller.Shutdown()
     cap.Shutdown()
+    if image is None:
+        if len(set(data[i:i + 3] for i in range(0, len(data), 4))) < 2:
+            fail(f"{name}: the replayed {texture} is one flat colour")
+        print(f"{name}: replays; groups {sorted(seen_groups)}")
+        return
 
     width, height, rows = png.load(image)
     if len(data) != width * height * 4:
@@ -163,6 +179,9 @@ def main(argv):
         raster(*argv[1:])
     elif len(argv) == 3 and argv[0] == "bench":
         bench(*argv[1:])
+    elif len(argv) == 4 and argv[0] == "groups":
+        check_capture(argv[1], None, "@window", argv[2].split(","), argv[3].split(","),
+                      ["overlay.font"])
     elif 6 <= len(argv) <= 8 and argv[0] == "replay":
         mismatch = "--mismatch" in argv
         rest = [a for a in argv[6:] if a != "--mismatch"]

@@ -5,22 +5,9 @@
 # Usage: raster_window_interactive.sh RASTER PNG_CHECK OUT_DIR
 set -uo pipefail
 raster=$1; check=$2; out=$3
-fail() { echo "FAIL: $*"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null; exit 1; }
-[ -n "${DISPLAY:-}" ] || fail "no DISPLAY for the window tier"
-command -v xdotool >/dev/null || fail "xdotool missing (apt-get install xdotool)"
+source "$(dirname "$0")/../support/window_app.sh"
 rm -rf "$out"; mkdir -p "$out"
-
-"$raster" --size 400x300 --out "$out" --no-vsync >"$out/log.txt" 2>&1 &
-pid=$!
-wid=""
-for _ in $(seq 100); do
-    wid=$(xdotool search --name "tandem-raster" 2>/dev/null | head -1) && [ -n "$wid" ] && break
-    kill -0 "$pid" 2>/dev/null || fail "app exited early: $(cat "$out/log.txt")"
-    sleep 0.1
-done
-[ -n "$wid" ] || fail "no window appeared"
-xdotool windowfocus --sync "$wid" 2>/dev/null || true
-sleep 0.5
+start_window_app "$raster" --size 400x300 --out "$out" --no-vsync
 
 # Presses a key and waits for screenshot N to appear.
 shot() {
@@ -51,9 +38,5 @@ sleep 0.5
 shot s 4
 "$check" --size 500x350 "$out/screenshot_00004.png" || fail "screenshot after resize"
 
-xdotool key Escape
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && fail "Esc did not quit"
-wait "$pid"; code=$?
-[ $code = 0 ] || fail "exit code $code: $(cat "$out/log.txt")"
+quit_window_app
 echo "ok"
