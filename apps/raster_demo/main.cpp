@@ -122,6 +122,10 @@ int run(const Options& options)
         return usageError("--channel: expected color, depth, normal or id");
     if (options.frames == 0 || options.frames < -1)
         return usageError("--frames: expected a positive number of frames");
+    if (const int last = options.frames > 0 ? options.frames - 1 : (options.headless ? 0 : -1);
+        last >= 0 && options.capture.frame > last)
+        return usageError(fmt::format("--capture-frame {}: the run ends at frame {} (--frames)",
+                                      options.capture.frame, last));
     if (options.traceFrames < 1)
         return usageError("--trace-frames: expected a positive number of frames");
     if (options.warmup < 0)

@@ -132,6 +132,7 @@ void Overlay::draw(const OverlayView& view, GLuint framebuffer, int width, int h
 
 void Overlay::buildWindow(const OverlayView& view)
 {
+    m_captureButton.reset();
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("tandem", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
@@ -305,6 +306,8 @@ void Overlay::buildWindow(const OverlayView& view)
         ImGui::CollapsingHeader("RenderDoc", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (ImGui::Button("capture next frame (F12)"))
             *view.captureRequested = true;
+        const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+        m_captureButton = {0.5f * (min.x + max.x), 0.5f * (min.y + max.y)};
         if (view.captures)
             for (const auto& path : *view.captures)
                 ImGui::TextWrapped("%s", path.c_str());

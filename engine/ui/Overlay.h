@@ -5,8 +5,10 @@
 // backend: display size set by hand). Render thread; the GL context current.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,9 @@ public:
     /// Whether ImGui wants the mouse or keyboard (the camera should not react then).
     bool wantsMouse() const;
     bool wantsKeyboard() const;
+    /// Where the last draw put the "capture next frame" button (pixels from the top left), if
+    /// it drew one.
+    std::optional<std::array<float, 2>> captureButtonCenter() const { return m_captureButton; }
 
 private:
     void buildWindow(const OverlayView& view);
@@ -60,6 +65,7 @@ private:
     bool m_window = false;
     bool m_visible = true;
     bool m_fontLabelled = false;
+    std::optional<std::array<float, 2>> m_captureButton;
     double m_lastTime = 0;
     std::deque<profile::FrameRecord> m_history;
 };

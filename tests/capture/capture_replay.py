@@ -146,6 +146,17 @@ def raster(app, mesh, out):
     check_capture(os.path.join(captures, "tandem-raster_frame0002.rdc"),
                   os.path.join(frames, "frame_00002.png"), "present.output",
                   FRAME_GROUPS + chain.split(",") + ["overlay"], FRAME_CALLS)
+    # Started under renderdoccmd instead of --renderdoc, the app finds RenderDoc in the process.
+    under = os.path.join(out, "under-renderdoccmd")
+    subprocess.run(["renderdoccmd", "capture", "-w", "-d", os.path.abspath(out), app,
+                    "--headless", "--capture-frame", "1", "--capture-dir", under, "--frames", "2",
+                    "--size", "160x120", "--spin", "20", "--out", under, mesh], check=True)
+    if captures_in(under) != ["tandem-raster_frame0001.rdc"]:
+        fail(f"under renderdoccmd: expected tandem-raster_frame0001.rdc in {under}, found "
+             f"{captures_in(under)}")
+    check_capture(os.path.join(under, "tandem-raster_frame0001.rdc"),
+                  os.path.join(under, "frame_00001.png"), "present.output", FRAME_GROUPS[:3],
+                  FRAME_CALLS)
     # A second run into the same folder keeps the first capture.
     subprocess.run(command + ["--overwrite"], check=True)
     if captures_in(captures) != ["tandem-raster_frame0002-2.rdc", "tandem-raster_frame0002.rdc"]:
