@@ -51,10 +51,10 @@ fi
 
 # capture: RenderDoc's library and Python replay module, and an X display for the replay.
 if [ -n "${DISPLAY:-}" ] && /usr/bin/python3 -c "import renderdoc" 2>/dev/null \
-        && [ -e /usr/lib/librenderdoc.so ] && grep -q "RENDERDOC_INCLUDE_DIR:PATH=/" build/CMakeCache.txt; then
+        && [ -e /usr/lib/librenderdoc.so ] && command -v renderdoccmd >/dev/null && grep -q "RENDERDOC_INCLUDE_DIR:PATH=/" build/CMakeCache.txt; then
     tiers+=(capture)
 else
-    skipped+=("capture: needs librenderdoc, python3-renderdoc (import renderdoc) and an X display for the replay")
+    skipped+=("capture: needs librenderdoc, renderdoccmd, python3-renderdoc (import renderdoc) and an X display for the replay")
 fi
 
 # gpu: an NVIDIA GPU with a working driver and a CUDA build.

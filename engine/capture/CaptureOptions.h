@@ -15,7 +15,8 @@ inline void addCaptureOptions(CLI::App& app, CaptureSettings& settings,
 {
     app.add_flag("--renderdoc", settings.renderdoc,
                  "load RenderDoc into the process (re-executes with it preloaded) so frames can "
-                 "be captured");
+                 "be captured; librenderdoc.so from $TANDEM_RENDERDOC_LIBRARY, LD_LIBRARY_PATH "
+                 "or /usr/lib");
     if (!frameHelp.empty())
         app.add_option("--capture-frame", settings.frame, frameHelp)->check(CLI::NonNegativeNumber);
     app.add_option("--capture-dir", settings.captureDir, "folder for RenderDoc captures")

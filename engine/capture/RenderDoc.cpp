@@ -50,6 +50,12 @@ std::optional<fs::path> RenderDoc::findLibrary()
         dlclose(library);
         return fs::path("librenderdoc.so");
     }
+    std::error_code ec;
+    if (const char* chosen = std::getenv("TANDEM_RENDERDOC_LIBRARY"); chosen && *chosen) {
+        if (fs::is_regular_file(chosen, ec))
+            return fs::absolute(chosen, ec);
+        return std::nullopt;
+    }
     // The loader's own search: LD_LIBRARY_PATH first, then where Debian and a source build put it.
     std::vector<fs::path> folders;
     if (const char* path = std::getenv("LD_LIBRARY_PATH")) {
@@ -64,7 +70,6 @@ std::optional<fs::path> RenderDoc::findLibrary()
     for (const char* folder : {"/usr/lib", "/usr/lib/x86_64-linux-gnu", "/usr/local/lib"})
         folders.emplace_back(folder);
     for (const fs::path& folder : folders) {
-        std::error_code ec;
         if (fs::exists(folder / "librenderdoc.so", ec))
             return fs::absolute(folder / "librenderdoc.so", ec);
     }
@@ -82,9 +87,14 @@ Failure RenderDoc::reexecWithRenderDoc(char** argv)
     if (isReexecutedChild())
         return fail("RenderDoc was preloaded but did not start in the process");
     const auto library = findLibrary();
-    if (!library)
-        return fail("RenderDoc is not installed (Debian: apt-get install librenderdoc "
-                    "renderdoccmd)");
+    if (!library) {
+        const char* chosen = std::getenv("TANDEM_RENDERDOC_LIBRARY");
+        return fail(chosen && *chosen
+                        ? fmt::format("TANDEM_RENDERDOC_LIBRARY={} is not a file", chosen)
+                        : std::string("RenderDoc is not installed: no librenderdoc.so on "
+                                      "LD_LIBRARY_PATH or in /usr/lib (Debian: apt-get install "
+                                      "librenderdoc renderdoccmd)"));
+    }
     const fs::path self = fs::read_symlink("/proc/self/exe");
     std::string preload = library->string();
     if (const char* existing = std::getenv("LD_PRELOAD"); existing && *existing)

@@ -18,8 +18,8 @@ class RenderDoc {
 public:
     /// Attaches to RenderDoc if its library is already loaded in this process; null otherwise.
     static std::unique_ptr<RenderDoc> attach();
-    /// Where RenderDoc's library is installed, if it is (librenderdoc.so on the loader path or
-    /// Debian's /usr/lib/librenderdoc.so).
+    /// Where RenderDoc's library is: $TANDEM_RENDERDOC_LIBRARY when set (and only there), else
+    /// librenderdoc.so on LD_LIBRARY_PATH, in /usr/lib (Debian) or /usr/local/lib.
     static std::optional<std::filesystem::path> findLibrary();
     /// Replaces this process with itself, RenderDoc preloaded (LD_PRELOAD) and
     /// TANDEM_RENDERDOC_CHILD=1 set. Returns only on failure, with the reason; refuses to loop

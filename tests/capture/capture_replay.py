@@ -9,10 +9,12 @@ Usage: capture_replay.py raster TANDEM_RASTER MESH OUT_DIR
          (a window's capture: replays to the last draw, whose target must hold an image, not
          one flat colour)
        capture_replay.py replay CAPTURE.rdc IMAGE.png TEXTURE GROUP,... CALL,... [LABEL,...]
-                         [--mismatch]
+                         [--mismatch] [--trace TRACE.json]
          checks a capture made elsewhere (a GPU machine's, say): LABELs are textures it must
-         hold; --mismatch expects the replayed image NOT to match (a negative control)"""
+         hold; --mismatch expects the replayed image NOT to match (a negative control); every
+         GPU span in TRACE (same configuration) must be a debug group of the same name"""
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -39,10 +41,20 @@ def replay_module():
     return _renderdoc
 
 
-def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=False):
+def gpu_span_names(trace):
+    """The names of a --trace file's GL and CUDA spans (frames left out)."""
+    events = json.load(open(trace))["traceEvents"]
+    gpu = {e["pid"] for e in events if e["ph"] == "M" and e["name"] == "process_name"
+           and e["args"]["name"] in ("GL", "CUDA")}
+    return {e["name"] for e in events
+            if e["ph"] == "X" and e["pid"] in gpu and not e["name"].startswith("frame ")}
+
+
+def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=False, trace=None):
     """Opens `capture`, asserts its debug groups, calls and texture labels, replays to the end of
     the frame and compares `texture` there with the PNG `image`: they must match (or, with
-    `mismatch`, must not)."""
+    `mismatch`, must not). With `trace` (a --trace file of the same configuration), every GPU
+    span the profiler names must be a debug group of the same name."""
     rd = replay_module()
     name = os.path.basename(capture)
     cap = rd.OpenCaptureFile()
@@ -69,6 +81,10 @@ def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=Fa
     for group in groups:
         if group not in seen_groups:
             fail(f"{name}: no debug group '{group}'; groups: {sorted(seen_groups)}")
+    if trace:
+        missing = gpu_span_names(trace) - seen_groups
+        if missing:
+            fail(f"{name}: profiler spans with no debug group of that name: {sorted(missing)}")
     for call in calls:
         if call not in seen_calls:
             fail(f"{name}: no {call}; calls: {sorted(seen_calls)}")
@@ -133,9 +149,10 @@ def fresh(folder):
 def raster(app, mesh, out):
     chain = "tonemap,fxaa"
     captures, frames = os.path.join(fresh(out), "captures"), os.path.join(out, "frames")
+    trace = os.path.join(out, "trace.json")
     command = [app, "--headless", "--renderdoc", "--capture-frame", "2", "--capture-dir",
                captures, "--frames", "4", "--size", "160x120", "--spin", "20", "--postfx", chain,
-               "--overlay", "--out", frames, mesh]
+               "--overlay", "--trace", trace, "--trace-frames", "4", "--out", frames, mesh]
     subprocess.run(command, check=True)
     # The camera moves: a replay showing the frame before would not pass.
     if png.load(os.path.join(frames, "frame_00001.png")) == \
@@ -145,7 +162,7 @@ def raster(app, mesh, out):
         fail(f"expected tandem-raster_frame0002.rdc, found {captures_in(captures)}")
     check_capture(os.path.join(captures, "tandem-raster_frame0002.rdc"),
                   os.path.join(frames, "frame_00002.png"), "present.output",
-                  FRAME_GROUPS + chain.split(",") + ["overlay"], FRAME_CALLS)
+                  FRAME_GROUPS + chain.split(",") + ["overlay"], FRAME_CALLS, trace=trace)
     # Started under renderdoccmd instead of --renderdoc, the app finds RenderDoc in the process.
     under = os.path.join(out, "under-renderdoccmd")
     subprocess.run(["renderdoccmd", "capture", "-w", "-d", os.path.abspath(out), app,
@@ -193,12 +210,20 @@ def main(argv):
     elif len(argv) == 4 and argv[0] == "groups":
         check_capture(argv[1], None, "@window", argv[2].split(","), argv[3].split(","),
                       ["overlay.font"])
-    elif 6 <= len(argv) <= 8 and argv[0] == "replay":
-        mismatch = "--mismatch" in argv
-        rest = [a for a in argv[6:] if a != "--mismatch"]
+    elif len(argv) >= 6 and argv[0] == "replay":
+        rest = argv[6:]
+        mismatch = "--mismatch" in rest
+        rest = [a for a in rest if a != "--mismatch"]
+        trace = None
+        if "--trace" in rest:
+            i = rest.index("--trace")
+            trace = rest[i + 1]
+            del rest[i:i + 2]
+        if len(rest) > 1:
+            sys.exit(__doc__)
         labels = rest[0].split(",") if rest else []
         check_capture(argv[1], argv[2], argv[3], argv[4].split(","), argv[5].split(","), labels,
-                      mismatch)
+                      mismatch, trace)
     else:
         sys.exit(__doc__)
     print("ok")
