@@ -79,12 +79,16 @@ std::string FrameCapture::end()
     for (int n = 2; fs::create_hard_link(writtenPath, target, ec), ec == std::errc::file_exists;
          ++n)
         target = m_settings.captureDir / fmt::format("{}-{}.rdc", m_stem, n);
+    std::error_code ignored;
+    if (!ec)
+        fs::remove(writtenPath, ignored);
+    else if (!fs::exists(target, ignored)) // a file system without hard links: the name is free
+        fs::rename(writtenPath, target, ec);
     if (ec) {
         log::error("cannot move RenderDoc's capture {} to {}: {}", writtenPath.string(),
                    target.string(), ec.message());
         return {};
     }
-    fs::remove(writtenPath, ec);
     m_captures.push_back(target.string());
     log::info("captured {}", target.string());
     return target.string();
