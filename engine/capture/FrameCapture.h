@@ -47,7 +47,6 @@ public:
     /// name is never replaced: the new one gets a -2, -3... suffix. Returns the path written, or
     /// empty.
     std::string end();
-    bool capturing() const { return m_capturing; }
     /// The captures written so far, oldest first.
     const std::vector<std::string>& captures() const { return m_captures; }
     /// A line for logs: RenderDoc's version, what is captured, where.

@@ -125,11 +125,6 @@ bool RenderDoc::endFrame()
     return api(m_api)->EndFrameCapture(nullptr, nullptr) == 1;
 }
 
-bool RenderDoc::isCapturing() const
-{
-    return api(m_api)->IsFrameCapturing() == 1;
-}
-
 std::vector<std::string> RenderDoc::captures() const
 {
     std::vector<std::string> list;

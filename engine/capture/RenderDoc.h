@@ -35,7 +35,6 @@ public:
     void startFrame();
     /// Ends the bracket; returns whether RenderDoc wrote a capture.
     bool endFrame();
-    bool isCapturing() const;
     /// The captures written so far, oldest first.
     std::vector<std::string> captures() const;
     /// "1.24.0"-style API version.
