@@ -9,7 +9,7 @@ scripts/build.sh default || exit 1
 # With a CUDA toolkit the default build has CUDA; build the configuration without it too (and
 # run its unit tier), so neither rots.
 if grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
-    echo "test: also building without CUDA (preset nocuda)"
+    echo "test: also building without CUDA or RenderDoc (preset nocuda)"
     if ! scripts/build.sh nocuda >build-nocuda.log 2>&1; then
         tail -30 build-nocuda.log; echo "test: the build without CUDA failed"; exit 1
     fi
@@ -51,7 +51,7 @@ fi
 
 # capture: RenderDoc's library and Python replay module, and an X display for the replay.
 if [ -n "${DISPLAY:-}" ] && /usr/bin/python3 -c "import renderdoc" 2>/dev/null \
-        && [ -e /usr/lib/librenderdoc.so ] && command -v renderdoccmd >/dev/null && grep -q "RENDERDOC_INCLUDE_DIR:PATH=/" build/CMakeCache.txt; then
+        && [ -e /usr/lib/librenderdoc.so ] && command -v renderdoccmd >/dev/null && grep -q "TANDEM_HAS_RENDERDOC:INTERNAL=ON" build/CMakeCache.txt; then
     tiers+=(capture)
 else
     skipped+=("capture: needs librenderdoc, renderdoccmd, python3-renderdoc (import renderdoc) and an X display for the replay")

@@ -4,11 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/capture/RenderDoc.h" // declarations only: no renderdoc_app.h needed
 #include "engine/core/Log.h"
 #include "engine/gl/Gl.h"
-#ifdef TANDEM_HAS_RENDERDOC
-#include "engine/capture/RenderDoc.h"
-#endif
 
 namespace tandem::capture {
 
@@ -107,7 +105,8 @@ std::string FrameCapture::describe() const
 Result<std::unique_ptr<FrameCapture>> FrameCapture::open(const CaptureSettings& settings, char**)
 {
     if (settings.renderdoc || settings.frame >= 0)
-        return fail("this build has no RenderDoc support (librenderdoc-dev was missing)");
+        return fail("this build has no RenderDoc support (built with TANDEM_RENDERDOC=OFF or "
+                    "without librenderdoc-dev)");
     return std::unique_ptr<FrameCapture>();
 }
 
