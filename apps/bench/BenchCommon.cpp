@@ -1,6 +1,7 @@
 #include "BenchCommon.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include "engine/cuda/Device.h"
 #include "engine/gl/Gl.h"
 #include "engine/gl/Texture.h"
+#include "engine/render/GBuffer.h"
 
 #ifndef TANDEM_GIT_COMMIT
 #define TANDEM_GIT_COMMIT "unknown"
@@ -31,6 +33,96 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice)
     if (!context)
         throw Error("headless context: " + context.error());
     return std::move(context.value());
+}
+
+std::unique_ptr<postfx::PostProcessor> makeProcessor(const Settings& settings,
+                                                     const platform::Context& context,
+                                                     postfx::BackendChoice choice,
+                                                     interop::InteropStatus* doctorOut)
+{
+    int device = -1;
+    std::string error = "host backend asked for";
+    if (choice != postfx::BackendChoice::Host) {
+        auto selected = cuda::selectDevice(settings.device);
+        if (selected)
+            device = selected.value().index;
+        else
+            error = selected.error();
+    }
+    const interop::InteropStatus doctor = interop::diagnose(device, error, context.cudaDevice());
+    if (doctorOut)
+        *doctorOut = doctor;
+    auto processor = postfx::PostProcessor::create(choice, doctor);
+    if (!processor)
+        throw Error(processor.error());
+    return std::move(processor.value());
+}
+
+void HandoffProbe::declare(interop::Uses& uses)
+{
+    const interop::FrameTextures t = m_gbuffer.frameTextures();
+    for (gl::Texture* read : {t.color, t.depth, t.normal, t.id})
+        uses.image(*read, *t.registrations, interop::Intent::Read);
+    uses.image(*t.output, *t.registrations, interop::Intent::Write);
+}
+
+io::MeshData makeTorus(int triangles)
+{
+    const int ring = static_cast<int>(std::sqrt(triangles / 2.0) * 1.4);
+    const int side = std::max(3, triangles / 2 / ring);
+    io::MeshData mesh;
+    mesh.positions.reserve(static_cast<std::size_t>(ring) * side);
+    for (int i = 0; i < ring; ++i) {
+        const float u = 2.0f * 3.14159265f * i / ring;
+        for (int j = 0; j < side; ++j) {
+            const float v = 2.0f * 3.14159265f * j / side;
+            const float r = 0.35f + 0.03f * std::sin(9.0f * u) * std::cos(7.0f * v);
+            const glm::vec3 n(std::cos(u) * std::cos(v), std::sin(v), std::sin(u) * std::cos(v));
+            mesh.positions.emplace_back(std::cos(u) * (1.0f + r * std::cos(v)), r * std::sin(v),
+                                        std::sin(u) * (1.0f + r * std::cos(v)));
+            mesh.normals.push_back(n);
+            mesh.colors.emplace_back(static_cast<std::uint8_t>(128 + 127 * std::cos(u)),
+                                     static_cast<std::uint8_t>(128 + 127 * std::sin(v)), 180, 255);
+        }
+    }
+    for (int i = 0; i < ring; ++i)
+        for (int j = 0; j < side; ++j) {
+            const auto a = static_cast<std::uint32_t>(i * side + j);
+            const auto b = static_cast<std::uint32_t>(((i + 1) % ring) * side + j);
+            const auto c = static_cast<std::uint32_t>(((i + 1) % ring) * side + (j + 1) % side);
+            const auto d = static_cast<std::uint32_t>(i * side + (j + 1) % side);
+            mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
+        }
+    return mesh;
+}
+
+std::vector<Size> parseSizes(const std::string& text)
+{
+    std::vector<Size> sizes;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, end - start);
+        start = end + 1;
+        if (item.empty())
+            continue;
+        if (item == "1080p" || item == "4K") {
+            for (const Size& size : BenchSizes)
+                if (size.name == item)
+                    sizes.push_back(size);
+            continue;
+        }
+        unsigned w = 0, h = 0;
+        char x = 0, extra = 0;
+        if (std::sscanf(item.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 ||
+            h < 1 || w > 16384 || h > 16384)
+            throw Error("--sizes: expected 1080p, 4K or WxH, separated by commas, got '" + item +
+                        "'");
+        sizes.push_back({static_cast<int>(w), static_cast<int>(h), item});
+    }
+    if (sizes.empty())
+        throw Error("--sizes: no size given");
+    return sizes;
 }
 
 void captureVariant(const Settings& settings, const std::string& stem,

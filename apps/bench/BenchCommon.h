@@ -12,11 +12,18 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/capture/FrameCapture.h"
+#include "engine/interop/Doctor.h"
+#include "engine/interop/Pass.h"
 #include "engine/io/Image.h"
+#include "engine/io/MeshData.h"
 #include "engine/platform/Context.h"
+#include "engine/postfx/PostProcessor.h"
 
 namespace tandem::gl {
 class Texture;
+}
+namespace tandem::render {
+class GBuffer;
 }
 
 namespace tandem::bench {
@@ -25,10 +32,10 @@ namespace tandem::bench {
 struct Size {
     int width;
     int height;
-    const char* name;
+    std::string name;
 };
 /// 1080p and 4K, the sizes all results are quoted at.
-inline constexpr Size BenchSizes[] = {{1920, 1080, "1080p"}, {3840, 2160, "4K"}};
+inline const Size BenchSizes[] = {{1920, 1080, "1080p"}, {3840, 2160, "4K"}};
 
 struct Settings {
     int frames = 60;                          ///< timed repetitions per variant
@@ -38,6 +45,7 @@ struct Settings {
     std::string jsonPath;                     ///< where to write results, or empty
     bool overwrite = false;                   ///< replace an existing JSON file
     capture::FrameCapture* capture = nullptr; ///< RenderDoc, with --renderdoc
+    char** argv = nullptr;                    ///< for sessions opened in-process
 };
 
 /// With RenderDoc attached (--renderdoc), runs one extra, untimed repetition of a variant inside
@@ -51,6 +59,35 @@ io::Image readTexture(const gl::Texture& texture);
 
 /// A headless GL 4.5 context on the EGL device of CUDA device `cudaDevice` (or any, -1).
 std::unique_ptr<platform::Context> makeContext(int cudaDevice);
+
+/// Post-processing for `context` as the apps set it up: CUDA device `settings.device` when GL↔CUDA
+/// interop works there (`choice` Auto), else the host backend. Throws Error when `choice` is
+/// Cuda and interop cannot work. The doctor's findings go to `doctor` if given.
+std::unique_ptr<postfx::PostProcessor> makeProcessor(const Settings& settings,
+                                                     const platform::Context& context,
+                                                     postfx::BackendChoice choice,
+                                                     interop::InteropStatus* doctor = nullptr);
+
+/// A CUDA pass that declares what post-processing would (the G-buffer read, its output
+/// written) and does nothing else: a frame with it costs one handoff more than without.
+class HandoffProbe final : public interop::Pass {
+public:
+    explicit HandoffProbe(render::GBuffer& gbuffer) : m_gbuffer(gbuffer) {}
+    const char* name() const override { return "handoff-probe"; }
+    bool isEnabled() const override { return true; }
+    interop::Path path() const override { return interop::Path::Cuda; }
+    void declare(interop::Uses& uses) override;
+    void run(const interop::MappedView*, interop::PassHooks&) override {}
+
+private:
+    render::GBuffer& m_gbuffer;
+};
+
+/// A wavy torus of about `triangles` triangles (rounded to a grid), with normals and colours.
+io::MeshData makeTorus(int triangles);
+
+/// Parses "1080p,4K,640x360" into sizes (names kept as given).
+std::vector<Size> parseSizes(const std::string& text);
 
 /// Median of `values` (copied and sorted).
 double median(std::vector<double> values);

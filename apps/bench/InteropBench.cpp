@@ -19,13 +19,13 @@
 #include "engine/cuda/Stream.h"
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Texture.h"
-#include "engine/interop/Registry.h"
+#include "engine/frame/Frame.h"
 #include "engine/io/MeshLoader.h"
-#include "engine/postfx/CudaBackend.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
+#include "engine/postfx/Stage.h"
+#include "engine/profile/Profiler.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/OrbitController.h"
 #include "engine/render/SceneRenderer.h"
-#include "engine/ui/PostfxWiring.h"
 
 namespace tandem::bench {
 
@@ -54,7 +54,8 @@ struct Registered {
     ~Registered()
     {
         if (resource)
-            cudaGraphicsUnregisterResource(resource);
+            cuda::clearError("cudaGraphicsUnregisterResource",
+                             cudaGraphicsUnregisterResource(resource));
     }
     Registered(const Registered&) = delete;
     Registered& operator=(const Registered&) = delete;
@@ -65,27 +66,13 @@ std::string ms(double v)
     return fmt::format("{:.3f}", v);
 }
 
-/// Bytes each stage moves per pixel at least (its first input is the G-buffer's RGBA8 colour,
-/// 4 B; intermediates are float RGBA, 16 B), for the copy comparison.
-int bytesPerPixel(postfx::StageKind kind)
+/// Bytes a stage moves per pixel at least, from what its descriptor says it reads (the
+/// G-buffer's RGBA8 colour 4 B, depth 4 B, normals 8 B, ids 4 B) plus its float RGBA result
+/// (16 B), for the copy comparison. Blur's two passes run fused: one read, one write.
+int bytesPerPixel(const postfx::StageDescriptor& d)
 {
-    using postfx::StageKind;
-    switch (kind) {
-    case StageKind::Tonemap:
-    case StageKind::Blur: // both passes fused: one read, one write
-    case StageKind::Fxaa:
-    case StageKind::ViewDepth:
-    case StageKind::ViewId:
-        return 4 + 16;
-    case StageKind::Bilateral:
-        return 4 + 4 + 16;
-    case StageKind::Outline:
-    case StageKind::Ssao:
-        return 4 + 4 + 8 + 16;
-    case StageKind::ViewNormal:
-        return 8 + 16;
-    }
-    return 20;
+    return (d.reads & postfx::ReadsSource ? 4 : 0) + (d.reads & postfx::ReadsDepth ? 4 : 0) +
+           (d.reads & postfx::ReadsNormal ? 8 : 0) + (d.reads & postfx::ReadsId ? 4 : 0) + 16;
 }
 
 } // namespace
@@ -214,67 +201,78 @@ int runInteropBench(const Settings& settings)
                rows);
     json["handoff"] = handoffs;
 
-    // --- the engine's own handoff: G-buffer targets + output through interop::Registry ---
+    // --- the engine's own handoff: the G-buffer + output, through the frame ---
     rows.clear();
     nlohmann::json engine = nlohmann::json::array();
     auto mesh = io::loadMesh(dataRoot() / "assets" / "sample.ply");
     if (!mesh)
         throw Error(mesh.error());
-    render::GpuMesh gpuMesh(mesh.value(), "sample");
-    render::OrbitCamera camera;
-    camera.fit(gpuMesh.bounds());
+    render::Scene scene;
+    scene.objects.push_back({"sample", std::move(mesh.value())});
+    render::GpuScene gpuMesh(scene, "sample");
+    render::OrbitController controller;
+    controller.fit(gpuMesh.bounds());
+    const render::Camera camera = controller.camera();
+    auto processor = makeProcessor(settings, *context, postfx::BackendChoice::Cuda);
+    profile::ProfilerOptions off;
+    off.enabled = false;
+    profile::Profiler quiet(off);
+    const postfx::Chain none;
     for (const Size& size : BenchSizes) {
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
-        interop::Registry registry;
-        registry.update(ui::frameTextures(renderer.gbuffer()));
-        auto geometry = [&] {
-            renderer.drawGeometry(gpuMesh, camera, render::GeometryOptions{});
+        frame::Frame frame(renderer, *processor, quiet);
+        auto render = [&] {
+            frame.render(gpuMesh, camera, none, frame::Channel::Color, render::GeometryOptions{});
         };
-        const double base = timeFrames(settings, geometry, finish);
-        const double withHandoff = timeFrames(
-            settings,
-            [&] {
-                geometry();
-                interop::Handoff handoff(registry, stream.get());
-            },
-            finish);
+        auto finishFrame = [&] {
+            glFinish();
+            frame.synchronize();
+        };
+        const double base = timeFrames(settings, render, finishFrame);
+        HandoffProbe probe(renderer.gbuffer());
+        frame.addPass(probe);
+        const double withHandoff = timeFrames(settings, render, finishFrame);
+        frame.removePass(probe);
         rows.push_back({size.name, "5", ms(base), ms(withHandoff - base)});
         engine.push_back({{"size", size.name},
                           {"resources", 5},
                           {"geometry_ms", base},
                           {"handoff_ms", withHandoff - base}});
     }
-    std::printf(
-        "\nthe engine's handoff (interop::Handoff over the G-buffer + output, sample mesh)\n");
-    printTable({"size", "resources", "geometry pass", "handoff"}, rows);
+    std::printf("\nthe engine's handoff (the frame's one map+unmap of the G-buffer + output, "
+                "sample mesh)\n");
+    printTable({"size", "resources", "frame without", "handoff"}, rows);
     json["engine_handoff"] = engine;
 
-    // --- post-process stages against a device-to-device copy of the same bytes ---
+    // --- post-process stages (the profiler's CUDA spans) against a copy of the same bytes ---
     rows.clear();
     nlohmann::json stages = nlohmann::json::array();
     for (const Size& size : BenchSizes) {
         const std::size_t pixels = static_cast<std::size_t>(size.width) * size.height;
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
-        renderer.drawGeometry(gpuMesh, camera, render::GeometryOptions{});
-        const auto textures = ui::frameTextures(renderer.gbuffer());
-        const auto frame = ui::frameInfo(camera, size.width, size.height);
-        postfx::CudaBackend backend;
-        backend.setStageTiming(true);
+        profile::Profiler profiler;
+        frame::Frame frame(renderer, *processor, profiler);
         cuda::DeviceBuffer<std::uint8_t> copyFrom(pixels * 64), copyTo(pixels * 64);
         cuda::Event start, stop;
-        for (postfx::StageKind kind : postfx::allStageKinds()) {
+        const auto descriptors = postfx::stageDescriptors();
+        for (int kind = 0; kind < static_cast<int>(descriptors.size()); ++kind) {
+            const postfx::StageDescriptor& d = descriptors[static_cast<std::size_t>(kind)];
             postfx::Chain chain;
-            postfx::Stage stage;
-            stage.kind = kind;
-            chain.stages.push_back(stage);
+            chain.stages.push_back(postfx::Stage::make(kind));
             std::vector<double> stageMs;
             for (int i = 0; i < settings.warmup + settings.frames; ++i) {
-                backend.run(chain, frame, textures);
-                const auto times = backend.stageTimes();
-                if (i >= settings.warmup && !times.empty())
-                    stageMs.push_back(times.front().milliseconds);
+                profiler.beginFrame();
+                frame.render(gpuMesh, camera, chain, frame::Channel::Output,
+                             render::GeometryOptions{});
+                profiler.endFrame();
+                profiler.flush(); // waits: a benchmark measuring kernels, not a frame loop
+                for (const auto& record : profiler.takeFrames())
+                    for (const auto& span : record.spans)
+                        if (span.api == profile::Api::Cuda && std::string(span.name) == d.name &&
+                            i >= settings.warmup)
+                            stageMs.push_back(span.endMs - span.startMs);
             }
-            const std::size_t bytes = pixels * static_cast<std::size_t>(bytesPerPixel(kind));
+            const std::size_t bytes = pixels * static_cast<std::size_t>(bytesPerPixel(d));
             std::vector<double> copyMs;
             for (int i = 0; i < settings.warmup + settings.frames; ++i) {
                 start.record(stream.get());
@@ -291,13 +289,12 @@ int runInteropBench(const Settings& settings)
             const double stageMedian = median(stageMs);
             const double copyMedian = median(copyMs);
             const double gbps = bytes / (stageMedian * 1e-3) / 1e9;
-            rows.push_back({size.name, std::string(postfx::stageName(kind)),
-                            std::to_string(bytesPerPixel(kind)), ms(stageMedian), ms(copyMedian),
-                            fmt::format("{:.0f}", gbps),
+            rows.push_back({size.name, d.name, std::to_string(bytesPerPixel(d)), ms(stageMedian),
+                            ms(copyMedian), fmt::format("{:.0f}", gbps),
                             fmt::format("{:.0f}%", 100.0 * copyMedian / stageMedian)});
             stages.push_back({{"size", size.name},
-                              {"stage", postfx::stageName(kind)},
-                              {"bytes_per_pixel", bytesPerPixel(kind)},
+                              {"stage", d.name},
+                              {"bytes_per_pixel", bytesPerPixel(d)},
                               {"kernel_ms", stageMedian},
                               {"copy_same_bytes_ms", copyMedian},
                               {"effective_gb_per_s", gbps},

@@ -14,15 +14,12 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/File.h"
+#include "engine/frame/Frame.h"
 #include "engine/io/MeshLoader.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
-#include "engine/ui/FramePipeline.h"
-#include "engine/ui/PostfxWiring.h"
-
-#ifdef TANDEM_HAS_CUDA
-#include <cuda_runtime_api.h>
-#endif
+#include "engine/profile/Profiler.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/OrbitController.h"
+#include "engine/render/SceneRenderer.h"
 
 namespace tandem::bench {
 
@@ -33,14 +30,13 @@ int runOverheadBench(const Settings& settings)
     auto mesh = io::loadMesh(dataRoot() / "assets" / "sample.ply");
     if (!mesh)
         throw Error(mesh.error());
-    render::GpuMesh gpuMesh(mesh.value(), "sample");
-    auto cuda = ui::chooseCudaDevice(postfx::BackendChoice::Auto, settings.device);
-    auto setup = ui::setUpPostfx(postfx::BackendChoice::Auto, cuda, *context);
-    if (!setup)
-        throw Error(setup.error());
-    postfx::PostProcessor& processor = *setup.value().processor;
+    render::Scene scene;
+    scene.objects.push_back({"sample", std::move(mesh.value())});
+    render::GpuScene gpuMesh(scene, "sample");
+    auto processorOwner = makeProcessor(settings, *context, postfx::BackendChoice::Auto);
+    postfx::PostProcessor& processor = *processorOwner;
     auto chain = postfx::parseChain("tonemap,fxaa");
-    render::OrbitCamera camera;
+    render::OrbitController camera;
     camera.fit(gpuMesh.bounds());
 
     nlohmann::json json = header("overhead", settings);
@@ -69,39 +65,41 @@ int runOverheadBench(const Settings& settings)
         std::vector<std::unique_ptr<profile::Profiler>> profilers;
         for (auto& v : variants)
             profilers.push_back(std::make_unique<profile::Profiler>(v.options));
+        std::vector<std::unique_ptr<frame::Frame>> frames;
+        for (auto& profiler : profilers)
+            frames.push_back(std::make_unique<frame::Frame>(renderer, processor, *profiler));
         if (&size == &BenchSizes[0]) { // --renderdoc: one whole frame, CUDA output included
-            ui::FramePipeline pipeline(renderer, processor, *profilers[0]);
-            processor.setCaptureFaithful(true);
+            frames[0]->setCaptureFaithful(true);
             captureVariant(
                 settings, fmt::format("overhead-{}-frame", size.name),
                 [&] {
                     profilers[0]->beginFrame();
-                    pipeline.render(gpuMesh, camera, chain.value(), render::Channel::Output,
-                                    render::GeometryOptions{});
+                    frames[0]->render(gpuMesh, camera.camera(), chain.value(),
+                                      frame::Channel::Output, render::GeometryOptions{});
                     profilers[0]->endFrame();
                     (void)profilers[0]->takeFrames();
                 },
                 [&] { return renderer.readPresented(); });
-            processor.setCaptureFaithful(false);
+            frames[0]->setCaptureFaithful(false);
         }
-        auto finish = [] {
+        auto finish = [&] {
             glFinish();
-#ifdef TANDEM_HAS_CUDA
-            cudaDeviceSynchronize();
-#endif
+            for (auto& f : frames)
+                f->synchronize();
         };
         // Frames run back to back, as an app runs them; a block's wall time over its frame count is
         // the frame time, and each frame's issue time on the CPU is measured on its own.
-        auto block = [&](profile::Profiler& profiler, std::vector<double>& frames,
+        auto block = [&](std::size_t variant, std::vector<double>& blockFrames,
                          std::vector<double>& cpu, int count, bool measure) {
-            ui::FramePipeline pipeline(renderer, processor, profiler);
+            profile::Profiler& profiler = *profilers[variant];
+            frame::Frame& pipeline = *frames[variant];
             finish();
             const auto blockStart = std::chrono::steady_clock::now();
             for (int i = 0; i < count; ++i) {
                 const auto start = std::chrono::steady_clock::now();
                 profiler.beginFrame();
                 camera.orbit(1.0f, 0.0f);
-                pipeline.render(gpuMesh, camera, chain.value(), render::Channel::Output,
+                pipeline.render(gpuMesh, camera.camera(), chain.value(), frame::Channel::Output,
                                 render::GeometryOptions{});
                 profiler.endFrame();
                 (void)profiler.takeFrames();
@@ -112,18 +110,18 @@ int runOverheadBench(const Settings& settings)
             }
             finish();
             if (measure)
-                frames.push_back(std::chrono::duration<double, std::milli>(
+                blockFrames.push_back(std::chrono::duration<double, std::milli>(
                                      std::chrono::steady_clock::now() - blockStart)
                                      .count() /
                                  count);
         };
         for (std::size_t v = 0; v < variants.size(); ++v)
-            block(*profilers[v], variants[v].frames, variants[v].cpu, settings.warmup, false);
+            block(v, variants[v].frames, variants[v].cpu, settings.warmup, false);
         const int blocks = std::min(20, settings.frames); // fewer when fewer frames are asked
         const int perBlock = std::max(1, settings.frames / blocks);
         for (int b = 0; b < blocks; ++b)
             for (std::size_t v = 0; v < variants.size(); ++v)
-                block(*profilers[v], variants[v].frames, variants[v].cpu, perBlock, true);
+                block(v, variants[v].frames, variants[v].cpu, perBlock, true);
         std::vector<double>& frameOn = variants[0].frames;
         std::vector<double>& cpuOn = variants[0].cpu;
         std::vector<double>& frameOff = variants[3].frames;
@@ -155,7 +153,6 @@ int runOverheadBench(const Settings& settings)
                            {"cpu_issue_us_profiler_off", cOff},
                            {"cpu_overhead_us_per_frame", cOn - cOff},
                            {"variants", variantsJson}});
-        processor.releaseTextures(); // before this size's G-buffer dies
     }
     std::printf("\nprofiler on vs off (backend %s; frame: median over blocks of back-to-back "
                 "frames; CPU: median issue time)\n",

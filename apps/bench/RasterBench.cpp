@@ -6,62 +6,26 @@
 
 #include <cmath>
 #include <cstdio>
-#include <optional>
 
 #include <fmt/format.h>
 #include <glad/gl.h>
 
+#include "engine/frame/Frame.h"
 #include "engine/gl/Debug.h"
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Program.h"
 #include "engine/gl/Texture.h"
+#include "engine/profile/Profiler.h"
 #include "engine/render/Bindings.h"
 #include "engine/render/GBuffer.h"
 #include "engine/render/GeometryPass.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
-#include "engine/ui/PostfxWiring.h"
-
-#ifdef TANDEM_HAS_CUDA
-#include "engine/cuda/Device.h"
-#include "engine/cuda/Stream.h"
-#include "engine/interop/Registry.h"
-#endif
+#include "engine/render/GpuScene.h"
+#include "engine/render/OrbitController.h"
+#include "engine/render/SceneRenderer.h"
 
 namespace tandem::bench {
 
 namespace {
-
-/// A wavy torus with `triangles` triangles (rounded to a grid), normals and colours.
-io::MeshData makeTorus(int triangles)
-{
-    const int ring = static_cast<int>(std::sqrt(triangles / 2.0) * 1.4);
-    const int side = std::max(3, triangles / 2 / ring);
-    io::MeshData mesh;
-    mesh.positions.reserve(static_cast<std::size_t>(ring) * side);
-    for (int i = 0; i < ring; ++i) {
-        const float u = 2.0f * 3.14159265f * i / ring;
-        for (int j = 0; j < side; ++j) {
-            const float v = 2.0f * 3.14159265f * j / side;
-            const float r = 0.35f + 0.03f * std::sin(9.0f * u) * std::cos(7.0f * v);
-            const glm::vec3 n(std::cos(u) * std::cos(v), std::sin(v), std::sin(u) * std::cos(v));
-            mesh.positions.emplace_back(std::cos(u) * (1.0f + r * std::cos(v)), r * std::sin(v),
-                                        std::sin(u) * (1.0f + r * std::cos(v)));
-            mesh.normals.push_back(n);
-            mesh.colors.emplace_back(static_cast<std::uint8_t>(128 + 127 * std::cos(u)),
-                                     static_cast<std::uint8_t>(128 + 127 * std::sin(v)), 180, 255);
-        }
-    }
-    for (int i = 0; i < ring; ++i)
-        for (int j = 0; j < side; ++j) {
-            const auto a = static_cast<std::uint32_t>(i * side + j);
-            const auto b = static_cast<std::uint32_t>(((i + 1) % ring) * side + j);
-            const auto c = static_cast<std::uint32_t>(((i + 1) % ring) * side + (j + 1) % side);
-            const auto d = static_cast<std::uint32_t>(i * side + (j + 1) % side);
-            mesh.indices.insert(mesh.indices.end(), {a, b, c, a, c, d});
-        }
-    return mesh;
-}
 
 std::string ms(double v)
 {
@@ -74,12 +38,14 @@ int runRasterBench(const Settings& settings, int triangles)
 {
     auto context = makeContext(settings.device);
     std::printf("raster benchmark on %s\n", context->description().c_str());
-    const io::MeshData data = makeTorus(triangles);
-    render::GpuMesh mesh(data, "bench.torus");
-    const double tris = static_cast<double>(mesh.indexCount() / 3);
+    render::Scene scene;
+    scene.objects.push_back({"torus", makeTorus(triangles)});
+    render::GpuScene mesh(scene, "bench.torus");
+    const double tris = static_cast<double>(mesh.triangleCount());
     std::printf("mesh: %u vertices, %.0f triangles\n", mesh.vertexCount(), tris);
-    render::OrbitCamera camera;
-    camera.fit(mesh.bounds());
+    render::OrbitController controller;
+    controller.fit(mesh.bounds());
+    const render::Camera camera = controller.camera();
     render::GeometryPass geometry;
     gl::Program bare(
         {{GL_VERTEX_SHADER, "bench/Bare.vert.glsl"}, {GL_FRAGMENT_SHADER, "bench/Bare.frag.glsl"}},
@@ -98,20 +64,19 @@ int runRasterBench(const Settings& settings, int triangles)
         "bench.bare.vertex_id");
     gl::Buffer cameraBlock(sizeof(render::CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT,
                            "bench.camera");
-#ifdef TANDEM_HAS_CUDA
-    // The handoff column needs a GPU; without one the rest still runs (on llvmpipe, say).
-    std::optional<cuda::Stream> stream;
-    if (auto device = cuda::selectDevice(settings.device); device)
-        stream.emplace();
-    else
-        std::printf("no CUDA device (%s): handoff not measured\n", device.error().c_str());
-#endif
+    // The handoff column needs GL↔CUDA interop; without it the rest still runs (on llvmpipe).
+    interop::InteropStatus doctor;
+    auto processor = makeProcessor(settings, *context, postfx::BackendChoice::Auto, &doctor);
+    if (processor->path() != interop::Path::Cuda)
+        std::printf("handoff not measured: %s\n", doctor.reason.c_str());
+    profile::ProfilerOptions off;
+    off.enabled = false;
+    profile::Profiler profiler(off);
+    frame::Frame* handoffFrame = nullptr; // the frame whose stream finish() waits for
     auto finish = [&] {
         glFinish();
-#ifdef TANDEM_HAS_CUDA
-        if (stream)
-            stream->synchronize();
-#endif
+        if (handoffFrame)
+            handoffFrame->synchronize();
     };
 
     nlohmann::json json = header("raster", settings);
@@ -183,20 +148,25 @@ int runRasterBench(const Settings& settings, int triangles)
             settings, [&] { drawBare(bareVertexId, framebuffer, false); }, finish);
 
         double handoffMs = -1;
-#ifdef TANDEM_HAS_CUDA
-        if (stream) {
-            interop::Registry registry;
-            registry.update(ui::frameTextures(gbuffer));
-            const double withHandoff = timeFrames(
-                settings,
-                [&] {
-                    geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
-                    interop::Handoff handoff(registry, stream->get());
-                },
-                finish);
-            handoffMs = withHandoff - engineMs;
+        if (processor->path() == interop::Path::Cuda) {
+            // The engine's frame with and without one more handoff (the G-buffer and output,
+            // as post-processing maps them): the difference is the handoff.
+            render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8,
+                                           true);
+            frame::Frame frame(renderer, *processor, profiler);
+            handoffFrame = &frame;
+            const postfx::Chain none;
+            auto render = [&] {
+                frame.render(mesh, camera, none, frame::Channel::Color, render::GeometryOptions{});
+            };
+            const double without = timeFrames(settings, render, finish);
+            HandoffProbe probe(renderer.gbuffer());
+            frame.addPass(probe);
+            const double with = timeFrames(settings, render, finish);
+            frame.removePass(probe);
+            handoffMs = with - without;
+            handoffFrame = nullptr;
         }
-#endif
         gl::check("raster benchmark frame");
         const double engineRate = tris / (engineMs * 1e-3);
         const double bareRate = tris / (bareMs * 1e-3);

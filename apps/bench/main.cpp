@@ -2,6 +2,7 @@
 //   tandem-bench interop [--json FILE]   GL↔CUDA handoff variants and post-process stage speed
 //   tandem-bench raster  [--json FILE]   geometry pass vs a bare draw, plus the handoff
 //   tandem-bench overhead [--json FILE]  the profiler's cost: frame and CPU time on vs off
+//   tandem-bench export [--json FILE]    headless frames/s with frame output (none, PAM, PNG)
 // With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
 // RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "BenchCommon.h"
+#include "ExportBench.h"
 #include "OverheadBench.h"
 #include "RasterBench.h"
 #include "engine/capture/CaptureOptions.h"
@@ -49,6 +51,25 @@ int main(int argc, char** argv)
         "overhead", "frame time and CPU time per frame with the profiler on vs off (1080p, "
                     "sample mesh, tonemap+fxaa)");
     common(overhead);
+    CLI::App* exporting = app.add_subcommand(
+        "export", "headless frames/s of a generated mesh with frame output (none, raw PAM, PNG) "
+                  "at 1080p and 4K, with the GPU frame time and stalls per frame; PNG encoders "
+                  "compared on one frame");
+    common(exporting);
+    ExportSettings exportSettings;
+    exporting->add_option("--triangles", exportSettings.triangles, "triangles in the mesh")
+        ->check(CLI::Range(1000, 100'000'000))
+        ->capture_default_str();
+    exporting->add_option("--sizes", exportSettings.sizes, "sizes: 1080p, 4K or WxH, comma separated")
+        ->capture_default_str();
+    exporting->add_option("--formats", exportSettings.formats,
+                          "output formats, comma separated: none, pam, png")
+        ->capture_default_str();
+    exporting->add_option("--out", exportSettings.outDir,
+                          "folder for the frames (default: a temporary folder, removed after)");
+    exporting->add_flag("--keep", exportSettings.keep, "keep the frames written");
+    exporting->add_option("--output-threads", exportSettings.threads,
+                          "writer threads (default: one per core but one)");
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})
@@ -76,11 +97,14 @@ int main(int argc, char** argv)
         return 1;
     }
     settings.capture = capture.value().get();
+    settings.argv = argv;
     try {
         if (raster->parsed())
             return bench::runRasterBench(settings, triangles);
         if (overhead->parsed())
             return bench::runOverheadBench(settings);
+        if (exporting->parsed())
+            return bench::runExportBench(settings, exportSettings);
 #ifdef TANDEM_HAS_CUDA
         if (auto device = cuda::selectDevice(settings.device); !device) {
             std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n",

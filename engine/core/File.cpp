@@ -111,6 +111,17 @@ fs::path dataRoot()
     return TANDEM_SOURCE_DIR;
 }
 
+std::string dataRootOrigin()
+{
+    if (const char* env = std::getenv("TANDEM_DATA_DIR"); env && *env)
+        return "$TANDEM_DATA_DIR";
+    const fs::path exeDir = executableDirectory();
+    std::error_code ec;
+    if (!exeDir.empty() && fs::is_directory(exeDir.parent_path() / "shaders", ec))
+        return "beside the executable";
+    return "the source tree (no shaders/ beside the executable)";
+}
+
 fs::path executableDirectory()
 {
     std::error_code ec;

@@ -36,4 +36,8 @@ std::filesystem::path executableDirectory();
 /// folder when it holds shaders/ (the build copies them beside bin/), else the source tree.
 std::filesystem::path dataRoot();
 
+/// Why dataRoot() is where it is, for the start-up log: "$TANDEM_DATA_DIR", "beside the
+/// executable", or "the source tree (no shaders/ beside the executable)".
+std::string dataRootOrigin();
+
 } // namespace tandem

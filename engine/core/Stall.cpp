@@ -25,6 +25,8 @@ const char* stallName(StallCause cause)
         return "finish";
     case StallCause::Calibration:
         return "calibration";
+    case StallCause::Throttle:
+        return "throttle";
     case StallCause::Count:
         break;
     }

@@ -1,6 +1,8 @@
 // The one place every CPU wait on the GPU is counted, by cause. Anything that blocks on the
 // GPU (a blocking query read, a stream or device synchronize, glFinish, a read-back, a clock
 // calibration) calls recordStall() right where it waits, so frames can report their stalls.
+// One cause is not a stall of the GPU: a throttle, where the CPU, several frames ahead, waits
+// for the oldest of them while the GPU keeps working on the newer ones (a swap chain's wait).
 // Thread-safe (relaxed atomics).
 #pragma once
 
@@ -17,6 +19,8 @@ enum class StallCause {
     DeviceSync,  ///< cudaDeviceSynchronize (debug launch checks)
     Finish,      ///< glFinish
     Calibration, ///< reading GL_TIMESTAMP to align clocks
+    Throttle,    ///< the CPU is a full ring of frames ahead and waits for the oldest; the GPU
+                 ///< still has the newer frames queued, so it does not idle (not a stall)
     Count
 };
 
@@ -24,6 +28,12 @@ inline constexpr std::size_t StallCauseCount = static_cast<std::size_t>(StallCau
 
 /// "readback", "query-wait", ...
 const char* stallName(StallCause cause);
+
+/// Whether waits of `cause` drain the GPU's queue (every cause but Throttle).
+constexpr bool isStall(StallCause cause)
+{
+    return cause != StallCause::Throttle && cause != StallCause::Count;
+}
 
 /// Counts one wait of `cause`. Call it where the wait happens.
 void recordStall(StallCause cause);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "engine/core/Log.h"
 #include "engine/core/Stall.h"
 
 namespace tandem::cuda {
@@ -37,8 +38,18 @@ void check(cudaError_t result, const char* call, std::source_location where)
 {
     if (result == cudaSuccess)
         return;
-    cudaGetLastError(); // clear a non-sticky error so later calls start clean
+    clearError(call, result); // a non-sticky error: later calls start clean
     throw CudaError(result, call, where);
+}
+
+void clearError(const char* where, cudaError_t handled)
+{
+    const cudaError_t pending = cudaGetLastError();
+    if (pending == cudaSuccess || pending == handled || pending == cudaErrorCudartUnloading ||
+        pending == cudaErrorContextIsDestroyed)
+        return;
+    log::warning("{}: CUDA error {} was pending ({}); cleared", where, cudaGetErrorName(pending),
+                 cudaGetErrorString(pending));
 }
 
 void checkLaunch(const char* kernel, std::source_location where)

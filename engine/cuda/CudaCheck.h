@@ -27,6 +27,12 @@ private:
 void check(cudaError_t result, const char* call,
            std::source_location where = std::source_location::current());
 
+/// Clears the runtime's last-error state after a call whose failure `handled` was already dealt
+/// with (reported, or an expected answer of a capability probe). Any other error found pending is
+/// logged as a warning naming `where` before it is cleared: an error is never dropped unseen.
+/// Errors of a driver shutting down at exit stay quiet.
+void clearError(const char* where, cudaError_t handled = cudaSuccess);
+
 /// After a kernel launch: checks cudaGetLastError(), and in debug builds (or with
 /// TANDEM_CUDA_SYNC=1) synchronizes the device to pin asynchronous faults to the launch.
 void checkLaunch(const char* kernel, std::source_location where = std::source_location::current());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/Log.h"
 #include "engine/cuda/CudaCheck.h"
 
 namespace tandem::cuda {
@@ -49,7 +50,7 @@ Result<std::vector<DeviceInfo>> listDevices()
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
-        cudaGetLastError();
+        clearError("cudaGetDeviceCount", status);
         return fail(whyUnavailable(status));
     }
     if (count == 0)
@@ -57,10 +58,14 @@ Result<std::vector<DeviceInfo>> listDevices()
     std::vector<DeviceInfo> devices;
     for (int i = 0; i < count; ++i) {
         cudaDeviceProp props{};
-        if (cudaGetDeviceProperties(&props, i) == cudaSuccess)
+        const cudaError_t result = cudaGetDeviceProperties(&props, i);
+        if (result == cudaSuccess)
             devices.push_back(describe(i, props));
+        else
+            log::warning("CUDA device {}: cudaGetDeviceProperties failed: {}", i,
+                         cudaGetErrorString(result));
+        clearError("cudaGetDeviceProperties", result);
     }
-    cudaGetLastError();
     return devices;
 }
 
@@ -77,12 +82,12 @@ Result<DeviceInfo> selectDevice(int index)
     if (status == cudaSuccess)
         // Creates the primary context now, so a broken device fails here, not mid-frame.
         if (const cudaError_t free = cudaFree(nullptr); free != cudaSuccess) {
-            cudaGetLastError();
+            clearError("cudaFree(nullptr)", free);
             return fail(
                 fmt::format("CUDA device {} cannot be used: {}", chosen, cudaGetErrorString(free)));
         }
     if (status != cudaSuccess) {
-        cudaGetLastError();
+        clearError("cudaSetDevice", status);
         return fail(
             fmt::format("CUDA device {} cannot be used: {}", chosen, cudaGetErrorString(status)));
     }
@@ -92,9 +97,10 @@ Result<DeviceInfo> selectDevice(int index)
 std::string versionString()
 {
     int driver = 0, runtime = 0;
-    cudaDriverGetVersion(&driver);
-    cudaRuntimeGetVersion(&runtime);
-    cudaGetLastError();
+    const cudaError_t driverStatus = cudaDriverGetVersion(&driver);
+    clearError("cudaDriverGetVersion", driverStatus);
+    const cudaError_t runtimeStatus = cudaRuntimeGetVersion(&runtime);
+    clearError("cudaRuntimeGetVersion", runtimeStatus);
     if (driver == 0)
         return fmt::format("no CUDA driver, runtime {}.{}", runtime / 1000, (runtime % 1000) / 10);
     return fmt::format("driver {}.{}, runtime {}.{}", driver / 1000, (driver % 1000) / 10,

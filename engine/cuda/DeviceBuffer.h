@@ -51,8 +51,10 @@ private:
     void reset() noexcept
     {
         if (m_data) {
-            cudaFree(m_data); // errors at shutdown are harmless here
-            cudaGetLastError();
+            const cudaError_t result = cudaFree(m_data);
+            // Errors at shutdown (the driver unloading) are harmless; others are logged.
+            clearError("cudaFree(DeviceBuffer)", result == cudaErrorCudartUnloading ? result
+                                                                                   : cudaSuccess);
         }
         m_data = nullptr;
         m_count = 0;

@@ -15,7 +15,7 @@ void releaseQuietly(cudaError_t result, const char* what)
     if (result != cudaSuccess && result != cudaErrorCudartUnloading &&
         result != cudaErrorContextIsDestroyed)
         log::warning("{} failed: {}", what, cudaGetErrorString(result));
-    cudaGetLastError();
+    clearError(what, result);
 }
 
 } // namespace

@@ -105,6 +105,13 @@ fs::path shaderRoot()
     return dataRoot() / "shaders";
 }
 
+std::string describeShaderRoot()
+{
+    const char* env = std::getenv("TANDEM_SHADER_DIR");
+    const std::string origin = env && *env ? "$TANDEM_SHADER_DIR" : dataRootOrigin();
+    return "shaders: " + shaderRoot().string() + " (" + origin + ")";
+}
+
 ExpandedSource expandShaderSource(const fs::path& root, const std::string& path,
                                   const std::string& defines)
 {

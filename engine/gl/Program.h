@@ -22,6 +22,9 @@ struct ShaderStage {
 
 /// The folder shaders are loaded from: $TANDEM_SHADER_DIR if set, else dataRoot()/shaders.
 std::filesystem::path shaderRoot();
+/// One line for the start-up log: the shader folder in use and why ("shaders: /x/shaders
+/// (beside the executable)"), so a moved binary cannot silently use an old checkout's shaders.
+std::string describeShaderRoot();
 
 /// A linked program object.
 class Program {

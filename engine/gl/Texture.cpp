@@ -1,5 +1,7 @@
 #include "engine/gl/Texture.h"
 
+#include <utility>
+
 namespace tandem::gl {
 
 Texture::Texture(GLenum internalFormat, int width, int height, std::string_view label)
@@ -28,12 +30,45 @@ Texture Texture::wrap(GLuint id, GLenum internalFormat, int width, int height) n
     return texture;
 }
 
+Texture::Texture(Texture&& other) noexcept
+    : m_id(std::move(other.m_id)), m_internalFormat(std::exchange(other.m_internalFormat, 0)),
+      m_width(std::exchange(other.m_width, 0)), m_height(std::exchange(other.m_height, 0))
+{}
+
+Texture& Texture::operator=(Texture&& other) noexcept
+{
+    if (this != &other) {
+        m_id = std::move(other.m_id);
+        m_internalFormat = std::exchange(other.m_internalFormat, 0);
+        m_width = std::exchange(other.m_width, 0);
+        m_height = std::exchange(other.m_height, 0);
+    }
+    return *this;
+}
+
 GLuint Texture::release() noexcept
 {
     m_width = m_height = 0;
     m_internalFormat = 0;
-    m_externallyMapped = false;
     return m_id.release();
+}
+
+PixelTransfer pixelTransferOf(GLenum internalFormat)
+{
+    switch (internalFormat) {
+    case GL_RGBA8:
+        return {GL_RGBA, GL_UNSIGNED_BYTE, 4};
+    case GL_RGBA16F:
+        return {GL_RGBA, GL_HALF_FLOAT, 8};
+    case GL_RGBA16:
+        return {GL_RGBA, GL_UNSIGNED_SHORT, 8};
+    case GL_R32F:
+        return {GL_RED, GL_FLOAT, 4};
+    case GL_R32UI:
+        return {GL_RED_INTEGER, GL_UNSIGNED_INT, 4};
+    default:
+        throw GlError("no pixel transfer known for this internal format", "pixelTransferOf");
+    }
 }
 
 void Texture::upload(GLenum format, GLenum type, const void* pixels)

@@ -19,11 +19,14 @@ public:
 
     /// Adopts an existing texture name; the wrapper deletes it when it dies.
     static Texture wrap(GLuint id, GLenum internalFormat, int width, int height) noexcept;
-    /// Gives up ownership: returns the name and leaves this empty.
+    /// Gives up ownership: returns the name and leaves this empty (no size, no format).
     GLuint release() noexcept;
 
-    Texture(Texture&&) noexcept = default;
-    Texture& operator=(Texture&&) noexcept = default;
+    /// Moves leave the source empty: id 0, size 0×0, format 0.
+    Texture(Texture&& other) noexcept;
+    Texture& operator=(Texture&& other) noexcept;
+    Texture(const Texture&) = delete;
+    Texture& operator=(const Texture&) = delete;
 
     GLuint id() const noexcept { return m_id.get(); }
     GLenum internalFormat() const noexcept { return m_internalFormat; }
@@ -33,11 +36,6 @@ public:
     /// Uploads a full image of `format`/`type` (glTextureSubImage2D) from tightly packed rows.
     void upload(GLenum format, GLenum type, const void* pixels);
 
-    /// Whether CUDA has this texture mapped right now (set by interop's handoff; GL must not
-    /// use the texture then). Checked by the render passes in debug builds.
-    bool isExternallyMapped() const noexcept { return m_externallyMapped; }
-    void setExternallyMapped(bool mapped) noexcept { m_externallyMapped = mapped; }
-
 private:
     struct Deleter {
         void operator()(GLuint id) const noexcept { glDeleteTextures(1, &id); }
@@ -46,7 +44,16 @@ private:
     GLenum m_internalFormat = 0;
     int m_width = 0;
     int m_height = 0;
-    bool m_externallyMapped = false;
 };
+
+/// How GL transfers pixels of an internal format to and from client memory: the format and type
+/// for glGetTextureSubImage/glTextureSubImage2D, and bytes per pixel. Expects a colour format
+/// the engine uses (RGBA8, RGBA16F, RGBA16, R32F, R32UI); throws GlError for others.
+struct PixelTransfer {
+    GLenum format;
+    GLenum type;
+    int bytesPerPixel;
+};
+PixelTransfer pixelTransferOf(GLenum internalFormat);
 
 } // namespace tandem::gl

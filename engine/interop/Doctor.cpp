@@ -7,7 +7,9 @@
 // After glad: cuda_gl_interop.h includes GL/gl.h, which glad's guard then leaves empty.
 #include <cuda_gl_interop.h>
 
+#include "engine/core/Log.h"
 #include "engine/core/Stall.h"
+#include "engine/cuda/CudaCheck.h"
 #include "engine/gl/Texture.h"
 
 namespace tandem::interop {
@@ -34,7 +36,7 @@ double probeRegistration(std::string& error, int rounds)
     if (status != cudaSuccess) {
         error = fmt::format("registering a GL texture with CUDA was refused: {}",
                             cudaGetErrorString(status));
-        cudaGetLastError();
+        cuda::clearError("cudaGraphicsGLRegisterImage", status);
         return -1;
     }
     recordStall(StallCause::Finish); // start-up measurement only
@@ -50,23 +52,21 @@ double probeRegistration(std::string& error, int rounds)
         status = cudaDeviceSynchronize();
     }
     const auto end = std::chrono::steady_clock::now();
-    cudaGraphicsUnregisterResource(resource);
+    const cudaError_t unregistered = cudaGraphicsUnregisterResource(resource);
     if (status != cudaSuccess) {
         error =
             fmt::format("mapping a registered GL texture failed: {}", cudaGetErrorString(status));
-        cudaGetLastError();
+        cuda::clearError("interop doctor probe", status);
         return -1;
     }
-    cudaGetLastError();
+    if (unregistered != cudaSuccess)
+        log::warning("interop doctor: cudaGraphicsUnregisterResource failed: {}",
+                     cudaGetErrorString(unregistered));
+    cuda::clearError("cudaGraphicsUnregisterResource", unregistered);
     return std::chrono::duration<double, std::micro>(end - start).count() / rounds;
 }
 
 } // namespace
-
-const char* pathName(Path path)
-{
-    return path == Path::Cuda ? "cuda" : "host";
-}
 
 InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCudaDevice)
 {
@@ -84,9 +84,10 @@ InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCuda
         return status;
     }
     cudaDeviceProp props{};
-    if (cudaGetDeviceProperties(&props, cudaDevice) == cudaSuccess)
+    const cudaError_t described = cudaGetDeviceProperties(&props, cudaDevice);
+    if (described == cudaSuccess)
         status.cudaDeviceName = props.name;
-    cudaGetLastError();
+    cuda::clearError("cudaGetDeviceProperties", described);
     if (isSoftwareRenderer(status.glRenderer)) {
         status.reason = fmt::format("GL runs on a software renderer ({}), not on CUDA device {}",
                                     status.glRenderer, cudaDevice);
@@ -95,7 +96,8 @@ InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCuda
     unsigned int count = 0;
     int devices[16] = {};
     const cudaError_t listed = cudaGLGetDevices(&count, devices, 16, cudaGLDeviceListAll);
-    cudaGetLastError();
+    // Refused on a context CUDA does not know: an answer, reported below.
+    cuda::clearError("cudaGLGetDevices", listed);
     if (listed != cudaSuccess || count == 0) {
         status.reason = fmt::format(
             "the GL context ({}) is not on any CUDA device{}", status.glRenderer,

@@ -7,13 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/interop/Pass.h"
+
 namespace tandem::interop {
-
-/// Which path post-processing takes.
-enum class Path { Cuda, Host };
-
-/// "cuda" or "host".
-const char* pathName(Path path);
 
 /// What the doctor found.
 struct InteropStatus {

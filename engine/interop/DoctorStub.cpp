@@ -5,11 +5,6 @@
 
 namespace tandem::interop {
 
-const char* pathName(Path path)
-{
-    return path == Path::Cuda ? "cuda" : "host";
-}
-
 InteropStatus diagnose(int, const std::string& cudaError, int eglCudaDevice)
 {
     InteropStatus status;

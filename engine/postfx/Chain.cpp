@@ -1,93 +1,12 @@
 #include "engine/postfx/Chain.h"
 
 #include <charconv>
-#include <functional>
-#include <map>
-#include <type_traits>
 
 #include <fmt/format.h>
 
 namespace tandem::postfx {
 
 namespace {
-
-struct Parameter {
-    std::function<bool(Stage&, float)> set; ///< false when out of range
-    std::function<float(const Stage&)> get;
-    std::string range;
-};
-
-std::map<std::string, Parameter, std::less<>> parametersOf(StageKind kind)
-{
-    std::map<std::string, Parameter, std::less<>> p;
-    auto add = [&](const char* name, auto getRef, float lo, float hi, bool integer) {
-        p[name] = Parameter{
-            [=](Stage& s, float v) {
-                if (!(v >= lo && v <= hi) ||
-                    (integer && v != static_cast<float>(static_cast<int>(v))))
-                    return false;
-                getRef(s) = static_cast<std::remove_reference_t<decltype(getRef(s))>>(v);
-                return true;
-            },
-            [=](const Stage& s) { return static_cast<float>(getRef(const_cast<Stage&>(s))); },
-            integer ? fmt::format("integer {}..{}", lo, hi) : fmt::format("{}..{}", lo, hi)};
-    };
-    switch (kind) {
-    case StageKind::Tonemap:
-        add(
-            "exposure", [](Stage& s) -> float& { return s.tonemap.exposure; }, -16, 16, false);
-        add(
-            "gamma", [](Stage& s) -> float& { return s.tonemap.gamma; }, 0.5f, 4, false);
-        break;
-    case StageKind::Blur:
-        add(
-            "radius", [](Stage& s) -> int& { return s.blur.radius; }, 1, 16, true);
-        add(
-            "sigma", [](Stage& s) -> float& { return s.blur.sigma; }, 0.1f, 16, false);
-        break;
-    case StageKind::Bilateral:
-        add(
-            "radius", [](Stage& s) -> int& { return s.bilateral.radius; }, 1, 8, true);
-        add(
-            "sigma", [](Stage& s) -> float& { return s.bilateral.sigmaSpatial; }, 0.1f, 16, false);
-        add(
-            "depth", [](Stage& s) -> float& { return s.bilateral.sigmaDepth; }, 1e-4f, 1, false);
-        break;
-    case StageKind::Outline:
-        add(
-            "depth", [](Stage& s) -> float& { return s.outline.depthThreshold; }, 1e-4f, 10, false);
-        add(
-            "normal", [](Stage& s) -> float& { return s.outline.normalThreshold; }, 1e-3f, 4,
-            false);
-        add(
-            "strength", [](Stage& s) -> float& { return s.outline.strength; }, 0, 1, false);
-        break;
-    case StageKind::Ssao:
-        add(
-            "samples", [](Stage& s) -> int& { return s.ssao.samples; }, 4, 16, true);
-        add(
-            "radius", [](Stage& s) -> float& { return s.ssao.radius; }, 1e-4f, 1e4f, false);
-        add(
-            "bias", [](Stage& s) -> float& { return s.ssao.bias; }, 0, 1, false);
-        add(
-            "strength", [](Stage& s) -> float& { return s.ssao.strength; }, 0, 2, false);
-        break;
-    case StageKind::Fxaa:
-        add(
-            "threshold", [](Stage& s) -> float& { return s.fxaa.edgeThreshold; }, 0.01f, 1, false);
-        add(
-            "threshold-min", [](Stage& s) -> float& { return s.fxaa.edgeThresholdMin; }, 0, 1,
-            false);
-        add(
-            "span", [](Stage& s) -> float& { return s.fxaa.span; }, 1, 16, false);
-        break;
-    case StageKind::ViewDepth:
-    case StageKind::ViewNormal:
-    case StageKind::ViewId:
-        break;
-    }
-    return p;
-}
 
 std::vector<std::string_view> split(std::string_view text, char separator)
 {
@@ -114,9 +33,23 @@ std::string_view trim(std::string_view s)
 std::string stageList()
 {
     std::string names;
-    for (StageKind kind : allStageKinds())
-        names += (names.empty() ? "" : ", ") + std::string(stageName(kind));
+    for (const StageDescriptor& d : stageDescriptors())
+        names += (names.empty() ? "" : ", ") + std::string(d.name);
     return names;
+}
+
+std::string rangeOf(const ParamDescriptor& p)
+{
+    return p.integer ? fmt::format("integer {}..{}", p.min, p.max)
+                     : fmt::format("{}..{}", p.min, p.max);
+}
+
+const ParamDescriptor* findParam(const StageDescriptor& d, std::string_view name)
+{
+    for (int i = 0; i < d.paramCount; ++i)
+        if (name == d.params[static_cast<std::size_t>(i)].name)
+            return &d.params[static_cast<std::size_t>(i)];
+    return nullptr;
 }
 
 } // namespace
@@ -129,40 +62,6 @@ std::size_t Chain::enabledCount() const
     return count;
 }
 
-std::string_view stageName(StageKind kind)
-{
-    switch (kind) {
-    case StageKind::Tonemap:
-        return "tonemap";
-    case StageKind::Blur:
-        return "blur";
-    case StageKind::Bilateral:
-        return "bilateral";
-    case StageKind::Outline:
-        return "outline";
-    case StageKind::Ssao:
-        return "ssao";
-    case StageKind::Fxaa:
-        return "fxaa";
-    case StageKind::ViewDepth:
-        return "view-depth";
-    case StageKind::ViewNormal:
-        return "view-normal";
-    case StageKind::ViewId:
-        return "view-id";
-    }
-    return "?";
-}
-
-const std::vector<StageKind>& allStageKinds()
-{
-    static const std::vector<StageKind> kinds = {
-        StageKind::Tonemap,   StageKind::Blur,       StageKind::Bilateral,
-        StageKind::Outline,   StageKind::Ssao,       StageKind::Fxaa,
-        StageKind::ViewDepth, StageKind::ViewNormal, StageKind::ViewId};
-    return kinds;
-}
-
 Result<Chain> parseChain(std::string_view text)
 {
     Chain chain;
@@ -172,25 +71,22 @@ Result<Chain> parseChain(std::string_view text)
     for (std::string_view item : split(text, ',')) {
         const auto pieces = split(trim(item), ':');
         const std::string_view name = trim(pieces[0]);
-        const StageKind* kind = nullptr;
-        for (const StageKind& k : allStageKinds())
-            if (stageName(k) == name)
-                kind = &k;
-        if (!kind)
+        const int kind = findStage(name);
+        if (kind < 0)
             return fail(fmt::format("--postfx: unknown stage '{}' (stages: {}, or none)", name,
                                     stageList()));
-        Stage stage;
-        stage.kind = *kind;
-        const auto parameters = parametersOf(*kind);
+        Stage stage = Stage::make(kind);
+        const StageDescriptor& d = stage.descriptor();
         for (std::size_t i = 1; i < pieces.size(); ++i) {
             const std::string_view assignment = trim(pieces[i]);
             const auto equals = assignment.find('=');
             const std::string_view key = trim(assignment.substr(0, equals));
-            const auto parameter = parameters.find(key);
-            if (parameter == parameters.end()) {
+            const ParamDescriptor* parameter = findParam(d, key);
+            if (!parameter) {
                 std::string keys;
-                for (const auto& [k, unused] : parameters)
-                    keys += (keys.empty() ? "" : ", ") + k;
+                for (int p = 0; p < d.paramCount; ++p)
+                    keys += (keys.empty() ? "" : ", ") +
+                            std::string(d.params[static_cast<std::size_t>(p)].name);
                 return fail(fmt::format("--postfx: stage '{}' has no parameter '{}' ({})", name,
                                         key,
                                         keys.empty() ? "it takes none" : "parameters: " + keys));
@@ -205,9 +101,9 @@ Result<Chain> parseChain(std::string_view text)
             if (ec != std::errc() || end != valueText.data() + valueText.size())
                 return fail(
                     fmt::format("--postfx: {}:{}: '{}' is not a number", name, key, valueText));
-            if (!parameter->second.set(stage, value))
+            if (!stage.setParam(key, value))
                 return fail(fmt::format("--postfx: {}:{}={} is out of range ({})", name, key,
-                                        valueText, parameter->second.range));
+                                        valueText, rangeOf(*parameter)));
         }
         chain.stages.push_back(stage);
     }
@@ -222,9 +118,26 @@ std::string formatChain(const Chain& chain)
     for (const auto& stage : chain.stages) {
         if (!text.empty())
             text += ',';
-        text += stageName(stage.kind);
-        for (const auto& [key, parameter] : parametersOf(stage.kind))
-            text += fmt::format(":{}={}", key, parameter.get(stage));
+        text += stage.name();
+        const StageDescriptor& d = stage.descriptor();
+        for (int p = 0; p < d.paramCount; ++p)
+            text += fmt::format(":{}={}", d.params[static_cast<std::size_t>(p)].name,
+                                stage.params[static_cast<std::size_t>(p)]);
+    }
+    return text;
+}
+
+std::string describeStages()
+{
+    std::string text;
+    for (const StageDescriptor& d : stageDescriptors()) {
+        text += fmt::format("  {:<12} {}", d.name, d.help);
+        for (int p = 0; p < d.paramCount; ++p) {
+            const ParamDescriptor& param = d.params[static_cast<std::size_t>(p)];
+            text += fmt::format("\n  {:<12}   {}={} ({}; {})", "", param.name, param.defaultValue,
+                                rangeOf(param), param.help);
+        }
+        text += '\n';
     }
     return text;
 }

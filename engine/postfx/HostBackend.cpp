@@ -1,7 +1,5 @@
 #include "engine/postfx/HostBackend.h"
 
-#include <chrono>
-
 #include "engine/postfx/detail/ChainWalk.h"
 
 namespace tandem::postfx {
@@ -35,10 +33,10 @@ struct HostRgba16F {
 class HostExec {
 public:
     HostExec(ThreadPool& pool, const interop::HostFrame& in, std::vector<Rgba> (&buffers)[3],
-             std::vector<std::uint8_t>& output, std::vector<StageTime>& times, StageHooks* hooks)
-        : m_pool(pool), m_in(in), m_output(output), m_times(times),
-          m_hooks(hooks), m_depth{in.depth, in.width, in.height, in.width},
-          m_normal{in.normal, in.width, in.height}, m_id{in.id, in.width, in.height, in.width}
+             std::vector<std::uint8_t>& output, interop::PassHooks* hooks)
+        : m_pool(pool), m_in(in), m_output(output), m_hooks(hooks),
+          m_depth{in.depth, in.width, in.height, in.width}, m_normal{in.normal, in.width, in.height},
+          m_id{in.id, in.width, in.height, in.width}
     {
         const std::size_t pixels = static_cast<std::size_t>(in.width) * in.height;
         for (int i = 0; i < 3; ++i) {
@@ -48,86 +46,35 @@ public:
         output.resize(pixels * 4);
     }
 
-    void beginStage(StageKind kind)
+    void beginStage(const char* name)
     {
         if (m_hooks)
-            m_hooks->beginStage(stageName(kind), nullptr);
-        m_start = std::chrono::steady_clock::now();
+            m_hooks->beginStage(name, nullptr);
     }
-    void beginEncode()
+    void endStage(const char* name)
     {
         if (m_hooks)
-            m_hooks->beginStage("encode", nullptr);
-    }
-    void endEncode()
-    {
-        if (m_hooks)
-            m_hooks->endStage("encode", nullptr);
-    }
-    void endStage(StageKind kind)
-    {
-        if (m_hooks)
-            m_hooks->endStage(stageName(kind), nullptr);
-        m_times.push_back(
-            {std::string(stageName(kind)),
-             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start)
-                 .count()});
+            m_hooks->endStage(name, nullptr);
     }
 
-    TonemapCache& tonemapTables() { return *m_tonemaps; }
-    TonemapCache* m_tonemaps = nullptr;
+    template <class S> void stage(int src, int dst, const PreparedChain::Entry& entry)
+    {
+        typename S::K k = entry.k<S>();
+        if constexpr (hasTable<S>)
+            k.table = entry.table->values.data();
+        constexpr int passes = passesOf<S>;
+        for (int pass = 0; pass < passes; ++pass) {
+            const int from = pass == 0 ? src : detail::Temporary;
+            const int to = pass == passes - 1 ? dst : detail::Temporary;
+            withSource(from, [&](const auto& s) {
+                const Inputs<std::decay_t<decltype(s)>, ImageView<const float>, HostRgba16F,
+                             ImageView<const std::uint32_t>>
+                    in{s, m_depth, m_normal, m_id};
+                each(to, [&](int x, int y) { return stagePixel<S>(in, x, y, k, pass); });
+            });
+        }
+    }
 
-    void tonemap(int src, int dst, const TonemapTable& table)
-    {
-        const TonemapK k = table.view(table.curve.data());
-        withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return tonemapPixel(s, x, y, k); });
-        });
-    }
-    void blur(int src, int dst, const BlurK& k)
-    {
-        withSource(src, [&](const auto& s) {
-            each(detail::Temporary, [&](int x, int y) { return blurPixel(s, x, y, 1, 0, k); });
-        });
-        const ImageView<Rgba>& tmp = m_views[detail::Temporary];
-        each(dst, [&](int x, int y) { return blurPixel(tmp, x, y, 0, 1, k); });
-    }
-    void bilateral(int src, int dst, const BilateralK& k)
-    {
-        withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return bilateralPixel(s, m_depth, x, y, k); });
-        });
-    }
-    void outline(int src, int dst, const OutlineK& k)
-    {
-        withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return outlinePixel(s, m_depth, m_normal, x, y, k); });
-        });
-    }
-    void ssao(int src, int dst, const SsaoK& k)
-    {
-        withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return ssaoPixel(s, m_depth, m_normal, x, y, k); });
-        });
-    }
-    void fxaa(int src, int dst, const FxaaK& k)
-    {
-        withSource(src, [&](const auto& s) {
-            each(dst, [&](int x, int y) { return fxaaPixel(s, x, y, k); });
-        });
-    }
-    void viewDepth(int dst, const ViewK& k)
-    {
-        each(dst, [&](int x, int y) { return viewDepthPixel(m_depth, x, y, k); });
-    }
-    void viewNormal(int dst)
-    {
-        each(dst, [&](int x, int y) { return viewNormalPixel(m_normal, x, y); });
-    }
-    void viewId(int dst)
-    {
-        each(dst, [&](int x, int y) { return viewIdPixel(m_id, x, y); });
-    }
     void encode(int src)
     {
         withSource(src, [&](const auto& s) {
@@ -151,7 +98,8 @@ private:
     template <class F> void withSource(int src, F&& f)
     {
         if (src != detail::GBufferColor) {
-            f(m_views[src]);
+            f(ImageView<const Rgba>{m_views[src].data, m_views[src].width, m_views[src].height,
+                                    m_views[src].pitch});
         } else if (m_in.colorIsHalf) {
             f(HostRgba16F{static_cast<const std::uint16_t*>(m_in.color), m_in.width, m_in.height});
         } else {
@@ -171,48 +119,38 @@ private:
     ThreadPool& m_pool;
     const interop::HostFrame& m_in;
     std::vector<std::uint8_t>& m_output;
-    std::vector<StageTime>& m_times;
-    StageHooks* m_hooks;
+    interop::PassHooks* m_hooks;
     ImageView<const float> m_depth;
     HostRgba16F m_normal;
     ImageView<const std::uint32_t> m_id;
     ImageView<Rgba> m_views[3];
-    std::chrono::steady_clock::time_point m_start;
 };
 
 } // namespace
 
 HostBackend::HostBackend(unsigned threads) : m_pool(threads) {}
 
-std::vector<std::uint8_t> HostBackend::process(const Chain& chain, const FrameInfo& frame,
-                                               const interop::HostFrame& input)
+const std::vector<std::uint8_t>& HostBackend::process(const PreparedChain& chain,
+                                                      const interop::HostFrame& input,
+                                                      interop::PassHooks* hooks)
 {
-    m_times.clear();
-    HostExec exec(m_pool, input, m_buffers, m_output, m_times, nullptr);
-    exec.m_tonemaps = &m_tonemaps;
-    detail::walkChain(exec, chain, frame);
+    HostExec exec(m_pool, input, m_buffers, m_output, hooks);
+    detail::walkChain(exec, chain);
     return m_output;
 }
 
-void HostBackend::run(const Chain& chain, const FrameInfo& frame,
-                      const interop::FrameTextures& textures, StageHooks* hooks)
+void HostBackend::run(const PreparedChain& chain, const interop::FrameTextures& textures,
+                      interop::PassHooks* hooks)
 {
-    if (hooks)
-        hooks->beginHandoff();
     const interop::HostFrame input = m_transfer.download(textures);
-    m_times.clear();
     try {
-        HostExec exec(m_pool, input, m_buffers, m_output, m_times, hooks);
-        exec.m_tonemaps = &m_tonemaps;
-        detail::walkChain(exec, chain, frame);
+        process(chain, input, hooks);
     } catch (...) {
         m_transfer.release();
         throw;
     }
     m_transfer.release();
     m_transfer.upload(textures, m_output.data());
-    if (hooks)
-        hooks->endHandoff();
 }
 
 } // namespace tandem::postfx

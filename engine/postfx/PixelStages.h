@@ -40,15 +40,24 @@ inline FrameInfo makeFrameInfo(int width, int height, float nearPlane, float far
     return f;
 }
 
-/// Intervals of the tonemap curve's table (TonemapK::curve has TonemapCurveSize + 1 entries).
+/// What a stage's pixel function reads: its source (the previous stage's result or the G-buffer
+/// colour) and the G-buffer's linear depth, normals and ids, each an accessor with at(x, y).
+template <class Src, class Depth, class Normal, class Id> struct Inputs {
+    Src src;
+    Depth depth;
+    Normal normal;
+    Id id;
+};
+
+/// Intervals of the tonemap curve's table (TonemapK::table has TonemapCurveSize + 1 entries).
 inline constexpr int TonemapCurveSize = 4096;
 /// Inputs at or above this saturate the ACES fit (it reaches 1 near 10.4).
 inline constexpr float TonemapMaxInput = 16.0f;
 
 struct TonemapK {
     float exposureScale; ///< 2^exposure
-    const float* curve;  ///< gamma(aces(x)) at x = 16 s^2, s = i / TonemapCurveSize; host or
-                         ///< device memory to match the backend
+    const float* table;  ///< gamma(aces(x)) at x = 16 s^2, s = i / TonemapCurveSize; host or
+                         ///< device memory to match the backend (set by the backend)
 };
 struct BlurK {
     int radius;                           ///< taps each side
@@ -111,9 +120,9 @@ TANDEM_HD float tonemapCurve(float x, const float* curve)
 template <class Src> TANDEM_HD Rgba tonemapPixel(const Src& src, int x, int y, const TonemapK& k)
 {
     const Rgba c = src.at(x, y);
-    return {tonemapCurve(c.r * k.exposureScale, k.curve),
-            tonemapCurve(c.g * k.exposureScale, k.curve),
-            tonemapCurve(c.b * k.exposureScale, k.curve), c.a};
+    return {tonemapCurve(c.r * k.exposureScale, k.table),
+            tonemapCurve(c.g * k.exposureScale, k.table),
+            tonemapCurve(c.b * k.exposureScale, k.table), c.a};
 }
 
 /// One direction of the separable Gaussian: (dx, dy) is (1, 0) or (0, 1).

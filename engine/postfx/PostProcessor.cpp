@@ -2,16 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "engine/gl/Debug.h"
-#include "engine/interop/HostTransfer.h"
+#include "engine/postfx/HostBackend.h"
 
 #ifdef TANDEM_HAS_CUDA
 #include "engine/postfx/CudaBackend.h"
-#else
-namespace tandem::postfx {
-/// Builds without CUDA never create one; the definition only completes the type.
-class CudaBackend {};
-} // namespace tandem::postfx
 #endif
 
 namespace tandem::postfx {
@@ -27,22 +21,66 @@ Result<BackendChoice> parseBackendChoice(const std::string& text)
     return fail("--backend: expected auto, cuda or host, got '" + text + "'");
 }
 
+/// The chain on CPU threads: read back, process, upload (blocks; the read-back is a counted
+/// stall by design of this path).
+class PostProcessor::HostPass final : public interop::Pass {
+public:
+    explicit HostPass(const PostProcessor& owner) : m_owner(owner) {}
+    const char* name() const override { return "postfx"; }
+    bool isEnabled() const override { return m_owner.m_enabled; }
+    interop::Path path() const override { return interop::Path::Host; }
+    void run(const interop::MappedView*, interop::PassHooks& hooks) override
+    {
+        m_backend.run(m_owner.m_prepared, m_owner.m_textures, &hooks);
+    }
+
+private:
+    const PostProcessor& m_owner;
+    HostBackend m_backend;
+};
+
+#ifdef TANDEM_HAS_CUDA
+/// The chain as kernels inside the frame's handoff.
+class PostProcessor::CudaPass final : public interop::Pass {
+public:
+    explicit CudaPass(const PostProcessor& owner) : m_owner(owner) {}
+    const char* name() const override { return "postfx"; }
+    bool isEnabled() const override { return m_owner.m_enabled; }
+    interop::Path path() const override { return interop::Path::Cuda; }
+    void declare(interop::Uses& uses) override
+    {
+        m_refs = CudaBackend::declare(uses, m_owner.m_textures);
+    }
+    void run(const interop::MappedView* view, interop::PassHooks& hooks) override
+    {
+        m_backend.run(m_owner.m_prepared, m_owner.m_textures, m_refs, *view, &hooks);
+    }
+
+private:
+    const PostProcessor& m_owner;
+    CudaBackend m_backend;
+    CudaBackend::Refs m_refs;
+};
+#endif
+
 Result<std::unique_ptr<PostProcessor>> PostProcessor::create(BackendChoice choice,
                                                              const interop::InteropStatus& doctor)
 {
     std::unique_ptr<PostProcessor> processor(new PostProcessor());
-    if (choice == BackendChoice::Host) {
-        processor->m_description = "host backend (asked for with --backend host)";
-        return processor;
-    }
+    auto useHost = [&](std::string why) {
+        processor->m_description = std::move(why);
+        processor->m_pass = std::make_unique<HostPass>(*processor);
+        return std::move(processor);
+    };
+    if (choice == BackendChoice::Host)
+        return useHost("host backend (asked for with --backend host)");
     if (doctor.path != interop::Path::Cuda) {
         if (choice == BackendChoice::Cuda)
             return fail("--backend cuda cannot be used: " + doctor.reason);
-        processor->m_description = "host backend: " + doctor.reason;
-        return processor;
+        return useHost("host backend: " + doctor.reason);
     }
 #ifdef TANDEM_HAS_CUDA
-    processor->m_cuda = std::make_unique<CudaBackend>();
+    processor->m_pass = std::make_unique<CudaPass>(*processor);
     processor->m_path = interop::Path::Cuda;
     processor->m_description =
         fmt::format("CUDA backend: {}; one handoff (map+unmap) measured {:.0f} us at start-up",
@@ -55,76 +93,17 @@ Result<std::unique_ptr<PostProcessor>> PostProcessor::create(BackendChoice choic
 
 PostProcessor::~PostProcessor() = default;
 
-void PostProcessor::releaseTextures()
+void PostProcessor::setFrame(const Chain& chain, const FrameInfo& frame,
+                             const interop::FrameTextures& textures, bool writeOutput)
 {
-#ifdef TANDEM_HAS_CUDA
-    if (m_cuda)
-        m_cuda->releaseRegistrations();
-#endif
+    m_prepared.prepare(chain, frame);
+    m_textures = textures;
+    m_enabled = writeOutput || !m_prepared.entries().empty();
 }
 
-namespace {
-
-/// Forwards a backend's events and names each stage as a KHR_debug group in the GL stream
-/// (empty for CUDA and host stages, but RenderDoc and Nsight show the structure with the
-/// profiler's names).
-class DebugGroupHooks final : public StageHooks {
-public:
-    explicit DebugGroupHooks(StageHooks* inner) : m_inner(inner) {}
-    void beginHandoff() override
-    {
-        if (m_inner)
-            m_inner->beginHandoff();
-    }
-    void anchorHandoff(void* stream) override
-    {
-        if (m_inner)
-            m_inner->anchorHandoff(stream);
-    }
-    void endHandoff() override
-    {
-        if (m_inner)
-            m_inner->endHandoff();
-    }
-    void beginStage(std::string_view name, void* stream) override
-    {
-        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, static_cast<GLsizei>(name.size()),
-                         name.data());
-        if (m_inner)
-            m_inner->beginStage(name, stream);
-    }
-    void endStage(std::string_view name, void* stream) override
-    {
-        if (m_inner)
-            m_inner->endStage(name, stream);
-        glPopDebugGroup();
-    }
-
-private:
-    StageHooks* m_inner;
-};
-
-} // namespace
-
-void PostProcessor::run(const Chain& chain, const FrameInfo& frame,
-                        const interop::FrameTextures& textures, StageHooks* hooks)
+interop::Pass& PostProcessor::pass()
 {
-    // Named like the profiler's span, for RenderDoc and Nsight.
-    gl::DebugGroup group("handoff");
-    DebugGroupHooks named(hooks);
-#ifdef TANDEM_HAS_CUDA
-    if (m_cuda) {
-        if (!m_captureFaithful) {
-            m_cuda->run(chain, frame, textures, &named);
-            return;
-        }
-        m_cuda->run(chain, frame, textures, &named, &m_captureCopy);
-        gl::DebugGroup upload("handoff.capture-upload");
-        m_captureUpload.upload(textures, m_captureCopy.data());
-        return;
-    }
-#endif
-    m_host.run(chain, frame, textures, &named);
+    return *m_pass;
 }
 
 } // namespace tandem::postfx

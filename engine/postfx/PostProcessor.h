@@ -1,24 +1,22 @@
-// Post-processing as the apps use it: picks the CUDA or host backend (--backend auto|cuda|host)
-// from the interop doctor's verdict, says why once, and runs the chain each frame into the
-// output texture. Render thread.
+// Post-processing as a frame runs it: picks the CUDA or host backend (--backend
+// auto|cuda|host) from the interop doctor's verdict, says why once, and offers the chain as one
+// pass of the frame. The CUDA pass declares the G-buffer (read) and the output (written) and
+// runs inside the frame's handoff; the host pass reads back, processes on CPU threads and
+// uploads. Render thread.
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "engine/core/Result.h"
 #include "engine/interop/Doctor.h"
 #include "engine/interop/FrameTextures.h"
-#include "engine/interop/HostTransfer.h"
+#include "engine/interop/Pass.h"
 #include "engine/postfx/Chain.h"
-#include "engine/postfx/HostBackend.h"
 #include "engine/postfx/PixelStages.h"
+#include "engine/postfx/Prepared.h"
 
 namespace tandem::postfx {
-
-class CudaBackend;
 
 /// What the user asked for.
 enum class BackendChoice { Auto, Cuda, Host };
@@ -34,39 +32,31 @@ public:
                                                          const interop::InteropStatus& doctor);
     ~PostProcessor();
 
-    /// Runs `chain` on `textures` into the output texture. CUDA: does not block; host: blocks.
-    /// `hooks`, if given, hear about the handoff and every stage (for timing).
-    void run(const Chain& chain, const FrameInfo& frame, const interop::FrameTextures& textures,
-             StageHooks* hooks = nullptr);
+    /// This frame's input: `chain` (read now: its stages are prepared for `frame`), and the
+    /// G-buffer it reads and writes. The pass runs when the chain has enabled stages or
+    /// `writeOutput` asks for the output anyway (an empty chain then copies the colour). Call
+    /// before the frame's passes run.
+    void setFrame(const Chain& chain, const FrameInfo& frame,
+                  const interop::FrameTextures& textures, bool writeOutput);
 
-    /// Drops GPU registrations of the textures it was given; call before they are destroyed
-    /// (a new G-buffer), so registrations never outlive their GL objects.
-    void releaseTextures();
-
-    /// For frames being captured by a tool that does not see CUDA's writes (RenderDoc): the
-    /// next run also copies the CUDA output to host memory and uploads it into the output
-    /// texture through GL, so the capture replays the image the user saw. A blocking copy:
-    /// only on captured frames. The host backend uploads through GL anyway.
-    void setCaptureFaithful(bool enabled) { m_captureFaithful = enabled; }
+    /// The pass that runs the chain: on CUDA inside the frame's handoff, or on the host.
+    interop::Pass& pass();
 
     interop::Path path() const { return m_path; }
     /// One sentence: which backend and why.
     const std::string& description() const { return m_description; }
 
-    HostBackend& host() { return m_host; }
-    /// The CUDA backend, or null on the host path.
-    CudaBackend* cuda() { return m_cuda.get(); }
-
 private:
+    class CudaPass;
+    class HostPass;
     PostProcessor() = default;
 
     interop::Path m_path = interop::Path::Host;
     std::string m_description;
-    HostBackend m_host;
-    std::unique_ptr<CudaBackend> m_cuda;
-    bool m_captureFaithful = false;
-    interop::HostTransfer m_captureUpload;
-    std::vector<std::uint8_t> m_captureCopy;
+    PreparedChain m_prepared;
+    interop::FrameTextures m_textures;
+    bool m_enabled = false;
+    std::unique_ptr<interop::Pass> m_pass;
 };
 
 } // namespace tandem::postfx

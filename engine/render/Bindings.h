@@ -23,11 +23,12 @@ inline constexpr std::uint32_t ImageNormal = 1;
 inline constexpr std::uint32_t ImageDepth = 2;
 inline constexpr std::uint32_t ImageId = 3;
 
-// Shader storage buffers (the resolve pass reads the mesh)
+// Shader storage buffers (the resolve pass reads the scene)
 inline constexpr std::uint32_t SsboVertices = 0;
 inline constexpr std::uint32_t SsboIndices = 1;
 inline constexpr std::uint32_t SsboProvokingOffsets = 2;
 inline constexpr std::uint32_t SsboProvokingTriangles = 3;
+inline constexpr std::uint32_t SsboObjects = 4;
 
 // Vertex attributes
 inline constexpr std::uint32_t AttrPosition = 0;

@@ -1,7 +1,6 @@
 #include "engine/render/GBuffer.h"
 
 #include <algorithm>
-#include <atomic>
 
 #include "engine/render/Bindings.h"
 
@@ -46,6 +45,8 @@ bool GBuffer::resize(int width, int height)
 void GBuffer::create(int width, int height)
 {
     TANDEM_ASSERT(!isMappedByCuda(), "render::GBuffer: reallocated while mapped by CUDA");
+    // The registrations name the textures about to be replaced: they go first.
+    m_registrations.clear();
     m_color = gl::Texture(m_colorFormat == ColorFormat::Rgba8 ? GL_RGBA8 : GL_RGBA16F, width,
                           height, "gbuffer.color");
     m_depth = gl::Texture(GL_DEPTH_COMPONENT32F, width, height, "gbuffer.depth");
@@ -61,9 +62,21 @@ void GBuffer::create(int width, int height)
     m_framebuffer.attach(GL_DEPTH_ATTACHMENT, m_depth);
     m_framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0 + binding::OutId});
     m_framebuffer.checkComplete();
-    // Unique across all G-buffers: a new G-buffer must never look like one already registered.
-    static std::atomic<std::uint64_t> generations{0};
-    m_generation = ++generations;
+}
+
+interop::FrameTextures GBuffer::frameTextures()
+{
+    interop::FrameTextures t;
+    t.color = &m_color;
+    t.depth = &m_linearDepth;
+    t.normal = &m_normal;
+    t.id = &m_id;
+    t.output = &m_output;
+    t.registrations = &m_registrations;
+    t.width = m_width;
+    t.height = m_height;
+    t.colorIsHalf = m_colorFormat == ColorFormat::Rgba16F;
+    return t;
 }
 
 void GBuffer::clearVisibility()
@@ -86,14 +99,6 @@ void GBuffer::clearVisibility()
     glClearNamedFramebufferfv(fb, GL_DEPTH, 0, &far);
     if (partial)
         glDisable(GL_SCISSOR_TEST);
-}
-
-bool GBuffer::isMappedByCuda() const
-{
-    for (const gl::Texture* t : {&m_color, &m_linearDepth, &m_normal, &m_id, &m_output})
-        if (t->isExternallyMapped())
-            return true;
-    return false;
 }
 
 } // namespace tandem::render

@@ -4,14 +4,17 @@
 // since depth formats cannot be registered), world normal (RGBA16F, w = 1 where covered) and
 // primitive id (R32UI, 0 = background), written by the resolve pass; and the post-process
 // output (RGBA8). Textures are allocated with headroom and drawn in the top-left width×height
-// region, so a window resize within the capacity reallocates (and re-registers) nothing. Render
-// thread only.
+// region, so a window resize within the capacity reallocates (and re-registers) nothing. It owns
+// the CUDA registrations of its textures and drops them in the function that reallocates them.
+// Render thread only.
 #pragma once
 
 #include <cstdint>
 
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Texture.h"
+#include "engine/interop/FrameTextures.h"
+#include "engine/interop/Registrations.h"
 
 namespace tandem::render {
 
@@ -31,7 +34,8 @@ public:
     GBuffer(int width, int height, ColorFormat colorFormat, Headroom headroom = Headroom::Exact);
 
     /// Sets the drawn region; reallocates only when it exceeds the capacity or falls below a
-    /// quarter of it. Returns whether the textures were reallocated (generation() changed).
+    /// quarter of it (dropping the textures' CUDA registrations first). Returns whether the
+    /// textures were reallocated.
     bool resize(int width, int height);
     /// Clears the region of the visibility pass's targets: visibility to 0, depth to 1.
     void clearVisibility();
@@ -42,9 +46,6 @@ public:
     /// The allocated texture size.
     int capacityWidth() const { return m_color.width(); }
     int capacityHeight() const { return m_color.height(); }
-    /// Changes whenever the textures are reallocated, and differs between G-buffers; interop
-    /// re-registers when it changes.
-    std::uint64_t generation() const { return m_generation; }
 
     ColorFormat colorFormat() const { return m_colorFormat; }
     const gl::Texture& color() const { return m_color; }
@@ -61,8 +62,12 @@ public:
     gl::Texture& output() { return m_output; }
     const gl::Framebuffer& framebuffer() const { return m_framebuffer; }
 
+    /// The targets post-processing reads and writes, with their registrations.
+    interop::FrameTextures frameTextures();
+    /// The CUDA registrations of these textures (made by the frame's handoff).
+    interop::Registrations& registrations() { return m_registrations; }
     /// Whether any texture is currently mapped into CUDA (GL must not touch them then).
-    bool isMappedByCuda() const;
+    bool isMappedByCuda() const { return m_registrations.isMapped(); }
 
 private:
     void create(int width, int height);
@@ -71,7 +76,6 @@ private:
     Headroom m_headroom;
     int m_width = 0;
     int m_height = 0;
-    std::uint64_t m_generation = 0;
     gl::Texture m_color{gl::NoCreate};
     gl::Texture m_depth{gl::NoCreate};
     gl::Texture m_linearDepth{gl::NoCreate};
@@ -80,6 +84,8 @@ private:
     gl::Texture m_visibility{gl::NoCreate};
     gl::Texture m_output{gl::NoCreate};
     gl::Framebuffer m_framebuffer{gl::NoCreate};
+    /// After the textures: unregistered before they are deleted.
+    interop::Registrations m_registrations;
 };
 
 } // namespace tandem::render

@@ -3,12 +3,12 @@
 #include "engine/gl/Debug.h"
 #include "engine/render/Bindings.h"
 #include "engine/render/GBuffer.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
+#include "engine/render/Camera.h"
+#include "engine/render/GpuScene.h"
 
 namespace tandem::render {
 
-CameraBlock makeCameraBlock(const OrbitCamera& camera, int width, int height)
+CameraBlock makeCameraBlock(const Camera& camera, int width, int height)
 {
     CameraBlock block{};
     const float aspect = static_cast<float>(width) / static_cast<float>(height);
@@ -16,9 +16,9 @@ CameraBlock makeCameraBlock(const OrbitCamera& camera, int width, int height)
     block.projection = camera.projection(aspect);
     block.viewProjection = block.projection * block.view;
     block.inverseViewProjection = glm::inverse(block.viewProjection);
-    block.eye = glm::vec4(camera.eye(), 1.0f);
+    block.eye = glm::vec4(camera.eye, 1.0f);
     // A head light slightly above and to the left of the viewer.
-    const glm::vec3 toEye = glm::normalize(camera.eye() - camera.target());
+    const glm::vec3 toEye = glm::normalize(camera.eye - camera.target);
     const glm::vec3 up(block.view[0][1], block.view[1][1], block.view[2][1]);
     const glm::vec3 right(block.view[0][0], block.view[1][0], block.view[2][0]);
     block.lightDir = glm::vec4(glm::normalize(toEye + 0.5f * up - 0.3f * right), 0.0f);
@@ -39,22 +39,21 @@ GeometryPass::GeometryPass()
       m_cameraBlock(sizeof(CameraBlock), nullptr, GL_DYNAMIC_STORAGE_BIT, "geometry.camera")
 {}
 
-void GeometryPass::draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
+void GeometryPass::draw(GBuffer& target, const GpuScene& scene, const Camera& camera,
                         const GeometryOptions& options)
 {
     gl::DebugGroup group("geometry");
-    drawVisibility(target, mesh, camera, options);
-    resolve(target, mesh);
+    drawVisibility(target, scene, camera, options);
+    resolve(target, scene);
 }
 
-void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
+void GeometryPass::drawVisibility(GBuffer& target, const GpuScene& scene, const Camera& camera,
                                   const GeometryOptions& options)
 {
     TANDEM_ASSERT(!target.isMappedByCuda(),
                   "render::GeometryPass::draw(): G-buffer mapped by CUDA");
     CameraBlock block = makeCameraBlock(camera, target.width(), target.height());
-    block.params = glm::vec4(options.pointSize, mesh.hasColors() ? 1.0f : 0.0f,
-                             mesh.hasNormals() ? 1.0f : 0.0f, mesh.isPointCloud() ? 1.0f : 0.0f);
+    block.params = glm::vec4(options.pointSize, 0.0f, 0.0f, 0.0f);
     block.background = glm::vec4(options.background[0], options.background[1],
                                  options.background[2], options.background[3]);
     m_cameraBlock.write(0, &block, sizeof block);
@@ -72,22 +71,27 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuMesh& mesh, const Or
         glDisable(GL_BLEND);
         // The resolve looks triangles up by their last vertex.
         glProvokingVertex(GL_LAST_VERTEX_CONVENTION);
-        glBindVertexArray(mesh.vertexArray().id());
-        if (mesh.isPointCloud()) {
+        glBindVertexArray(scene.vertexArray().id());
+        if (scene.indexCount() > 0) {
+            m_visibilityTriangles.use();
+            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(scene.indexCount()),
+                           GL_UNSIGNED_INT, nullptr);
+        }
+        if (scene.hasPoints()) {
             m_visibilityPoints.use();
             glEnable(GL_PROGRAM_POINT_SIZE);
-            glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(mesh.vertexCount()));
-        } else {
-            m_visibilityTriangles.use();
-            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(mesh.indexCount()), GL_UNSIGNED_INT,
-                           nullptr);
+            // gl_VertexID counts from `first`: the visibility target gets global vertex ids.
+            for (const GpuObject& object : scene.objects())
+                if (object.flags & ObjectIsPoints)
+                    glDrawArrays(GL_POINTS, static_cast<GLint>(object.firstVertex),
+                                 static_cast<GLsizei>(object.vertexCount));
         }
         glBindVertexArray(0);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     }
 }
 
-void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
+void GeometryPass::resolve(GBuffer& target, const GpuScene& scene)
 {
     TANDEM_ASSERT(!target.isMappedByCuda(),
                   "render::GeometryPass::resolve(): G-buffer mapped by CUDA");
@@ -108,15 +112,15 @@ void GeometryPass::resolve(GBuffer& target, const GpuMesh& mesh)
                            GL_WRITE_ONLY, GL_R32F);
         glBindImageTexture(binding::ImageId, target.id().id(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
                            GL_R32UI);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboVertices, mesh.vertexBuffer().id());
-        if (!mesh.isPointCloud()) {
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboIndices,
-                             mesh.indexBuffer().id());
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingOffsets,
-                             mesh.provokingOffsets().id());
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingTriangles,
-                             mesh.provokingTriangles().id());
-        }
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboVertices,
+                         scene.vertexBuffer().id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboIndices, scene.indexBuffer().id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingOffsets,
+                         scene.provokingOffsets().id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingTriangles,
+                         scene.provokingTriangles().id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboObjects,
+                         scene.objectBuffer().id());
         (target.colorFormat() == ColorFormat::Rgba16F ? m_resolveRgba16F : m_resolveRgba8).use();
         glDispatchCompute(static_cast<GLuint>((target.width() + 7) / 8),
                           static_cast<GLuint>((target.height() + 7) / 8), 1);

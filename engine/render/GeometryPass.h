@@ -1,7 +1,8 @@
-// The geometry pass, as a visibility buffer: GL rasterizes only primitive ids and depth (as
-// cheap as a bare draw), then a compute pass resolves each pixel's triangle into colour, normal
-// and linear depth. Triangles, or points for clouds. Owns its programs and the camera uniform
-// buffer. Render thread only.
+// The geometry pass, as a visibility buffer: GL rasterizes only provoking-vertex ids and depth
+// (as cheap as a bare draw), then a compute pass resolves each pixel's object and triangle (or
+// point) into colour, normal, linear depth and primitive id. All objects of a scene in one
+// G-buffer: the meshes' triangles in one draw, each point cloud in one more. Owns its programs
+// and the camera uniform buffer. Render thread only.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -12,8 +13,8 @@
 namespace tandem::render {
 
 class GBuffer;
-class GpuMesh;
-class OrbitCamera;
+class GpuScene;
+struct Camera;
 
 /// std140 layout of the Camera block in shaders/common/camera.glsl.
 struct CameraBlock {
@@ -23,14 +24,14 @@ struct CameraBlock {
     glm::mat4 inverseViewProjection;
     glm::vec4 eye;        ///< xyz: world position
     glm::vec4 lightDir;   ///< xyz: unit direction towards the light, world space
-    glm::vec4 params;     ///< x: point size in pixels, y: has colours, z: has normals, w: points
+    glm::vec4 params;     ///< x: point size in pixels; y, z, w: unused
     glm::vec4 background; ///< colour of uncovered pixels
     glm::vec4 viewport;   ///< xy: drawn region in pixels
 };
 static_assert(sizeof(CameraBlock) == 4 * 64 + 5 * 16, "must match std140 Camera block");
 
 /// Fills the camera block for `camera` drawing a `width`×`height` region.
-CameraBlock makeCameraBlock(const OrbitCamera& camera, int width, int height);
+CameraBlock makeCameraBlock(const Camera& camera, int width, int height);
 
 /// Options of one geometry pass.
 struct GeometryOptions {
@@ -43,16 +44,16 @@ public:
     /// Compiles the programs. Throws GlError with file:line on shader errors.
     GeometryPass();
 
-    /// Clears `target` and draws `mesh` seen by `camera`: the visibility pass (debug group
+    /// Clears `target` and draws `scene` seen by `camera`: the visibility pass (debug group
     /// "geometry.visibility") and the resolve (debug group "geometry.resolve").
-    void draw(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
+    void draw(GBuffer& target, const GpuScene& scene, const Camera& camera,
               const GeometryOptions& options);
     /// The two halves of draw(), for timing them apart: rasterize ids and depth...
-    void drawVisibility(GBuffer& target, const GpuMesh& mesh, const OrbitCamera& camera,
+    void drawVisibility(GBuffer& target, const GpuScene& scene, const Camera& camera,
                         const GeometryOptions& options);
-    /// ...then resolve them into colour, normal and linear depth (same mesh, after
+    /// ...then resolve them into colour, normal, linear depth and id (same scene, after
     /// drawVisibility).
-    void resolve(GBuffer& target, const GpuMesh& mesh);
+    void resolve(GBuffer& target, const GpuScene& scene);
 
 private:
     gl::Program m_visibilityTriangles;

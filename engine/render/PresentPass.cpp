@@ -13,54 +13,10 @@ namespace {
 
 /// std140 layout of the Present block in Present.frag.glsl.
 struct PresentBlock {
-    glm::ivec4 mode; ///< x: channel
-    glm::vec4 depth; ///< x: near, y: far
+    glm::ivec4 mode; ///< x: 0 colour, 1 output
 };
 
 } // namespace
-
-std::string_view channelName(Channel channel)
-{
-    switch (channel) {
-    case Channel::Color:
-        return "color";
-    case Channel::Depth:
-        return "depth";
-    case Channel::Normal:
-        return "normal";
-    case Channel::Id:
-        return "id";
-    case Channel::Output:
-        return "output";
-    }
-    return "color";
-}
-
-std::optional<Channel> parseChannel(std::string_view name)
-{
-    for (Channel c :
-         {Channel::Color, Channel::Depth, Channel::Normal, Channel::Id, Channel::Output})
-        if (channelName(c) == name)
-            return c;
-    return std::nullopt;
-}
-
-Channel nextChannel(Channel channel)
-{
-    switch (channel) {
-    case Channel::Color:
-        return Channel::Depth;
-    case Channel::Depth:
-        return Channel::Normal;
-    case Channel::Normal:
-        return Channel::Id;
-    case Channel::Id:
-        return Channel::Output;
-    case Channel::Output:
-        return Channel::Color;
-    }
-    return Channel::Color;
-}
 
 OffscreenTarget::OffscreenTarget(int width, int height)
 {
@@ -86,12 +42,11 @@ PresentPass::PresentPass()
       m_emptyVertexArray("present.fullscreen")
 {}
 
-void PresentPass::draw(const GBuffer& source, Channel channel, float near, float far, GLuint target)
+void PresentPass::draw(const GBuffer& source, PresentSource what, GLuint target)
 {
     gl::DebugGroup group("present");
     TANDEM_ASSERT(!source.isMappedByCuda(), "render::PresentPass::draw(): G-buffer mapped by CUDA");
-    PresentBlock block{glm::ivec4(static_cast<int>(channel), 0, 0, 0),
-                       glm::vec4(near, far, 0.0f, 0.0f)};
+    PresentBlock block{glm::ivec4(what == PresentSource::Output ? 1 : 0, 0, 0, 0)};
     m_block.write(0, &block, sizeof block);
     glBindFramebuffer(GL_FRAMEBUFFER, target);
     glViewport(0, 0, source.width(), source.height());
@@ -99,16 +54,12 @@ void PresentPass::draw(const GBuffer& source, Channel channel, float near, float
     glDisable(GL_BLEND);
     glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboPresent, m_block.id());
     glBindTextureUnit(binding::TexGBufferColor, source.color().id());
-    glBindTextureUnit(binding::TexGBufferDepth, source.linearDepth().id());
-    glBindTextureUnit(binding::TexGBufferNormal, source.normal().id());
-    glBindTextureUnit(binding::TexGBufferId, source.id().id());
     glBindTextureUnit(binding::TexOutput, source.output().id());
     m_program.use();
     glBindVertexArray(m_emptyVertexArray.id());
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindVertexArray(0);
-    for (GLuint unit : {binding::TexGBufferColor, binding::TexGBufferDepth,
-                        binding::TexGBufferNormal, binding::TexGBufferId, binding::TexOutput})
+    for (GLuint unit : {binding::TexGBufferColor, binding::TexOutput})
         glBindTextureUnit(unit, 0);
 }
 

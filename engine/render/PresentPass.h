@@ -1,11 +1,7 @@
-// The present pass: draws one G-buffer channel (colour, depth, normals, ids in false colour)
-// into a framebuffer: the window's (id 0) or an offscreen target when headless. Also the
-// offscreen target and the read-back used for headless output and screenshots. Render thread.
+// The present pass: draws the G-buffer's colour or the post-process output into a framebuffer:
+// the window's (id 0) or an offscreen target when headless. Also the offscreen target and a
+// blocking read-back (tests, captures). Render thread.
 #pragma once
-
-#include <optional>
-#include <string>
-#include <string_view>
 
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Framebuffer.h"
@@ -18,15 +14,8 @@ namespace tandem::render {
 
 class GBuffer;
 
-/// Which G-buffer channel to show, or the post-process output.
-enum class Channel { Color, Depth, Normal, Id, Output };
-
-/// "color", "depth", "normal", "id", "output".
-std::string_view channelName(Channel channel);
-/// Parses a channel name; nullopt when unknown.
-std::optional<Channel> parseChannel(std::string_view name);
-/// The next channel in the cycle color → depth → normal → id → output → color.
-Channel nextChannel(Channel channel);
+/// What the present pass shows.
+enum class PresentSource { Color, Output };
 
 /// An RGBA8 colour target to present into when there is no window.
 class OffscreenTarget {
@@ -49,9 +38,9 @@ public:
     /// Compiles the program. Throws GlError with file:line on shader errors.
     PresentPass();
 
-    /// Draws `channel` of `source` into framebuffer `target` (0: the window) at the G-buffer's
-    /// size, in debug group "present". `near`/`far` linearise depth.
-    void draw(const GBuffer& source, Channel channel, float near, float far, GLuint target);
+    /// Draws `source` of `gbuffer` into framebuffer `target` (0: the window) at the G-buffer's
+    /// size, in debug group "present".
+    void draw(const GBuffer& gbuffer, PresentSource source, GLuint target);
 
 private:
     gl::Program m_program;
@@ -60,7 +49,8 @@ private:
 };
 
 /// Reads the colour of framebuffer `framebuffer` (0: the window's back buffer) into an image,
-/// rows top to bottom. Blocks until the GPU has finished drawing it (glReadPixels).
+/// rows top to bottom. Blocks until the GPU has finished drawing it (glReadPixels, counted as a
+/// read-back stall): for tests and one-off captures, never the frame loop.
 io::Image readPixels(GLuint framebuffer, int width, int height);
 
 } // namespace tandem::render

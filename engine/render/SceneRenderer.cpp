@@ -1,11 +1,13 @@
 #include "engine/render/SceneRenderer.h"
 
-#include "engine/render/OrbitCamera.h"
+#include "engine/render/Camera.h"
 
 namespace tandem::render {
 
-SceneRenderer::SceneRenderer(int width, int height, ColorFormat colorFormat, bool headless)
-    : m_gbuffer(width, height, colorFormat, headless ? Headroom::Exact : Headroom::Grow)
+SceneRenderer::SceneRenderer(int width, int height, ColorFormat colorFormat, bool headless,
+                             std::optional<Headroom> headroom)
+    : m_gbuffer(width, height, colorFormat,
+                headroom.value_or(headless ? Headroom::Exact : Headroom::Grow))
 {
     if (headless)
         m_offscreen.emplace(width, height);
@@ -20,28 +22,20 @@ void SceneRenderer::resize(int width, int height)
         m_offscreen->resize(width, height);
 }
 
-void SceneRenderer::render(const GpuMesh& mesh, const OrbitCamera& camera, Channel channel,
-                           const GeometryOptions& options)
-{
-    drawGeometry(mesh, camera, options);
-    present(camera, channel);
-}
-
-void SceneRenderer::drawGeometry(const GpuMesh& mesh, const OrbitCamera& camera,
+void SceneRenderer::drawGeometry(const GpuScene& scene, const Camera& camera,
                                  const GeometryOptions& options)
 {
-    m_geometry.draw(m_gbuffer, mesh, camera, options);
+    m_geometry.draw(m_gbuffer, scene, camera, options);
 }
 
-void SceneRenderer::present(const OrbitCamera& camera, Channel channel)
+void SceneRenderer::present(PresentSource source)
 {
-    m_present.draw(m_gbuffer, channel, camera.nearPlane(), camera.farPlane(),
-                   m_offscreen ? m_offscreen->framebuffer().id() : 0);
+    m_present.draw(m_gbuffer, source, presentFramebuffer());
 }
 
 io::Image SceneRenderer::readPresented() const
 {
-    return readPixels(m_offscreen ? m_offscreen->framebuffer().id() : 0, width(), height());
+    return readPixels(presentFramebuffer(), width(), height());
 }
 
 } // namespace tandem::render

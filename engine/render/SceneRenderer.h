@@ -1,7 +1,9 @@
-// One frame of the raster pipeline as the apps run it: geometry pass into the G-buffer, then
-// the present pass into the window or an offscreen target. Owns the passes and targets and
-// keeps them sized to the output. Render thread only.
+// The GL side of a frame: the G-buffer and its geometry pass, the present pass, and the
+// offscreen target a headless frame presents into. Keeps the targets sized to the output.
+// Render thread only.
 #pragma once
+
+#include <optional>
 
 #include "engine/render/GBuffer.h"
 #include "engine/render/GeometryPass.h"
@@ -9,30 +11,28 @@
 
 namespace tandem::render {
 
-class GpuMesh;
-class OrbitCamera;
+class GpuScene;
+struct Camera;
 
 class SceneRenderer {
 public:
-    /// Creates targets of `width`×`height`; `headless` adds an offscreen output target.
-    /// Throws GlError on shader or framebuffer errors.
-    SceneRenderer(int width, int height, ColorFormat colorFormat, bool headless);
+    /// Creates targets of `width`×`height`; `headless` adds an offscreen output target. The
+    /// G-buffer is sized exactly headless and with headroom for resizes in a window, unless
+    /// `headroom` says otherwise. Throws GlError on shader or framebuffer errors.
+    SceneRenderer(int width, int height, ColorFormat colorFormat, bool headless,
+                  std::optional<Headroom> headroom = std::nullopt);
 
-    /// Resizes the G-buffer (and offscreen target) when the output size changed.
+    /// Resizes the G-buffer (and offscreen target) when the output size changed; a zero size
+    /// (a minimised window) keeps the old targets.
     void resize(int width, int height);
 
-    /// Renders `mesh` and presents `channel` into the window (framebuffer 0) or, headless, the
-    /// offscreen target.
-    void render(const GpuMesh& mesh, const OrbitCamera& camera, Channel channel,
-                const GeometryOptions& options);
-    /// The geometry pass alone (post-processing may run before present()).
-    void drawGeometry(const GpuMesh& mesh, const OrbitCamera& camera,
-                      const GeometryOptions& options);
-    /// The present pass alone.
-    void present(const OrbitCamera& camera, Channel channel);
+    /// The geometry pass into the G-buffer.
+    void drawGeometry(const GpuScene& scene, const Camera& camera, const GeometryOptions& options);
+    /// The present pass into the window (framebuffer 0) or, headless, the offscreen target.
+    void present(PresentSource source);
 
-    /// Reads the presented image back (window back buffer or offscreen target). Blocks on the
-    /// GPU (glReadPixels); call after render() and before swapping.
+    /// Reads the presented image back. Blocks on the GPU (glReadPixels, a counted stall): tests
+    /// and captures only; frame output goes through frame::OutputRing.
     io::Image readPresented() const;
 
     /// The framebuffer present() draws into: 0 (the window) or the offscreen target.

@@ -2,9 +2,9 @@
 # On a GPU server (CUDA toolkit, g++, CMake; no -dev packages): builds tandem against .gpu/
 # (made by gather.sh on Debian 12 and carried with the source), runs the unit and gpu test
 # tiers, a smoke render through the CUDA backend, RenderDoc captures of the CUDA path (when
-# gather.sh carried RenderDoc), and the benchmarks. Logs and results go to
-# $OUT (or ./gpu-out).
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench]
+# gather.sh carried RenderDoc), and the benchmarks (the profiler's overhead three times, as its
+# target asks). Logs and results go to $OUT (or ./gpu-out).
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -37,6 +37,8 @@ if ! cmake --build --preset gpu-server -j"$(nproc)" >"$out/build.log" 2>&1; then
 fi
 
 status=0
+mode="${1:-}"
+if [ "$mode" != "--bench-only" ]; then
 echo "== tests (unit, gpu)"
 ctest --test-dir build-gpu -L '^(unit|gpu)$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
 grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
@@ -82,11 +84,20 @@ if [ -e .gpu/runtime/librenderdoc.so ]; then
     fi
 fi
 
-if [ "${1:-}" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then
+fi # tests
+
+if [ "$mode" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then
     echo "== benchmarks"
     commit="${TANDEM_COMMIT:-unknown}"
-    build-gpu/bin/tandem-bench interop --commit "$commit" --json "$out/bench_interop.json" 2>&1 | tee "$out/bench_interop.txt" || status=1
-    build-gpu/bin/tandem-bench raster --commit "$commit" --json "$out/bench_raster.json" 2>&1 | tee "$out/bench_raster.txt" || status=1
-    build-gpu/bin/tandem-bench overhead --frames 400 --commit "$commit" --json "$out/bench_overhead.json" 2>&1 | tee "$out/bench_overhead.txt" || status=1
+    bench=build-gpu/bin/tandem-bench
+    $bench interop --commit "$commit" --json "$out/bench_interop.json" >"$out/bench_interop.txt" 2>&1 || status=1
+    $bench raster --commit "$commit" --json "$out/bench_raster.json" >"$out/bench_raster.txt" 2>&1 || status=1
+    for run in 1 2 3; do
+        $bench overhead --frames 400 --commit "$commit" --json "$out/bench_overhead_$run.json" \
+            >"$out/bench_overhead_$run.txt" 2>&1 || status=1
+    done
+    $bench export --commit "$commit" --json "$out/bench_export.json" >"$out/bench_export.txt" 2>&1 || status=1
+    tail -n 12 "$out/bench_raster.txt"; grep -A4 "profiler on vs off" "$out"/bench_overhead_*.txt
+    tail -n 14 "$out/bench_export.txt"
 fi
 exit $status

@@ -18,11 +18,12 @@
 #define TANDEM_IMAGE_DEPTH 2
 #define TANDEM_IMAGE_ID 3
 
-// Shader storage buffers (the resolve pass reads the mesh)
+// Shader storage buffers (the resolve pass reads the scene)
 #define TANDEM_SSBO_VERTICES 0
 #define TANDEM_SSBO_INDICES 1
 #define TANDEM_SSBO_PROVOKING_OFFSETS 2
 #define TANDEM_SSBO_PROVOKING_TRIANGLES 3
+#define TANDEM_SSBO_OBJECTS 4
 
 // Vertex attributes
 #define TANDEM_ATTR_POSITION 0

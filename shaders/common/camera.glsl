@@ -6,8 +6,7 @@ layout(std140, binding = TANDEM_UBO_CAMERA) uniform Camera {
     mat4 inverseViewProjection;
     vec4 eye;        // xyz: camera position, world space
     vec4 lightDir;   // xyz: unit direction towards the light, world space
-    vec4 params;     // x: point size (pixels), y: has colours (0/1), z: has normals (0/1),
-                     // w: points (1) or triangles (0)
+    vec4 params;     // x: point size (pixels); y, z, w: unused
     vec4 background; // clear colour of uncovered pixels
     vec4 viewport;   // xy: drawn region in pixels
 } camera;

@@ -8,7 +8,7 @@ vec3 shade(vec3 baseColor, vec3 normal, vec3 toEye)
     return baseColor * (0.25 + 0.75 * diffuse);
 }
 
-vec3 baseColorOf(vec4 vertexColor)
+vec3 baseColorOf(vec4 vertexColor, bool hasColors)
 {
-    return camera.params.y > 0.5 ? vertexColor.rgb : vec3(0.78, 0.76, 0.72);
+    return hasColors ? vertexColor.rgb : vec3(0.78, 0.76, 0.72);
 }

@@ -1,10 +1,12 @@
 #version 450 core
 // Resolve pass: turns the visibility buffer (provoking vertex per pixel) into the G-buffer's
-// attribute targets. The pixel's triangle is the one, among those whose last vertex is that
-// vertex, that the pixel's view ray hits inside at the rasterized depth. The ray's barycentrics
-// on it are perspective-correct: normal and colour are interpolated, shaded, and written with
-// the linear view depth and the primitive id. Points take their vertex directly. Uncovered
-// pixels get the background. COLOR_RGBA16F selects the colour target's image format.
+// attribute targets. The vertex's object record says whether it is a point or a mesh vertex.
+// A mesh pixel's triangle is the one, among those whose last vertex is that vertex, that the
+// pixel's view ray hits inside at the rasterized depth. The ray's barycentrics on it are
+// perspective-correct: normal and colour are interpolated, shaded, and written with the linear
+// view depth and the primitive id (triangles of all meshes first, then points). Points take
+// their vertex directly. Uncovered pixels get the background. COLOR_RGBA16F selects the colour
+// target's image format.
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
 #include "common/shading.glsl"
@@ -38,6 +40,22 @@ layout(std430, binding = TANDEM_SSBO_PROVOKING_OFFSETS) readonly buffer Provokin
 layout(std430, binding = TANDEM_SSBO_PROVOKING_TRIANGLES) readonly buffer ProvokingTriangles {
     uint provokingTriangles[];
 };
+// One record per object (render::GpuObject): x first vertex, y vertex count, z first primitive,
+// w flags (1 points, 2 has colours, 4 has normals).
+layout(std430, binding = TANDEM_SSBO_OBJECTS) readonly buffer Objects { uvec4 objects[]; };
+
+const uint ObjectIsPoints = 1u;
+const uint ObjectHasColors = 2u;
+const uint ObjectHasNormals = 4u;
+
+uvec4 objectOf(uint vertex)
+{
+    // Scenes hold a handful of objects: a linear search costs less than the loads of a bisection.
+    for (int i = 0; i < objects.length(); ++i)
+        if (vertex - objects[i].x < objects[i].y)
+            return objects[i];
+    return uvec4(0u);
+}
 
 vec3 positionOf(uint i) { return vec3(vertices[i].px, vertices[i].py, vertices[i].pz); }
 vec3 normalOf(uint i) { return vec3(vertices[i].nx, vertices[i].ny, vertices[i].nz); }
@@ -57,7 +75,10 @@ void main()
         return;
     }
     uint vertex = visible - 1u;
-    uint primitive = vertex;
+    uvec4 object = objectOf(vertex);
+    bool isPoint = (object.w & ObjectIsPoints) != 0u;
+    bool hasNormal = (object.w & ObjectHasNormals) != 0u;
+    uint primitive = object.z + (vertex - object.x);
     // The pixel centre's ray, in world space.
     vec2 ndc = (vec2(pixel) + 0.5) / camera.viewport.xy * 2.0 - 1.0;
     vec4 farPoint = camera.inverseViewProjection * vec4(ndc, 1.0, 1.0);
@@ -67,11 +88,10 @@ void main()
     vec3 position;
     vec3 normal;
     vec4 color;
-    bool hasNormal = camera.params.z > 0.5;
-    if (camera.params.w > 0.5) {
-        position = positionOf(primitive);
-        normal = hasNormal ? normalOf(primitive) : -dir;
-        color = colorOf(primitive);
+    if (isPoint) {
+        position = positionOf(vertex);
+        normal = hasNormal ? normalOf(vertex) : -dir;
+        color = colorOf(vertex);
     } else {
         // Where the rasterizer put the surface along this ray.
         vec4 surface = camera.inverseViewProjection *
@@ -122,8 +142,8 @@ void main()
     vec3 n = normalize(normal);
     if (dot(n, toEye) < 0.0)
         n = -n;
-    vec3 base = baseColorOf(color);
-    bool lit = camera.params.w < 0.5 || hasNormal;
+    vec3 base = baseColorOf(color, (object.w & ObjectHasColors) != 0u);
+    bool lit = !isPoint || hasNormal;
     imageStore(colorImage, pixel, vec4(lit ? shade(base, n, toEye) : base, 1.0));
     imageStore(normalImage, pixel, vec4(n, 1.0));
     imageStore(depthImage, pixel, vec4(-(camera.view * vec4(position, 1.0)).z));

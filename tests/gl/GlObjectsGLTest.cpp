@@ -4,6 +4,7 @@
 
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Debug.h"
+#include "engine/gl/Fence.h"
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Program.h"
 #include "engine/gl/Query.h"
@@ -49,6 +50,71 @@ TEST_F(GlObjects, BufferCreateWriteMoveWrapRelease)
         EXPECT_EQ(wrapped.id(), released);
     }
     EXPECT_FALSE(glIsBuffer(released)) << "the wrapper deleted the adopted name";
+}
+
+TEST_F(GlObjects, MovedFromBufferAndTextureAreEmpty)
+{
+    Buffer buffer(64, nullptr, GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT, "moved.buffer");
+    buffer.map(0, 64, GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT);
+    Buffer to(std::move(buffer));
+    EXPECT_EQ(buffer.id(), 0u);
+    EXPECT_EQ(buffer.size(), 0u) << "a moved-from buffer reports no size";
+    EXPECT_EQ(buffer.storageFlags(), 0u);
+    EXPECT_FALSE(buffer.isMapped());
+    EXPECT_EQ(to.size(), 64u);
+    EXPECT_TRUE(to.isMapped()) << "the mapping moves with the buffer";
+    Buffer assigned{NoCreate};
+    assigned = std::move(to);
+    EXPECT_EQ(to.size(), 0u);
+    EXPECT_FALSE(to.isMapped());
+    EXPECT_TRUE(assigned.isMapped());
+
+    Texture texture(GL_RGBA16F, 8, 4, "moved.texture");
+    Texture other(std::move(texture));
+    EXPECT_EQ(texture.id(), 0u);
+    EXPECT_EQ(texture.width(), 0);
+    EXPECT_EQ(texture.height(), 0);
+    EXPECT_EQ(texture.internalFormat(), 0u) << "a moved-from texture reports no format";
+    Texture target{NoCreate};
+    target = std::move(other);
+    EXPECT_EQ(other.width(), 0);
+    EXPECT_EQ(other.internalFormat(), 0u);
+    EXPECT_EQ(target.width(), 8);
+    EXPECT_EQ(target.internalFormat(), static_cast<GLenum>(GL_RGBA16F));
+}
+
+TEST_F(GlObjects, PersistentMappingReadsWhatTheGpuWroteOnceTheFenceSignals)
+{
+    // A pixel-pack read into a persistent, coherent mapping, ordered by a fence: the output
+    // ring's way of reading frames back without waiting.
+    Texture texture(GL_RGBA8, 4, 2, "fence.source");
+    const std::uint8_t pixels[4 * 2 * 4] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+                                            25, 26, 27, 28, 29, 30, 31, 32};
+    texture.upload(GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    const GLbitfield flags =
+        GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT;
+    Buffer pack(sizeof pixels, nullptr, flags, "fence.pack");
+    const std::uint8_t* mapped =
+        pack.map(0, sizeof pixels, GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+    ASSERT_NE(mapped, nullptr);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, pack.id());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(texture.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE, sizeof pixels, nullptr);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    Fence fence = Fence::insert();
+    EXPECT_TRUE(fence.isPending());
+    fence.wait(StallCause::Finish);
+    EXPECT_TRUE(fence.isSignaled());
+    for (std::size_t i = 0; i < sizeof pixels; ++i)
+        ASSERT_EQ(mapped[i], pixels[i]) << "byte " << i;
+    Fence moved(std::move(fence));
+    EXPECT_FALSE(fence.isPending());
+    EXPECT_TRUE(fence.isSignaled()) << "no fence: nothing to wait for";
+    EXPECT_TRUE(moved.isSignaled());
+    pack.unmap();
+    EXPECT_FALSE(pack.isMapped());
 }
 
 TEST_F(GlObjects, MoveAssignmentDeletesTheOldObject)

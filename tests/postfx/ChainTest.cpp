@@ -1,7 +1,13 @@
 // The post-process chain's command-line form: parsing, errors that name the problem, and
 // printing back to the same text.
 #include "engine/postfx/Chain.h"
+#include "engine/postfx/Prepared.h"
+#include "engine/postfx/Stages.h"
 
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace tandem::postfx {
@@ -20,20 +26,21 @@ TEST(Chain, StagesInOrderWithParameters)
     auto chain = parseChain("tonemap:exposure=1.5, blur:radius=4:sigma=2,fxaa");
     ASSERT_TRUE(chain) << chain.error();
     ASSERT_EQ(chain.value().stages.size(), 3u);
-    EXPECT_EQ(chain.value().stages[0].kind, StageKind::Tonemap);
-    EXPECT_FLOAT_EQ(chain.value().stages[0].tonemap.exposure, 1.5f);
-    EXPECT_EQ(chain.value().stages[1].kind, StageKind::Blur);
-    EXPECT_EQ(chain.value().stages[1].blur.radius, 4);
-    EXPECT_FLOAT_EQ(chain.value().stages[1].blur.sigma, 2.0f);
-    EXPECT_EQ(chain.value().stages[2].kind, StageKind::Fxaa);
+    EXPECT_STREQ(chain.value().stages[0].name(), "tonemap");
+    EXPECT_FLOAT_EQ(chain.value().stages[0].param("exposure"), 1.5f);
+    EXPECT_FLOAT_EQ(chain.value().stages[0].param("gamma"), 2.2f) << "the default";
+    EXPECT_STREQ(chain.value().stages[1].name(), "blur");
+    EXPECT_EQ(chain.value().stages[1].param("radius"), 4.0f);
+    EXPECT_FLOAT_EQ(chain.value().stages[1].param("sigma"), 2.0f);
+    EXPECT_STREQ(chain.value().stages[2].name(), "fxaa");
     EXPECT_EQ(chain.value().enabledCount(), 3u);
 }
 
 TEST(Chain, EveryStageParsesAndRoundTrips)
 {
-    for (StageKind kind : allStageKinds()) {
-        auto chain = parseChain(std::string(stageName(kind)));
-        ASSERT_TRUE(chain) << stageName(kind) << ": " << chain.error();
+    for (const StageDescriptor& d : stageDescriptors()) {
+        auto chain = parseChain(d.name);
+        ASSERT_TRUE(chain) << d.name << ": " << chain.error();
         const std::string text = formatChain(chain.value());
         auto again = parseChain(text);
         ASSERT_TRUE(again) << text << ": " << again.error();
@@ -74,6 +81,84 @@ TEST(Chain, ErrorsNameTheProblem)
     auto none = parseChain("view-depth:x=1");
     ASSERT_FALSE(none);
     EXPECT_NE(none.error().find("takes none"), std::string::npos) << none.error();
+}
+
+TEST(StageDescriptors, AreConsistentAndDriveTheParser)
+{
+    // One descriptor per stage: names unique, defaults inside their ranges, and the parser
+    // accepts exactly each range (the overlay's sliders read the same ranges).
+    std::set<std::string> names;
+    for (const StageDescriptor& d : stageDescriptors()) {
+        EXPECT_TRUE(names.insert(d.name).second) << d.name << " twice";
+        EXPECT_EQ(findStage(d.name), static_cast<int>(names.size()) - 1);
+        EXPECT_GT(std::string(d.help).size(), 5u) << d.name << " has no help";
+        EXPECT_NE(d.reads, 0u) << d.name << " reads nothing";
+        std::set<std::string> params;
+        for (int p = 0; p < d.paramCount; ++p) {
+            const ParamDescriptor& param = d.params[static_cast<std::size_t>(p)];
+            EXPECT_TRUE(params.insert(param.name).second) << d.name << ":" << param.name;
+            EXPECT_LE(param.min, param.defaultValue) << d.name << ":" << param.name;
+            EXPECT_GE(param.max, param.defaultValue) << d.name << ":" << param.name;
+            for (float value : {param.min, param.max, param.defaultValue}) {
+                const std::string text = fmt::format("{}:{}={}", d.name, param.name, value);
+                auto chain = parseChain(text);
+                ASSERT_TRUE(chain) << text << ": " << chain.error();
+                EXPECT_EQ(chain.value().stages[0].param(param.name), value) << text;
+            }
+            const float below = param.min - (param.integer ? 1.0f : std::abs(param.min) * 0.01f + 1e-3f);
+            const float above = param.max + (param.integer ? 1.0f : std::abs(param.max) * 0.01f + 1e-3f);
+            for (float value : {below, above}) {
+                const std::string text = fmt::format("{}:{}={}", d.name, param.name, value);
+                auto chain = parseChain(text);
+                EXPECT_FALSE(chain) << text << " was accepted outside its range";
+            }
+        }
+        // Stage::make starts at the defaults.
+        const Stage stage = Stage::make(findStage(d.name));
+        for (int p = 0; p < d.paramCount; ++p)
+            EXPECT_EQ(stage.params[static_cast<std::size_t>(p)],
+                      d.params[static_cast<std::size_t>(p)].defaultValue);
+    }
+    EXPECT_EQ(findStage("sharpen"), -1);
+    // The parameter the old overlay lacked is a descriptor entry like any other.
+    auto fxaa = parseChain("fxaa:threshold-min=0.05");
+    ASSERT_TRUE(fxaa) << fxaa.error();
+    EXPECT_FLOAT_EQ(fxaa.value().stages[0].param("threshold-min"), 0.05f);
+}
+
+TEST(PreparedChain, EnabledStagesOnlyAndTablesOnlyWhenSettingsChange)
+{
+    auto chain = parseChain("tonemap,outline,fxaa");
+    ASSERT_TRUE(chain);
+    chain.value().stages[1].enabled = false;
+    PreparedChain prepared;
+    prepared.prepare(chain.value(), FrameInfo{});
+    ASSERT_EQ(prepared.entries().size(), 2u) << "the disabled stage is left out";
+    EXPECT_EQ(prepared.entries()[0].kind, findStage("tonemap"));
+    EXPECT_EQ(prepared.entries()[1].kind, findStage("fxaa"));
+    ASSERT_NE(prepared.entries()[0].table, nullptr);
+    EXPECT_EQ(prepared.entries()[0].table->values.size(), std::size_t{TonemapCurveSize + 1});
+    EXPECT_EQ(prepared.entries()[1].table, nullptr);
+    EXPECT_EQ(prepared.tablesBuilt(), 1u);
+    prepared.prepare(chain.value(), FrameInfo{});
+    EXPECT_EQ(prepared.tablesBuilt(), 1u) << "same settings: the curve is reused";
+    chain.value().stages[0].setParam("gamma", 1.8f);
+    prepared.prepare(chain.value(), FrameInfo{});
+    EXPECT_EQ(prepared.tablesBuilt(), 2u) << "new gamma: a new curve";
+    // The parameter block is what the stage's prepare makes of the settings.
+    EXPECT_FLOAT_EQ(prepared.entries()[1].k<Fxaa>().edgeThreshold, 0.125f);
+}
+
+TEST(StageDescriptors, HelpListsEveryStageAndParameter)
+{
+    const std::string help = describeStages();
+    for (const StageDescriptor& d : stageDescriptors()) {
+        EXPECT_NE(help.find(d.name), std::string::npos) << d.name;
+        for (int p = 0; p < d.paramCount; ++p)
+            EXPECT_NE(help.find(std::string(d.params[static_cast<std::size_t>(p)].name) + "="),
+                      std::string::npos)
+                << d.name << ":" << d.params[static_cast<std::size_t>(p)].name;
+    }
 }
 
 } // namespace

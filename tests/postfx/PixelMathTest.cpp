@@ -3,15 +3,32 @@
 #include "engine/postfx/PixelStages.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "engine/postfx/Prepare.h"
+#include "engine/postfx/Stages.h"
 
 namespace tandem::postfx {
 namespace {
+
+/// Stage S's parameter block for `params` (in descriptor order; the rest at their defaults).
+template <class S> typename S::K prepared(std::initializer_list<float> params, FrameInfo f = {})
+{
+    Stage stage = Stage::make(findStage(S::descriptor.name));
+    std::size_t i = 0;
+    for (float value : params)
+        stage.params[i++] = value;
+    return S::prepare(stage.params.data(), f);
+}
+
+/// The tonemap stage's curve at its defaults.
+std::vector<float> defaultCurve()
+{
+    return Tonemap::table(Stage::make(findStage("tonemap")).params.data());
+}
 
 TEST(PixelMath, Exp2AndExpAreAccurate)
 {
@@ -27,7 +44,7 @@ TEST(PixelMath, Exp2AndExpAreAccurate)
 TEST(PixelStages, TonemapCurveMatchesTheFormula)
 {
     // ACES fit then gamma 2.2, in double precision, against the table the stages read.
-    const TonemapTable table = prepare(TonemapParams{});
+    const std::vector<float> table = defaultCurve();
     double worst = 0;
     for (int i = 0; i <= 200000; ++i) {
         const double x = 20.0 * i / 200000.0;
@@ -36,7 +53,7 @@ TEST(PixelStages, TonemapCurveMatchesTheFormula)
             std::clamp((xc * (2.51 * xc + 0.03)) / (xc * (2.43 * xc + 0.59) + 0.14), 0.0, 1.0);
         const double exact = std::pow(aces, 1.0 / 2.2);
         worst = std::max(worst,
-                         std::abs(tonemapCurve(static_cast<float>(x), table.curve.data()) - exact));
+                         std::abs(tonemapCurve(static_cast<float>(x), table.data()) - exact));
     }
     EXPECT_LT(worst, 1e-4) << "well under half an 8-bit step";
 }
@@ -67,8 +84,9 @@ struct Constant {
 
 TEST(PixelStages, TonemapIsMonotonicAndBounded)
 {
-    const TonemapTable table = prepare(TonemapParams{});
-    const TonemapK k = table.view(table.curve.data());
+    const std::vector<float> table = defaultCurve();
+    TonemapK k = prepared<Tonemap>({});
+    k.table = table.data();
     float last = -1;
     for (float v = 0.0f; v < 16.0f; v += 0.25f) {
         const Rgba out = tonemapPixel(Constant{{v, v, v, 1}}, 0, 0, k);
@@ -81,7 +99,7 @@ TEST(PixelStages, TonemapIsMonotonicAndBounded)
 
 TEST(PixelStages, BlurWeightsSumToOneAndPreserveConstants)
 {
-    const BlurK k = prepare(BlurParams{5, 2.0f});
+    const BlurK k = prepared<Blur>({5, 2.0f});
     float sum = 0;
     for (int i = 0; i < 11; ++i)
         sum += k.weights[i];
@@ -105,7 +123,7 @@ TEST(PixelStages, BilateralKeepsDepthEdges)
         }
     const ImageView<const Rgba> src{color.data(), w, h, w};
     const ImageView<const float> z{depth.data(), w, h, w};
-    const BilateralK k = prepare(BilateralParams{3, 2.0f, 0.02f});
+    const BilateralK k = prepared<Bilateral>({3, 2.0f, 0.02f});
     EXPECT_LT(bilateralPixel(src, z, w / 2 - 1, 1, k).r, 1e-3f);
     EXPECT_GT(bilateralPixel(src, z, w / 2, 1, k).r, 0.999f);
     // A plain blur would mix: the same place with a flat depth does.
@@ -128,10 +146,7 @@ TEST(PixelStages, SsaoDarkensACreaseNotAPlane)
     std::vector<Rgba> color(w * h, Rgba{1, 1, 1, 1});
     const ImageView<const Rgba> src{color.data(), w, h, w};
     const ImageView<const Rgba> n{normals.data(), w, h, w};
-    SsaoParams params;
-    params.radius = 1.0f;
-    params.strength = 2.0f;
-    const SsaoK k = prepare(params, f);
+    const SsaoK k = prepared<Ssao>({12, 1.0f, 0.05f, 2.0f}, f);
     const ImageView<const float> plane{planeDepth.data(), w, h, w};
     EXPECT_GT(ssaoPixel(src, plane, n, 32, 32, k).r, 0.99f) << "a flat plane facing the camera";
     // Now a step: the right half is 0.5 closer, so it rises above the left half's surface.
@@ -151,7 +166,7 @@ TEST(PixelStages, FxaaLeavesFlatAreasAndSoftensEdges)
         for (int x = 0; x < w; ++x)
             img[y * w + x] = (x + y < 8) ? Rgba{0, 0, 0, 1} : Rgba{1, 1, 1, 1};
     const ImageView<const Rgba> src{img.data(), w, h, w};
-    const FxaaK k = prepare(FxaaParams{});
+    const FxaaK k = prepared<Fxaa>({});
     const Rgba flat = fxaaPixel(src, 1, 1, k);
     EXPECT_EQ(flat.r, 0.0f);
     const Rgba edge = fxaaPixel(src, 4, 4, k); // on the diagonal staircase

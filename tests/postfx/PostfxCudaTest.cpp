@@ -1,20 +1,17 @@
-// gpu tier: the CUDA backend, through real GL↔CUDA interop, computes the same image as the host
-// backend on the same G-buffer, for every stage and a whole chain, with RGBA8 and RGBA16F colour.
-// The two backends share PixelStages.h and avoid FMA contraction, so the 8-bit outputs are
-// expected to be bit-exact; the test reports how many pixels differ and by how much.
+// gpu tier: the CUDA backend, as a pass inside the frame's one handoff, computes the same image
+// as the host backend on the same G-buffer, for every stage and a whole chain, with RGBA8 and
+// RGBA16F colour. The two backends share the stages' pixel functions and avoid FMA
+// contraction, so the 8-bit outputs are expected to be bit-exact; the test reports how many
+// pixels differ and by how much. Registrations happen once, again only after the G-buffer is
+// reallocated; captured frames upload the same image through GL.
 #include <cstdlib>
 
 #include <gtest/gtest.h>
 
 #include "engine/cuda/Device.h"
 #include "engine/gl/Debug.h"
-#include "engine/postfx/CudaBackend.h"
-#include "engine/postfx/PostProcessor.h"
-#include "engine/render/GeometryPass.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
-#include "engine/render/SceneRenderer.h"
-#include "engine/ui/PostfxWiring.h"
+#include "engine/interop/Handoff.h"
+#include "tests/support/FrameFixture.h"
 #include "tests/support/SceneFixtures.h"
 
 namespace tandem::postfx {
@@ -45,40 +42,50 @@ protected:
     }
     void TearDown() override { EXPECT_EQ(gl::errorCount(), 0u); }
 
+    static std::unique_ptr<PostProcessor> processor(BackendChoice choice)
+    {
+        auto p = PostProcessor::create(choice, s_doctor);
+        EXPECT_TRUE(p) << p.error();
+        return std::move(p.value());
+    }
+    static std::vector<std::uint8_t> readOutput(const render::SceneRenderer& renderer)
+    {
+        const auto& output = renderer.gbuffer().output();
+        std::vector<std::uint8_t> pixels(static_cast<std::size_t>(renderer.width()) *
+                                         renderer.height() * 4);
+        glGetTextureSubImage(output.id(), 0, 0, 0, 0, renderer.width(), renderer.height(), 1,
+                             GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()),
+                             pixels.data());
+        return pixels;
+    }
+
     struct Outputs {
         std::vector<std::uint8_t> cuda, host;
     };
 
-    /// Renders the scene once, runs `chain` with both backends on that G-buffer, reads both
-    /// outputs back.
+    /// Renders the scene, runs `chain` through a CUDA frame and a host frame on the same
+    /// renderer, reads both outputs back.
     Outputs runBoth(const std::string& chainText, render::ColorFormat format, int width, int height)
     {
         auto chain = parseChain(chainText);
         EXPECT_TRUE(chain) << chain.error();
-        auto processor = PostProcessor::create(BackendChoice::Cuda, s_doctor);
-        EXPECT_TRUE(processor) << processor.error();
-        EXPECT_EQ(processor.value()->path(), interop::Path::Cuda);
-        render::GpuMesh mesh(test::cubeOnFloor(), "cubes on a floor");
+        const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "cubes on a floor");
         render::SceneRenderer renderer(width, height, format, true);
-        render::OrbitCamera camera;
-        camera.fit(mesh.bounds());
-        renderer.drawGeometry(mesh, camera, render::GeometryOptions{});
-        const FrameInfo frame = ui::frameInfo(camera, width, height);
-        const interop::FrameTextures textures = ui::frameTextures(renderer.gbuffer());
+        profile::ProfilerOptions off;
+        off.enabled = false;
+        profile::Profiler profiler(off);
+        auto cudaProcessor = processor(BackendChoice::Cuda);
+        auto hostProcessor = processor(BackendChoice::Host);
+        EXPECT_EQ(cudaProcessor->path(), interop::Path::Cuda);
+        frame::Frame cudaFrame(renderer, *cudaProcessor, profiler);
+        frame::Frame hostFrame(renderer, *hostProcessor, profiler);
+        const render::Camera camera = test::fittedCamera(scene.bounds());
         Outputs out;
-        auto readOutput = [&] {
-            std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height * 4);
-            glGetTextureSubImage(renderer.gbuffer().output().id(), 0, 0, 0, 0, width, height, 1,
-                                 GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()),
-                                 pixels.data());
-            return pixels;
-        };
-        processor.value()->run(chain.value(), frame, textures);
-        processor.value()->cuda()->synchronize();
-        out.cuda = readOutput();
-        processor.value()->host().run(chain.value(), frame, textures);
-        out.host = readOutput();
-        processor.value()->releaseTextures(); // before the G-buffer dies
+        cudaFrame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+        cudaFrame.synchronize();
+        out.cuda = readOutput(renderer);
+        hostFrame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+        out.host = readOutput(renderer);
         return out;
     }
 
@@ -106,10 +113,8 @@ protected:
 
 TEST_F(PostfxCuda, EveryStageEqualsHost)
 {
-    for (StageKind kind : allStageKinds()) {
-        const std::string name(stageName(kind));
-        expectSame(runBoth(name, render::ColorFormat::Rgba8, 320, 240), name);
-    }
+    for (const StageDescriptor& d : stageDescriptors())
+        expectSame(runBoth(d.name, render::ColorFormat::Rgba8, 320, 240), d.name);
 }
 
 TEST_F(PostfxCuda, WholeChainEqualsHostRgba8AndRgba16F)
@@ -124,63 +129,61 @@ TEST_F(PostfxCuda, WholeChainEqualsHostRgba8AndRgba16F)
 TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
 {
     auto chain = parseChain("tonemap");
-    auto processor = PostProcessor::create(BackendChoice::Cuda, s_doctor);
-    ASSERT_TRUE(processor);
-    render::GpuMesh mesh(test::colouredCube(), "cube");
-    render::GBuffer gbuffer(400, 300, render::ColorFormat::Rgba8, render::Headroom::Grow);
-    render::GeometryPass geometry;
-    render::OrbitCamera camera;
-    camera.fit(mesh.bounds());
-    auto frame = [&] {
-        geometry.draw(gbuffer, mesh, camera, render::GeometryOptions{});
-        processor.value()->run(chain.value(),
-                               ui::frameInfo(camera, gbuffer.width(), gbuffer.height()),
-                               ui::frameTextures(gbuffer));
-    };
-    frame();
-    frame();
-    EXPECT_EQ(processor.value()->cuda()->registrations(), 1u);
+    ASSERT_TRUE(chain);
+    auto cudaProcessor = processor(BackendChoice::Cuda);
+    const render::GpuScene scene = test::sceneOf(test::colouredCube(), "cube");
+    render::SceneRenderer renderer(400, 300, render::ColorFormat::Rgba8, true,
+                                   render::Headroom::Grow);
+    profile::ProfilerOptions off;
+    off.enabled = false;
+    profile::Profiler profiler(off);
+    frame::Frame frame(renderer, *cudaProcessor, profiler);
+    const render::Camera camera = test::fittedCamera(scene.bounds());
+    const interop::Registrations& registrations = renderer.gbuffer().registrations();
+    auto render = [&] { frame.render(scene, camera, chain.value(), frame::Channel::Output, {}); };
+    render();
+    render();
+    // Colour, depth, normal, id read; output written: five registrations, made once.
+    EXPECT_EQ(registrations.registrationsMade(), 5u);
+    EXPECT_EQ(registrations.size(), 5u);
+    EXPECT_EQ(frame.handoffs(), 2u) << "one handoff per frame";
     // Dragging a window edge a little stays inside the headroom: no re-registration.
     for (int w = 401; w < 440; w += 7) {
-        EXPECT_FALSE(gbuffer.resize(w, 310));
-        frame();
+        renderer.resize(w, 310);
+        render();
     }
-    EXPECT_EQ(processor.value()->cuda()->registrations(), 1u);
-    EXPECT_TRUE(gbuffer.resize(900, 700));
-    frame();
-    EXPECT_EQ(processor.value()->cuda()->registrations(), 2u);
-    processor.value()->releaseTextures();
+    EXPECT_EQ(registrations.registrationsMade(), 5u);
+    // Beyond it, the G-buffer drops its registrations as it reallocates; the frame makes new.
+    renderer.resize(900, 700);
+    EXPECT_EQ(registrations.size(), 0u) << "unregistered in the function that reallocated";
+    render();
+    EXPECT_EQ(registrations.registrationsMade(), 10u);
+    frame.synchronize();
 }
 
 TEST_F(PostfxCuda, CaptureFaithfulFramesUploadTheSameImageThroughGl)
 {
-    // On captured frames the CUDA output is copied back and uploaded through GL (so RenderDoc
+    // On captured frames what CUDA wrote is copied back and uploaded through GL (so RenderDoc
     // sees it): the texture must hold the same image as on an ordinary frame.
     auto chain = parseChain("tonemap,fxaa");
-    auto processor = PostProcessor::create(BackendChoice::Cuda, s_doctor);
-    ASSERT_TRUE(processor);
-    render::GpuMesh mesh(test::cubeOnFloor(), "scene");
+    ASSERT_TRUE(chain);
+    auto cudaProcessor = processor(BackendChoice::Cuda);
+    const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "scene");
     render::SceneRenderer renderer(200, 150, render::ColorFormat::Rgba8, true);
-    render::OrbitCamera camera;
-    camera.fit(mesh.bounds());
-    renderer.drawGeometry(mesh, camera, render::GeometryOptions{});
-    const FrameInfo frame = ui::frameInfo(camera, 200, 150);
-    auto read = [&] {
-        std::vector<std::uint8_t> pixels(200 * 150 * 4);
-        glGetTextureSubImage(renderer.gbuffer().output().id(), 0, 0, 0, 0, 200, 150, 1, GL_RGBA,
-                             GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()), pixels.data());
-        return pixels;
-    };
-    processor.value()->run(chain.value(), frame, ui::frameTextures(renderer.gbuffer()));
-    processor.value()->cuda()->synchronize();
-    const auto ordinary = read();
+    profile::ProfilerOptions off;
+    off.enabled = false;
+    profile::Profiler profiler(off);
+    frame::Frame frame(renderer, *cudaProcessor, profiler);
+    const render::Camera camera = test::fittedCamera(scene.bounds());
+    frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+    frame.synchronize();
+    const auto ordinary = readOutput(renderer);
     const float black[4] = {0, 0, 0, 0};
     glClearTexImage(renderer.gbuffer().output().id(), 0, GL_RGBA, GL_FLOAT, black);
-    processor.value()->setCaptureFaithful(true);
-    processor.value()->run(chain.value(), frame, ui::frameTextures(renderer.gbuffer()));
-    processor.value()->setCaptureFaithful(false);
-    EXPECT_EQ(read(), ordinary);
-    processor.value()->releaseTextures();
+    frame.setCaptureFaithful(true);
+    frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+    frame.setCaptureFaithful(false);
+    EXPECT_EQ(readOutput(renderer), ordinary);
 }
 
 TEST(CudaDevice, ListsTheGpu)

@@ -1,13 +1,9 @@
-// The host backend end to end on headless EGL: a known scene through the geometry pass, each
-// post-process stage (and a whole chain) on CPU threads via pixel-pack read-back and upload,
-// presented, compared with reference images, and visibly different from the unprocessed frame.
+// The host backend end to end on headless EGL: a known scene through the frame (geometry pass,
+// each post-process stage and a whole chain on CPU threads via pixel-pack read-back and upload,
+// present), compared with reference images, and visibly different from the unprocessed frame.
 #include <gtest/gtest.h>
 
-#include "engine/postfx/PostProcessor.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
-#include "engine/render/SceneRenderer.h"
-#include "engine/ui/PostfxWiring.h"
+#include "tests/support/FrameFixture.h"
 #include "tests/support/GlTestContext.h"
 #include "tests/support/ImageCompare.h"
 #include "tests/support/SceneFixtures.h"
@@ -29,19 +25,11 @@ protected:
 
     io::Image render(const Chain& chain)
     {
-        interop::InteropStatus hostOnly;
-        auto processor = PostProcessor::create(BackendChoice::Host, hostOnly);
-        EXPECT_TRUE(processor) << processor.error();
-        render::GpuMesh mesh(test::cubeOnFloor(), "cubes on a floor");
-        render::SceneRenderer renderer(160, 120, render::ColorFormat::Rgba8, true);
-        render::OrbitCamera camera;
-        camera.fit(mesh.bounds());
-        renderer.drawGeometry(mesh, camera, render::GeometryOptions{});
-        processor.value()->run(chain, ui::frameInfo(camera, 160, 120),
-                               ui::frameTextures(renderer.gbuffer()));
-        EXPECT_EQ(processor.value()->path(), interop::Path::Host);
-        renderer.present(camera, render::Channel::Output);
-        return renderer.readPresented();
+        const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "cubes on a floor");
+        test::FrameStack stack(160, 120);
+        EXPECT_EQ(stack.processor->path(), interop::Path::Host);
+        return stack.render(scene, test::fittedCamera(scene.bounds()), chain,
+                            frame::Channel::Output);
     }
 };
 
@@ -49,8 +37,8 @@ TEST_F(PostfxHost, EveryStageMatchesReferenceAndChangesTheImage)
 {
     const io::Image plain = render("none");
     EXPECT_EQ(test::compareWithReference(plain, references / "none.png"), "");
-    for (StageKind kind : allStageKinds()) {
-        const std::string name(stageName(kind));
+    for (const StageDescriptor& d : stageDescriptors()) {
+        const std::string name(d.name);
         const io::Image image = render(name);
         EXPECT_EQ(test::compareWithReference(image, references / (name + ".png")), "") << name;
         std::size_t changed = 0;
@@ -74,6 +62,25 @@ TEST_F(PostfxHost, DisabledStagesAreSkipped)
     EXPECT_EQ(chain.value().enabledCount(), 1u);
     const io::Image withDisabled = render(chain.value());
     EXPECT_EQ(withDisabled.pixels, render("tonemap").pixels);
+}
+
+TEST_F(PostfxHost, DebugChannelsAreTheViewStages)
+{
+    // One definition of each debug view: showing the depth channel is the view-depth stage.
+    const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "cubes on a floor");
+    test::FrameStack stack(160, 120);
+    const render::Camera camera = test::fittedCamera(scene.bounds());
+    const std::pair<frame::Channel, const char*> views[] = {
+        {frame::Channel::Depth, "view-depth"},
+        {frame::Channel::Normal, "view-normal"},
+        {frame::Channel::Id, "view-id"}};
+    for (const auto& [channel, stage] : views) {
+        const io::Image shown = stack.render(scene, camera, Chain{}, channel);
+        auto chain = parseChain(stage);
+        ASSERT_TRUE(chain);
+        const io::Image staged = stack.render(scene, camera, chain.value(), frame::Channel::Output);
+        EXPECT_EQ(shown.pixels, staged.pixels) << stage;
+    }
 }
 
 TEST_F(PostfxHost, ExplicitCudaFailsCleanlyWithoutInterop)

@@ -46,6 +46,7 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_SSBO_INDICES", binding::SsboIndices},
         {"TANDEM_SSBO_PROVOKING_OFFSETS", binding::SsboProvokingOffsets},
         {"TANDEM_SSBO_PROVOKING_TRIANGLES", binding::SsboProvokingTriangles},
+        {"TANDEM_SSBO_OBJECTS", binding::SsboObjects},
         {"TANDEM_OUT_ID", binding::OutId},
     };
     EXPECT_EQ(glsl.size(), cpp.size()) << "every GLSL binding has a C++ mirror and back";

@@ -1,5 +1,6 @@
-// Rendering on headless EGL (llvmpipe in CI): known meshes through the geometry and present
-// passes, every channel, compared with committed reference images within a tolerance.
+// Rendering on headless EGL (llvmpipe in CI): known scenes through the frame (geometry pass,
+// the debug views as post-process stages, present), every channel, compared with committed
+// reference images within a tolerance; several objects in one scene.
 // Regenerate the references with scripts/update-references.sh after an intended change.
 #include <cmath>
 #include <set>
@@ -7,9 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/MeshLoader.h"
-#include "engine/render/GpuMesh.h"
-#include "engine/render/OrbitCamera.h"
-#include "engine/render/SceneRenderer.h"
+#include "tests/support/FrameFixture.h"
 #include "tests/support/GlTestContext.h"
 #include "tests/support/ImageCompare.h"
 #include "tests/support/SceneFixtures.h"
@@ -20,6 +19,7 @@ namespace {
 const std::filesystem::path references =
     std::filesystem::path(TANDEM_SOURCE_DIR) / "tests" / "render" / "references";
 
+using frame::Channel;
 using test::colouredCube;
 using test::pointGrid;
 
@@ -27,14 +27,21 @@ class Render : public test::GlTest {
 protected:
     io::Image renderChannel(const io::MeshData& data, Channel channel, ColorFormat format)
     {
-        GpuMesh mesh(data, "test mesh");
-        SceneRenderer renderer(160, 120, format, true);
-        OrbitCamera camera;
-        camera.fit(mesh.bounds());
+        const GpuScene scene = test::sceneOf(data);
+        test::FrameStack stack(160, 120, format);
         GeometryOptions options;
         options.pointSize = 3.0f;
-        renderer.render(mesh, camera, channel, options);
-        return renderer.readPresented();
+        return stack.render(scene, test::fittedCamera(scene.bounds()), postfx::Chain{}, channel,
+                            options);
+    }
+    std::vector<std::uint32_t> readIds(const GBuffer& gbuffer)
+    {
+        std::vector<std::uint32_t> ids(static_cast<std::size_t>(gbuffer.width()) *
+                                       gbuffer.height());
+        glGetTextureSubImage(gbuffer.id().id(), 0, 0, 0, 0, gbuffer.width(), gbuffer.height(), 1,
+                             GL_RED_INTEGER, GL_UNSIGNED_INT,
+                             static_cast<GLsizei>(ids.size() * 4), ids.data());
+        return ids;
     }
 };
 
@@ -42,7 +49,7 @@ TEST_F(Render, CubeEveryChannelMatchesReference)
 {
     for (Channel channel : {Channel::Color, Channel::Depth, Channel::Normal, Channel::Id}) {
         const io::Image image = renderChannel(colouredCube(), channel, ColorFormat::Rgba8);
-        const std::string name = "cube_" + std::string(channelName(channel)) + ".png";
+        const std::string name = "cube_" + std::string(frame::channelName(channel)) + ".png";
         EXPECT_EQ(test::compareWithReference(image, references / name), "") << name;
         EXPECT_GT(test::nonBackgroundFraction(image), 0.1) << name << " is blank";
     }
@@ -52,10 +59,19 @@ TEST_F(Render, Rgba16FColourMatchesRgba8)
 {
     const io::Image rgba8 = renderChannel(colouredCube(), Channel::Color, ColorFormat::Rgba8);
     const io::Image rgba16f = renderChannel(colouredCube(), Channel::Color, ColorFormat::Rgba16F);
+    ASSERT_EQ(rgba8.width, rgba16f.width);
+    ASSERT_EQ(rgba8.height, rgba16f.height);
+    ASSERT_EQ(rgba8.pixels.size(), rgba16f.pixels.size());
+    // The same shading stored at two precisions, presented as 8 bits: at most a rounding step
+    // apart, pixel for pixel, and the same picture (not both blank).
+    int worst = 0;
+    for (std::size_t i = 0; i < rgba8.pixels.size(); ++i)
+        worst = std::max(worst, std::abs(int(rgba8.pixels[i]) - int(rgba16f.pixels[i])));
+    EXPECT_LE(worst, 1) << "RGBA16F and RGBA8 colour differ by more than one 8-bit step";
+    EXPECT_GT(test::nonBackgroundFraction(rgba16f), 0.1);
     EXPECT_EQ(
         test::compareWithReference(rgba16f, references / "cube_color.png", test::Tolerance{2, 0.0}),
         "");
-    EXPECT_EQ(rgba8.pixels.size(), rgba16f.pixels.size());
 }
 
 TEST_F(Render, PointsMatchReference)
@@ -68,14 +84,10 @@ TEST_F(Render, PointsMatchReference)
 TEST_F(Render, IdsAreDistinctPerTriangle)
 {
     // Read the raw id target: the visible cube shows 3 faces = 6 triangles, ids 1..12.
-    GpuMesh mesh(colouredCube(), "cube");
-    SceneRenderer renderer(160, 120, ColorFormat::Rgba8, true);
-    OrbitCamera camera;
-    camera.fit(mesh.bounds());
-    renderer.render(mesh, camera, Channel::Id, GeometryOptions{});
-    std::vector<std::uint32_t> ids(160 * 120);
-    glGetTextureImage(renderer.gbuffer().id().id(), 0, GL_RED_INTEGER, GL_UNSIGNED_INT,
-                      static_cast<GLsizei>(ids.size() * 4), ids.data());
+    const GpuScene scene = test::sceneOf(colouredCube(), "cube");
+    test::FrameStack stack(160, 120);
+    stack.render(scene, test::fittedCamera(scene.bounds()), postfx::Chain{}, Channel::Color);
+    const auto ids = readIds(stack.renderer.gbuffer());
     std::set<std::uint32_t> seen(ids.begin(), ids.end());
     EXPECT_TRUE(seen.count(0u)) << "background is 0";
     seen.erase(0u);
@@ -84,6 +96,44 @@ TEST_F(Render, IdsAreDistinctPerTriangle)
         EXPECT_GE(id, 1u);
         EXPECT_LE(id, 12u);
     }
+}
+
+TEST_F(Render, SeveralObjectsInOneScene)
+{
+    // A cube and a point grid in one scene: both are drawn, each keeps its own ids (the cube's
+    // 12 triangles first, then the grid's points), and the image holds each one's pixels.
+    Scene scene;
+    scene.objects.push_back({"cube", colouredCube()});
+    io::MeshData grid = pointGrid();
+    for (auto& p : grid.positions)
+        p = p * 0.5f + glm::vec3(0.0f, 0.0f, 2.5f); // in front of the cube
+    scene.objects.push_back({"grid", grid});
+    const GpuScene gpu(scene, "two objects");
+    ASSERT_EQ(gpu.objects().size(), 2u);
+    EXPECT_EQ(gpu.objects()[0].firstVertex, 0u);
+    EXPECT_EQ(gpu.objects()[1].firstVertex, 24u);
+    EXPECT_EQ(gpu.objects()[1].firstPrimitive, 12u) << "points are numbered after triangles";
+    EXPECT_TRUE(gpu.objects()[1].flags & ObjectIsPoints);
+    EXPECT_EQ(gpu.vertexCount(), 24u + grid.positions.size());
+
+    test::FrameStack stack(160, 120);
+    GeometryOptions options;
+    options.pointSize = 3.0f;
+    const Camera camera = test::fittedCamera(gpu.bounds());
+    const io::Image both = stack.render(gpu, camera, postfx::Chain{}, Channel::Color, options);
+    std::size_t triangles = 0, points = 0;
+    for (std::uint32_t id : readIds(stack.renderer.gbuffer())) {
+        triangles += id >= 1 && id <= 12 ? 1 : 0;
+        points += id > 12 && id <= 12 + grid.positions.size() ? 1 : 0;
+        EXPECT_LE(id, 12 + grid.positions.size()) << "an id past the scene's primitives";
+    }
+    EXPECT_GT(triangles, 100u) << "the cube is drawn";
+    EXPECT_GT(points, 20u) << "the points are drawn";
+    // Each object alone draws a different picture from the two together.
+    const GpuScene cubeOnly = test::sceneOf(colouredCube(), "cube");
+    const io::Image cube =
+        stack.render(cubeOnly, camera, postfx::Chain{}, Channel::Color, options);
+    EXPECT_NE(cube.pixels, both.pixels);
 }
 
 TEST_F(Render, SampleAssetRenders)
@@ -96,13 +146,11 @@ TEST_F(Render, SampleAssetRenders)
 
 TEST_F(Render, ResizeKeepsRendering)
 {
-    GpuMesh mesh(colouredCube(), "cube");
-    SceneRenderer renderer(64, 64, ColorFormat::Rgba8, true);
-    OrbitCamera camera;
-    camera.fit(mesh.bounds());
-    renderer.resize(100, 50);
-    renderer.render(mesh, camera, Channel::Color, GeometryOptions{});
-    const io::Image image = renderer.readPresented();
+    const GpuScene scene = test::sceneOf(colouredCube(), "cube");
+    test::FrameStack stack(64, 64);
+    stack.renderer.resize(100, 50);
+    const io::Image image = stack.render(scene, test::fittedCamera(scene.bounds()),
+                                         postfx::Chain{}, Channel::Color);
     EXPECT_EQ(image.width, 100);
     EXPECT_EQ(image.height, 50);
     EXPECT_GT(test::nonBackgroundFraction(image), 0.1);

@@ -1,5 +1,7 @@
-// The overlay's RenderDoc section, driven through ImGui's input state: its button asks for a
-// capture, a click elsewhere does not, and without RenderDoc there is no button.
+// The overlay and its panels, driven through ImGui's input state: the capture panel's button
+// asks for a capture and a click elsewhere does not; without the panel there is no button; an
+// app's own panel is drawn without editing ui/; the chain panel reads the stages' descriptors.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Texture.h"
 #include "engine/ui/Overlay.h"
+#include "engine/ui/Panels.h"
 #include "tests/support/GlTestContext.h"
 
 namespace tandem {
@@ -23,48 +26,63 @@ protected:
         framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
         framebuffer.checkComplete();
     }
-    void draw(ui::Overlay& overlay, const ui::OverlayView& view)
-    {
-        overlay.draw(view, framebuffer.id(), Width, Height);
-    }
+    void draw(ui::Overlay& overlay) { overlay.draw(framebuffer.id(), Width, Height); }
     /// A left click at (x, y): pressed in one frame, released in the next.
-    void click(ui::Overlay& overlay, const ui::OverlayView& view, float x, float y)
+    void click(ui::Overlay& overlay, float x, float y)
     {
         ImGuiIO& io = ImGui::GetIO();
         io.MousePos = ImVec2(x, y);
         io.MouseDown[0] = true;
-        draw(overlay, view);
+        draw(overlay);
         io.MouseDown[0] = false;
-        draw(overlay, view);
+        draw(overlay);
     }
     gl::Texture target;
     gl::Framebuffer framebuffer;
 };
 
-TEST_F(OverlayGL, CaptureButtonAsksForACapture)
+TEST_F(OverlayGL, CapturePanelButtonAsksForACapture)
 {
     ui::Overlay overlay(*s_context);
     bool requested = false;
     const std::vector<std::string> captures{"captures/tandem-raster_frame0002.rdc"};
-    ui::OverlayView view;
-    view.captureRequested = &requested;
-    view.captures = &captures;
-    draw(overlay, view);
-    const auto button = overlay.captureButtonCenter();
+    std::optional<std::array<float, 2>> button;
+    overlay.addPanel({"RenderDoc", true, [&] { button = ui::capturePanel(captures, requested); }});
+    draw(overlay);
     ASSERT_TRUE(button) << "no capture button drawn";
     EXPECT_FALSE(requested);
 
-    click(overlay, view, Width - 5.0f, Height - 5.0f); // far from the overlay
+    click(overlay, Width - 5.0f, Height - 5.0f); // far from the overlay
     EXPECT_FALSE(requested);
-    click(overlay, view, (*button)[0], (*button)[1]);
+    click(overlay, (*button)[0], (*button)[1]);
     EXPECT_TRUE(requested);
 }
 
-TEST_F(OverlayGL, NoCaptureButtonWithoutRenderDoc)
+TEST_F(OverlayGL, PanelsAreWhatTheAppComposes)
 {
     ui::Overlay overlay(*s_context);
-    draw(overlay, ui::OverlayView{});
-    EXPECT_FALSE(overlay.captureButtonCenter());
+    int drawn = 0;
+    overlay.addPanel({"mine", true, [&] {
+                          ++drawn;
+                          ImGui::Text("an app's own panel");
+                      }});
+    draw(overlay);
+    EXPECT_EQ(drawn, 1) << "a panel the app added is drawn";
+    overlay.toggle();
+    draw(overlay);
+    EXPECT_EQ(drawn, 1) << "hidden: nothing drawn";
+}
+
+TEST_F(OverlayGL, ChainPanelEditsTheChainThroughTheDescriptors)
+{
+    ui::Overlay overlay(*s_context);
+    auto chain = postfx::parseChain("fxaa");
+    ASSERT_TRUE(chain);
+    bool changed = false;
+    overlay.addPanel({"post-process chain", true, [&] { changed |= ui::chainPanel(chain.value()); }});
+    draw(overlay);
+    EXPECT_FALSE(changed) << "drawing alone changes nothing";
+    EXPECT_EQ(chain.value().stages.size(), 1u);
 }
 
 } // namespace

@@ -1,0 +1,194 @@
+#include "engine/frame/Frame.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/glm.hpp>
+
+#include "engine/gl/Debug.h"
+#include "engine/gl/Texture.h"
+#include "engine/interop/Handoff.h"
+#include "engine/postfx/PostProcessor.h"
+#include "engine/profile/Profiler.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/SceneRenderer.h"
+
+namespace tandem::frame {
+
+postfx::FrameInfo frameInfo(const render::Camera& camera, int width, int height)
+{
+    const glm::mat4 view = camera.view();
+    // glm is column-major: view[c][r]. FrameInfo wants the rotation row-major.
+    float rotation[9];
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+            rotation[r * 3 + c] = view[c][r];
+    return postfx::makeFrameInfo(width, height, camera.nearPlane, camera.farPlane,
+                                 std::tan(glm::radians(camera.fovY) * 0.5f), rotation);
+}
+
+/// Names every stage a pass reports as a KHR_debug group (empty for CUDA and host stages, but
+/// RenderDoc and Nsight show the structure) and times it: CUDA stages as event pairs on their
+/// stream (plus NVTX), host stages as CPU scopes.
+class Frame::Hooks final : public interop::PassHooks {
+public:
+    explicit Hooks(profile::Profiler& profiler) : m_profiler(profiler) {}
+
+    void beginStage(const char* name, void* stream) override
+    {
+        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
+        m_tokens.push_back(stream ? m_profiler.beginCuda(name, stream)
+                                  : m_profiler.beginCpu(name));
+    }
+    void endStage(const char*, void* stream) override
+    {
+        const std::size_t token = m_tokens.back();
+        m_tokens.pop_back();
+        if (stream)
+            m_profiler.endCuda(token, stream);
+        else
+            m_profiler.endCpu(token);
+        glPopDebugGroup();
+    }
+
+private:
+    profile::Profiler& m_profiler;
+    std::vector<std::size_t> m_tokens;
+};
+
+Frame::Frame(render::SceneRenderer& renderer, postfx::PostProcessor& processor,
+             profile::Profiler& profiler)
+    : m_renderer(renderer), m_processor(processor), m_profiler(profiler),
+      m_hooks(std::make_unique<Hooks>(profiler))
+{
+    if (processor.path() == interop::Path::Cuda) {
+        m_handoff = std::make_unique<interop::Handoff>();
+        m_profiler.nameStream(m_handoff->stream(), "frame stream");
+    }
+}
+
+Frame::~Frame() = default;
+
+void Frame::synchronize()
+{
+    if (m_handoff)
+        m_handoff->synchronize();
+}
+
+interop::Path Frame::path() const
+{
+    return m_processor.path();
+}
+
+void Frame::addPass(interop::Pass& pass)
+{
+    if (std::find(m_extraPasses.begin(), m_extraPasses.end(), &pass) == m_extraPasses.end())
+        m_extraPasses.push_back(&pass);
+}
+
+void Frame::removePass(interop::Pass& pass)
+{
+    std::erase(m_extraPasses, &pass);
+}
+
+void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
+                   const postfx::Chain& chain, Channel channel,
+                   const render::GeometryOptions& options)
+{
+    render::GBuffer& gbuffer = m_renderer.gbuffer();
+    if (m_geometryDetail) {
+        {
+            profile::GlScope scope(m_profiler, "geometry.visibility");
+            m_renderer.geometry().drawVisibility(gbuffer, scene, camera, options);
+        }
+        profile::GlScope scope(m_profiler, "geometry.resolve");
+        m_renderer.geometry().resolve(gbuffer, scene);
+    } else {
+        profile::GlScope scope(m_profiler, "geometry");
+        m_renderer.drawGeometry(scene, camera, options);
+    }
+
+    // A debug channel is its view stage in place of the chain (one definition of each view).
+    const postfx::Chain* shown = &chain;
+    if (const char* stage = debugStageOf(channel)) {
+        const int kind = postfx::findStage(stage);
+        if (m_debugChain.stages.size() != 1 || m_debugChain.stages[0].kind != kind)
+            m_debugChain.stages = {postfx::Stage::make(kind)};
+        shown = &m_debugChain;
+    }
+    m_processor.setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
+                         gbuffer.frameTextures(), channel != Channel::Color);
+    m_active.clear();
+    if (m_processor.pass().isEnabled())
+        m_active.push_back(&m_processor.pass());
+    for (interop::Pass* pass : m_extraPasses)
+        if (pass->isEnabled())
+            m_active.push_back(pass);
+    if (!m_active.empty())
+        runPasses(m_active);
+
+    profile::GlScope scope(m_profiler, "present");
+    m_renderer.present(channel == Channel::Color ? render::PresentSource::Color
+                                                 : render::PresentSource::Output);
+}
+
+void Frame::runPasses(const std::vector<interop::Pass*>& passes)
+{
+    // Named like the profiler's span, for RenderDoc and Nsight.
+    gl::DebugGroup group("handoff");
+    m_profiler.beginHandoff();
+    bool anyCuda = false;
+    for (interop::Pass* pass : passes)
+        anyCuda = anyCuda || pass->path() == interop::Path::Cuda;
+    std::vector<std::pair<gl::Texture*, std::vector<std::uint8_t>>> uploads;
+    if (anyCuda) {
+        TANDEM_ASSERT(m_handoff, "frame::Frame: a CUDA pass on the host path");
+        interop::Uses& uses = m_uses;
+        uses.clear();
+        for (interop::Pass* pass : passes)
+            if (pass->path() == interop::Path::Cuda)
+                pass->declare(uses);
+        const interop::MappedView& view = m_handoff->map(uses);
+        m_profiler.anchorHandoff(view.stream());
+        try {
+            for (interop::Pass* pass : passes)
+                if (pass->path() == interop::Path::Cuda) {
+                    profile::CpuScope scope(m_profiler, pass->name());
+                    pass->run(&view, *m_hooks);
+                }
+            if (m_captureFaithful)
+                for (std::size_t i = 0; i < uses.all().size(); ++i) {
+                    const interop::Uses::Use& use = uses.all()[i];
+                    if (!use.texture || use.intent == interop::Intent::Read)
+                        continue;
+                    uploads.emplace_back(use.texture, std::vector<std::uint8_t>{});
+                    m_handoff->copyToHost(uses, interop::ImageRef{static_cast<int>(i)},
+                                          uploads.back().second);
+                }
+        } catch (...) {
+            m_handoff->unmap();
+            throw;
+        }
+        m_handoff->unmap();
+        ++m_handoffs;
+    }
+    for (interop::Pass* pass : passes)
+        if (pass->path() == interop::Path::Host) {
+            profile::CpuScope scope(m_profiler, pass->name());
+            pass->run(nullptr, *m_hooks);
+        }
+    if (!uploads.empty()) {
+        gl::DebugGroup upload("handoff.capture-upload");
+        for (const auto& [texture, pixels] : uploads) {
+            const gl::PixelTransfer transfer = gl::pixelTransferOf(texture->internalFormat());
+            glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+            glTextureSubImage2D(texture->id(), 0, 0, 0, texture->width(), texture->height(),
+                                transfer.format, transfer.type, pixels.data());
+            glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        }
+        gl::check("glTextureSubImage2D (capture upload)");
+    }
+    m_profiler.endHandoff();
+}
+
+} // namespace tandem::frame

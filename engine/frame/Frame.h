@@ -1,0 +1,103 @@
+// One frame of the engine: the geometry pass (GL), then every enabled pass between GL passes
+// — post-processing first, then any the app added — with all CUDA passes inside ONE handoff
+// the frame owns (one map, one unmap, one stream), host passes on the GL side, then present.
+// Each stage is a profiler span and a KHR_debug group of the same name. The frame is the only
+// place a handoff is created. Render thread, the GL context current.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/frame/Channel.h"
+#include "engine/interop/Pass.h"
+#include "engine/postfx/Chain.h"
+#include "engine/postfx/PixelStages.h"
+#include "engine/render/Camera.h"
+#include "engine/render/GeometryPass.h"
+
+namespace tandem::interop {
+class Handoff;
+}
+namespace tandem::postfx {
+class PostProcessor;
+}
+namespace tandem::profile {
+class Profiler;
+}
+namespace tandem::render {
+class GpuScene;
+class SceneRenderer;
+} // namespace tandem::render
+
+namespace tandem::frame {
+
+/// The camera as post-processing sees it, for a `width`×`height` region.
+postfx::FrameInfo frameInfo(const render::Camera& camera, int width, int height);
+
+class Frame {
+public:
+    /// A frame drawing into `renderer`'s targets, post-processing with `processor` (whose path,
+    /// CUDA or host, the doctor chose), timed by `profiler`. On the CUDA path the frame creates
+    /// its handoff (and stream) now; throws CudaError if it cannot. All three must outlive it.
+    Frame(render::SceneRenderer& renderer, postfx::PostProcessor& processor,
+          profile::Profiler& profiler);
+    ~Frame();
+    Frame(const Frame&) = delete;
+    Frame& operator=(const Frame&) = delete;
+
+    /// Adds a pass that runs after post-processing, before present, on the path it says (CUDA
+    /// passes join the frame's one handoff). It must outlive the frame or be removed first.
+    void addPass(interop::Pass& pass);
+    void removePass(interop::Pass& pass);
+
+    /// Times the geometry pass as two spans (geometry.visibility, geometry.resolve) instead of
+    /// one. Each GL timestamp between passes is a sync point that stops the GPU from
+    /// overlapping them, so the finer split costs frame time (measured on an H200: the whole
+    /// profiler cost 1.06 % of the frame with it).
+    void setGeometryDetail(bool detail) { m_geometryDetail = detail; }
+    /// For frames a capture tool records (RenderDoc does not see CUDA's writes): every image a
+    /// CUDA pass wrote is also copied back and uploaded through GL, inside debug group
+    /// "handoff.capture-upload", so the capture replays what the user saw. Blocks (a counted
+    /// stall): captured frames only.
+    void setCaptureFaithful(bool enabled) { m_captureFaithful = enabled; }
+
+    /// Renders one frame of `scene` seen by `camera` and presents `channel`: the chain's output
+    /// (Output), a debug view (Depth, Normal, Id: their view stage replaces the chain), or the
+    /// G-buffer colour (Color: the chain still runs if it has stages, as the overlay may show
+    /// its timings, but its output is not shown). Does not block on the GPU (the host path's
+    /// read-back excepted).
+    void render(const render::GpuScene& scene, const render::Camera& camera,
+                const postfx::Chain& chain, Channel channel,
+                const render::GeometryOptions& options);
+
+    /// Waits for the frame's CUDA work (nothing on the host path). Blocks (counted as a stall):
+    /// benchmarks and tests.
+    void synchronize();
+
+    /// Where passes run.
+    interop::Path path() const;
+    /// The handoff, on the CUDA path (null on the host path); for tests and benchmarks.
+    const interop::Handoff* handoff() const { return m_handoff.get(); }
+    /// Handoffs (map+unmap pairs) the frame has made; at most one per rendered frame.
+    std::uint64_t handoffs() const { return m_handoffs; }
+
+private:
+    class Hooks;
+    void runPasses(const std::vector<interop::Pass*>& passes);
+
+    render::SceneRenderer& m_renderer;
+    postfx::PostProcessor& m_processor;
+    profile::Profiler& m_profiler;
+    std::unique_ptr<Hooks> m_hooks;
+    std::unique_ptr<interop::Handoff> m_handoff;
+    std::vector<interop::Pass*> m_extraPasses;
+    std::vector<interop::Pass*> m_active;
+    interop::Uses m_uses;
+    postfx::Chain m_debugChain;
+    bool m_geometryDetail = false;
+    bool m_captureFaithful = false;
+    std::uint64_t m_handoffs = 0;
+};
+
+} // namespace tandem::frame

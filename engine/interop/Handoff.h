@@ -1,0 +1,52 @@
+// The frame's one GL↔CUDA window: registers what the frame's CUDA passes declared (once per
+// resource, again only after its owner reallocated it), maps everything in ONE
+// cudaGraphicsMapResources call on the frame's stream, hands out the mapped view, and unmaps
+// in ONE call. Only engine/frame creates one. Why one: on an H200 (driver 580.159, 2026-11) a
+// map+unmap round trip cost ~325 µs of GPU time whatever the image size; four separate pairs
+// cost 3.8× one batched pair. CUDA builds only (a stub elsewhere throws). Render thread, the GL
+// context current.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/interop/Pass.h"
+
+namespace tandem::interop {
+
+class Handoff {
+public:
+    /// Creates the frame's CUDA stream on the current device. Throws CudaError, or Error in a
+    /// build without CUDA.
+    Handoff();
+    /// Unmaps if still mapped.
+    ~Handoff();
+    Handoff(const Handoff&) = delete;
+    Handoff& operator=(const Handoff&) = delete;
+
+    /// Registers each declared resource that its owner does not hold registered with the flags
+    /// its intent needs, then maps all of them in one call on the frame's stream. Written images
+    /// get " [written by CUDA]" appended to their GL label, for tools that do not see CUDA.
+    /// Expects nothing mapped. Throws CudaError. Does not block.
+    const MappedView& map(const Uses& uses);
+    /// Copies a mapped image (the whole texture, GL's row order) to host memory and waits for
+    /// it: a counted stall, for frames a capture tool records (it does not see CUDA's writes).
+    void copyToHost(const Uses& uses, ImageRef image, std::vector<std::uint8_t>& out);
+    /// Unmaps everything in one call on the frame's stream. Never throws; failures are logged.
+    void unmap() noexcept;
+
+    bool isMapped() const;
+    /// The frame's stream (a cudaStream_t).
+    void* stream() const;
+    /// Waits for the frame's stream. Blocks (counted as a stall).
+    void synchronize();
+    /// Registrations this handoff made (re-registrations included).
+    std::uint64_t registrationsMade() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace tandem::interop

@@ -1,0 +1,76 @@
+#include "engine/io/Pam.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "engine/core/File.h"
+
+namespace tandem::io {
+
+Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite)
+{
+    std::error_code ec;
+    if (!overwrite && std::filesystem::exists(path, ec))
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    if (image.width <= 0 || image.height <= 0 ||
+        image.pixels.size() != static_cast<std::size_t>(image.width) * image.height * 4)
+        return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),
+                                image.width, image.height));
+    const std::filesystem::path temporary = path.string() + ".partial";
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    if (!file)
+        return fail(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+    const std::string header = fmt::format(
+        "P7\nWIDTH {}\nHEIGHT {}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n",
+        image.width, image.height);
+    const bool written =
+        std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
+        std::fwrite(image.pixels.data(), 1, image.pixels.size(), file) == image.pixels.size();
+    const int err = errno;
+    if (std::fclose(file) != 0 || !written) {
+        std::filesystem::remove(temporary, ec);
+        return fail(fmt::format("{}: cannot write: {}", path.string(),
+                                std::strerror(written ? errno : err)));
+    }
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) {
+        std::filesystem::remove(temporary, ec);
+        return fail(fmt::format("{}: cannot write: {}", path.string(), ec.message()));
+    }
+    return true;
+}
+
+Result<Image> readPam(const std::filesystem::path& path)
+{
+    auto bytes = readFile(path);
+    if (!bytes)
+        return fail(bytes.error());
+    const std::string text(bytes.value().begin(),
+                           bytes.value().begin() +
+                               static_cast<std::ptrdiff_t>(std::min<std::size_t>(
+                                   bytes.value().size(), 256)));
+    const std::size_t end = text.find("ENDHDR\n");
+    int width = 0, height = 0;
+    if (text.rfind("P7\n", 0) != 0 || end == std::string::npos ||
+        std::sscanf(text.c_str(), "P7\nWIDTH %d\nHEIGHT %d\nDEPTH 4\nMAXVAL 255\n", &width,
+                    &height) != 2 ||
+        text.find("TUPLTYPE RGB_ALPHA\n") == std::string::npos || width <= 0 || height <= 0)
+        return fail(fmt::format("{}: not a PAM file of RGB_ALPHA 8-bit pixels", path.string()));
+    const std::size_t offset = end + 7;
+    const std::size_t size = static_cast<std::size_t>(width) * height * 4;
+    if (bytes.value().size() != offset + size)
+        return fail(fmt::format("{}: {} bytes of pixels, expected {}", path.string(),
+                                bytes.value().size() - offset, size));
+    Image image;
+    image.width = width;
+    image.height = height;
+    image.pixels.assign(bytes.value().begin() + static_cast<std::ptrdiff_t>(offset),
+                        bytes.value().end());
+    return image;
+}
+
+} // namespace tandem::io

@@ -1,0 +1,20 @@
+// Raw frames as PAM (netpbm "P7", RGB_ALPHA, 8 bits): a self-describing header and the pixels
+// uncompressed, readable by ffmpeg, ImageMagick, Pillow and numpy in a few lines. For pipelines
+// that want pixels, not PNG's compression cost. Any thread.
+#pragma once
+
+#include <filesystem>
+
+#include "engine/core/Result.h"
+#include "engine/io/Image.h"
+
+namespace tandem::io {
+
+/// Writes `image` (rows top to bottom) as a PAM file through a temporary name renamed into
+/// place. Refuses to replace an existing file unless `overwrite`; fails naming the file.
+Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite);
+
+/// Reads a PAM written by writePam (RGB_ALPHA, MAXVAL 255).
+Result<Image> readPam(const std::filesystem::path& path);
+
+} // namespace tandem::io

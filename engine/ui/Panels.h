@@ -1,0 +1,40 @@
+// The engine's overlay panels, as free functions that draw with ImGui inside the overlay's
+// window: per-stage timings and recent frames, the interop path, the post-process chain's
+// controls (from the stages' descriptors: the same names and ranges as the command line), and
+// RenderDoc captures. An app composes them (and its own) with Overlay::addPanel(). Render
+// thread, inside Overlay::draw().
+#pragma once
+
+#include <array>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/interop/Doctor.h"
+#include "engine/postfx/Chain.h"
+#include "engine/profile/Profiler.h"
+
+namespace tandem::ui {
+
+/// Frames of history the timings panel plots.
+inline constexpr std::size_t TimingHistoryFrames = 120;
+
+/// Frame time summary, handoffs/stalls per frame, the stage table (GPU ms, CPU ms, share,
+/// p99), a frame-time plot with 16.7/33.3 ms lines and stacked per-stage bars of `history`.
+void timingsPanel(const profile::Profiler& profiler,
+                  const std::deque<profile::FrameRecord>& history);
+
+/// Which path post-processing takes (`path`, `description`) and the handoff measured at start.
+void interopPanel(const interop::InteropStatus& status, const std::string& path);
+
+/// The chain's stages: enable, reorder, remove, edit parameters (sliders over each
+/// parameter's range from its descriptor), add a stage. Returns whether anything changed.
+bool chainPanel(postfx::Chain& chain);
+
+/// "capture next frame (F12)" sets `requested`; lists `captures`. Returns where it drew the
+/// button (pixels from the top left), for tests that click it.
+std::optional<std::array<float, 2>> capturePanel(const std::vector<std::string>& captures,
+                                                 bool& requested);
+
+} // namespace tandem::ui

@@ -1,0 +1,75 @@
+// A frame to render tests through, as the apps do: the renderer's targets (headless), the host
+// post-processing backend (or CUDA where asked and possible), a profiler (off unless asked) and
+// the frame; plus a one-object scene from host mesh data. Needs a current GL context.
+#pragma once
+
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "engine/frame/Frame.h"
+#include "engine/postfx/PostProcessor.h"
+#include "engine/profile/Profiler.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/OrbitController.h"
+#include "engine/render/SceneRenderer.h"
+
+namespace tandem::test {
+
+/// A scene of one object.
+inline render::GpuScene sceneOf(const io::MeshData& mesh, const char* name = "test mesh")
+{
+    render::Scene scene;
+    scene.objects.push_back({name, mesh});
+    return render::GpuScene(scene, name);
+}
+
+/// The camera fitted to `bounds` from the default pose.
+inline render::Camera fittedCamera(const io::Bounds& bounds)
+{
+    render::OrbitController controller;
+    controller.fit(bounds);
+    return controller.camera();
+}
+
+struct FrameStack {
+    render::SceneRenderer renderer;
+    std::unique_ptr<postfx::PostProcessor> processor;
+    profile::Profiler profiler;
+    frame::Frame frame;
+
+    /// `doctor` decides the path (default: host only).
+    FrameStack(int width, int height, render::ColorFormat format = render::ColorFormat::Rgba8,
+               bool profile = false, const interop::InteropStatus& doctor = {},
+               postfx::BackendChoice choice = postfx::BackendChoice::Host)
+        : renderer(width, height, format, true), processor(makeProcessor(choice, doctor)),
+          profiler(options(profile)), frame(renderer, *processor, profiler)
+    {}
+
+    /// Renders one frame and reads the presented image back (blocking: tests only).
+    io::Image render(const render::GpuScene& scene, const render::Camera& camera,
+                     const postfx::Chain& chain, frame::Channel channel,
+                     const render::GeometryOptions& options = {})
+    {
+        frame.render(scene, camera, chain, channel, options);
+        return renderer.readPresented();
+    }
+
+private:
+    static std::unique_ptr<postfx::PostProcessor> makeProcessor(postfx::BackendChoice choice,
+                                                                const interop::InteropStatus& d)
+    {
+        auto processor = postfx::PostProcessor::create(choice, d);
+        if (!processor)
+            ADD_FAILURE() << processor.error();
+        return processor ? std::move(processor.value()) : nullptr;
+    }
+    static profile::ProfilerOptions options(bool profile)
+    {
+        profile::ProfilerOptions o;
+        o.enabled = profile;
+        return o;
+    }
+};
+
+} // namespace tandem::test
