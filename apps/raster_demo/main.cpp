@@ -382,6 +382,7 @@ int run(const Options& options)
     if (writeFrames)
         log::info("wrote {} frames to {}", renderedFrames, outDir.string());
     if (trace) {
+        trace->setTracks(profiler.tracks());
         if (auto written = trace->write(options.tracePath, options.overwrite); !written)
             return inputError(written.error());
         log::info("wrote {} ({} frames)", options.tracePath, trace->frameCount());

@@ -75,7 +75,8 @@ struct Chain {
     std::size_t enabledCount() const;
 };
 
-/// The stage's name as used on the command line and in timings ("tonemap", "view-depth").
+/// The stage's name as used on the command line and in timings ("tonemap", "view-depth"). A
+/// view of a string literal: data() is null-terminated and static.
 std::string_view stageName(StageKind kind);
 /// All stage kinds, in the order --help lists them.
 const std::vector<StageKind>& allStageKinds();

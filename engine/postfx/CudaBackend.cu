@@ -262,12 +262,12 @@ public:
     {
         mark(kind);
         if (m_hooks)
-            m_hooks->beginStage(stageName(kind), m_stream);
+            m_hooks->beginStage(stageName(kind).data(), m_stream);
     }
     void endStage(StageKind kind)
     {
         if (m_hooks)
-            m_hooks->endStage(stageName(kind), m_stream);
+            m_hooks->endStage(stageName(kind).data(), m_stream);
         mark(kind);
     }
     void beginEncode()

@@ -51,7 +51,7 @@ public:
     void beginStage(StageKind kind)
     {
         if (m_hooks)
-            m_hooks->beginStage(stageName(kind), nullptr);
+            m_hooks->beginStage(stageName(kind).data(), nullptr);
         m_start = std::chrono::steady_clock::now();
     }
     void beginEncode()
@@ -67,7 +67,7 @@ public:
     void endStage(StageKind kind)
     {
         if (m_hooks)
-            m_hooks->endStage(stageName(kind), nullptr);
+            m_hooks->endStage(stageName(kind).data(), nullptr);
         m_times.push_back(
             {std::string(stageName(kind)),
              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start)

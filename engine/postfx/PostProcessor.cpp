@@ -86,14 +86,13 @@ public:
         if (m_inner)
             m_inner->endHandoff();
     }
-    void beginStage(std::string_view name, void* stream) override
+    void beginStage(const char* name, void* stream) override
     {
-        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, static_cast<GLsizei>(name.size()),
-                         name.data());
+        glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
         if (m_inner)
             m_inner->beginStage(name, stream);
     }
-    void endStage(std::string_view name, void* stream) override
+    void endStage(const char* name, void* stream) override
     {
         if (m_inner)
             m_inner->endStage(name, stream);

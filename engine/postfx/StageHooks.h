@@ -3,8 +3,6 @@
 // stream it ran on, or null for host stages). Render thread.
 #pragma once
 
-#include <string_view>
-
 namespace tandem::postfx {
 
 class StageHooks {
@@ -17,8 +15,9 @@ public:
     /// GL side, just after the unmap (or upload).
     virtual void endHandoff() = 0;
     /// A stage (or the final "encode") starts; `stream` is its cudaStream_t, null on the host.
-    virtual void beginStage(std::string_view name, void* stream) = 0;
-    virtual void endStage(std::string_view name, void* stream) = 0;
+    /// `name` is a string literal (stageName()'s), so a profiler may keep the pointer.
+    virtual void beginStage(const char* name, void* stream) = 0;
+    virtual void endStage(const char* name, void* stream) = 0;
 };
 
 } // namespace tandem::postfx

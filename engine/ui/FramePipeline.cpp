@@ -4,12 +4,12 @@
 
 namespace tandem::ui {
 
-void ProfilerHooks::beginStage(std::string_view name, void* stream)
+void ProfilerHooks::beginStage(const char* name, void* stream)
 {
     m_tokens.push_back(stream ? m_profiler.beginCuda(name, stream) : m_profiler.beginCpu(name));
 }
 
-void ProfilerHooks::endStage(std::string_view, void* stream)
+void ProfilerHooks::endStage(const char*, void* stream)
 {
     const std::size_t token = m_tokens.back();
     m_tokens.pop_back();

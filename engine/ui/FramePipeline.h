@@ -20,10 +20,14 @@ class ProfilerHooks final : public postfx::StageHooks {
 public:
     explicit ProfilerHooks(profile::Profiler& profiler) : m_profiler(profiler) {}
     void beginHandoff() override { m_profiler.beginHandoff(); }
-    void anchorHandoff(void* stream) override { m_profiler.anchorHandoff(stream); }
+    void anchorHandoff(void* stream) override
+    {
+        m_profiler.nameStream(stream, "post-process");
+        m_profiler.anchorHandoff(stream);
+    }
     void endHandoff() override { m_profiler.endHandoff(); }
-    void beginStage(std::string_view name, void* stream) override;
-    void endStage(std::string_view name, void* stream) override;
+    void beginStage(const char* name, void* stream) override;
+    void endStage(const char* name, void* stream) override;
 
 private:
     profile::Profiler& m_profiler;
