@@ -1,7 +1,15 @@
 // gl tier: the profiler on a real context. Headless rendering yields timings for every stage,
-// spans sit inside their frames in pipeline order, the trace is well formed, and steady-state
-// frames stall only for the read-back headless output needs.
+// spans sit inside their frames in pipeline order, the trace is well formed, steady-state
+// frames stall only for the read-back headless output needs, and spans other threads record
+// on their tracks join the frames and the trace under their tracks' names. Tests that need
+// timed frames skip in a build with the profiler compiled out (TANDEM_PROFILER=OFF).
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <map>
 #include <set>
+#include <thread>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +23,10 @@
 
 namespace tandem::profile {
 namespace {
+
+#define TANDEM_SKIP_IF_COMPILED_OUT()                                                              \
+    if (!CompiledIn)                                                                               \
+    GTEST_SKIP() << "the profiler is compiled out (TANDEM_PROFILER=OFF): no frames are timed"
 
 class ProfilerGL : public test::GlTest {
 protected:
@@ -61,6 +73,7 @@ const Span* find(const FrameRecord& frame, const std::string& name)
 
 TEST_F(ProfilerGL, EveryStageIsTimedInsideItsFrameInPipelineOrder)
 {
+    TANDEM_SKIP_IF_COMPILED_OUT();
     Profiler profiler;
     const auto frames = run(profiler, 6, "tonemap,fxaa", false);
     ASSERT_EQ(frames.size(), 6u) << "every frame collected, none dropped";
@@ -97,6 +110,7 @@ TEST_F(ProfilerGL, EveryStageIsTimedInsideItsFrameInPipelineOrder)
 
 TEST_F(ProfilerGL, CoarseGeometrySpanByDefault)
 {
+    TANDEM_SKIP_IF_COMPILED_OUT();
     Profiler profiler;
     const auto frames = run(profiler, 3, "tonemap", false, false);
     ASSERT_EQ(frames.size(), 3u);
@@ -109,6 +123,7 @@ TEST_F(ProfilerGL, CoarseGeometrySpanByDefault)
 
 TEST_F(ProfilerGL, SteadyStateFramesStallOnlyForReadback)
 {
+    TANDEM_SKIP_IF_COMPILED_OUT();
     // The G-buffer alone, no read-back: zero stalls in every frame.
     Profiler quiet;
     for (const auto& frame : run(quiet, 8, "none", false))
@@ -127,6 +142,7 @@ TEST_F(ProfilerGL, SteadyStateFramesStallOnlyForReadback)
 
 TEST_F(ProfilerGL, WarmupFramesStayOutOfStatistics)
 {
+    TANDEM_SKIP_IF_COMPILED_OUT();
     ProfilerOptions options;
     options.warmupFrames = 3;
     Profiler profiler(options);
@@ -148,6 +164,7 @@ TEST_F(ProfilerGL, DisabledProfilerRecordsNothing)
 
 TEST_F(ProfilerGL, TraceIsWellFormed)
 {
+    TANDEM_SKIP_IF_COMPILED_OUT();
     Profiler profiler;
     Trace trace(4);
     trace.add(run(profiler, 6, "tonemap,fxaa", true));
@@ -170,6 +187,178 @@ TEST_F(ProfilerGL, TraceIsWellFormed)
     }
     EXPECT_EQ(processes, (std::set<std::string>{"CPU", "GL", "CUDA"}));
     EXPECT_GT(complete, 4 * 8);
+}
+
+TEST_F(ProfilerGL, ThreadTracksJoinTheFramesAndTheTraceByName)
+{
+    TANDEM_SKIP_IF_COMPILED_OUT();
+    ProfilerOptions options;
+    options.depth = 8; // more slots than frames: none is dropped, however slow the GL queue
+    Profiler profiler(options);
+    CpuTrack& encoder0 = profiler.threadTrack("encoder 0");
+    CpuTrack* encoder1 = nullptr;
+    std::thread([&] { encoder1 = &profiler.threadTrack("encoder 1"); }).join(); // any thread
+    ASSERT_NE(encoder1, nullptr);
+    EXPECT_EQ(encoder0.index(), 1);
+    EXPECT_EQ(encoder1->index(), 2);
+    EXPECT_EQ(&profiler.threadTrack("encoder 0"), &encoder0) << "one track per name";
+
+    constexpr int Frames = 5, ScopesPerFrame = 3;
+    std::vector<FrameRecord> frames;
+    for (int f = 0; f < Frames; ++f) {
+        profiler.beginFrame();
+        {
+            GlScope gl(profiler, "gl-frame");
+        }
+        // The workers finish inside the frame, so their spans are drained into it.
+        auto work = [](CpuTrack& track, const char* name) {
+            for (int i = 0; i < ScopesPerFrame; ++i) {
+                ThreadScope scope(track, name);
+                std::this_thread::sleep_for(std::chrono::microseconds(200));
+            }
+        };
+        std::thread a(work, std::ref(encoder0), "encode");
+        std::thread b(work, std::ref(*encoder1), "write");
+        {
+            CpuScope scope(profiler, "wait-workers");
+            a.join();
+            b.join();
+        }
+        profiler.endFrame();
+        for (auto& r : profiler.takeFrames())
+            frames.push_back(std::move(r));
+    }
+    profiler.flush();
+    for (auto& r : profiler.takeFrames())
+        frames.push_back(std::move(r));
+    ASSERT_EQ(frames.size(), static_cast<std::size_t>(Frames));
+
+    for (const auto& frame : frames) {
+        std::map<std::string, int> count;
+        for (const auto& span : frame.spans) {
+            if (span.api != Api::Cpu)
+                continue;
+            const std::string name = span.name;
+            ++count[name];
+            const int track = name == "encode" ? 1 : name == "write" ? 2 : 0;
+            EXPECT_EQ(span.track, track) << name;
+            EXPECT_GT(span.endMs, span.startMs) << name;
+            EXPECT_GE(span.startMs, frame.cpuStartMs) << name << " before its frame";
+            EXPECT_LE(span.endMs, frame.cpuEndMs) << name << " after its frame";
+            if (track != 0) { // inside the render thread's wait for the workers
+                EXPECT_LE(span.endMs, find(frame, "wait-workers")->endMs) << name;
+            }
+        }
+        EXPECT_EQ(count["encode"], ScopesPerFrame) << "frame " << frame.index;
+        EXPECT_EQ(count["write"], ScopesPerFrame) << "frame " << frame.index;
+        EXPECT_EQ(count["wait-workers"], 1);
+        ASSERT_NE(find(frame, "gl-frame"), nullptr);
+    }
+    EXPECT_EQ(profiler.cpuStats().summary("encode").count,
+              static_cast<std::size_t>(Frames * ScopesPerFrame));
+
+    std::vector<std::tuple<Api, int, std::string>> tracks;
+    for (const auto& track : profiler.tracks())
+        tracks.emplace_back(track.api, track.index, track.name);
+    EXPECT_EQ(tracks,
+              (std::vector<std::tuple<Api, int, std::string>>{{Api::Cpu, 0, "main (render thread)"},
+                                                              {Api::Cpu, 1, "encoder 0"},
+                                                              {Api::Cpu, 2, "encoder 1"},
+                                                              {Api::Gl, 0, "GL queue"}}));
+
+    Trace trace(Frames);
+    trace.add(frames);
+    trace.setTracks(profiler.tracks());
+    const nlohmann::json json = trace.toJson();
+    std::map<std::pair<int, int>, std::string> threads;
+    std::map<std::string, std::set<int>> tids;
+    std::map<std::string, int> complete;
+    for (const auto& event : json["traceEvents"]) {
+        if (event["ph"] == "M" && event["name"] == "thread_name")
+            threads[{event["pid"].get<int>(), event["tid"].get<int>()}] =
+                event["args"]["name"].get<std::string>();
+        if (event["ph"] == "X" && event["pid"] == 1) {
+            const std::string name = event["name"].get<std::string>();
+            tids[name].insert(event["tid"].get<int>());
+            ++complete[name];
+        }
+    }
+    EXPECT_EQ(threads, (std::map<std::pair<int, int>, std::string>{{{1, 1}, "main (render thread)"},
+                                                                   {{1, 2}, "encoder 0"},
+                                                                   {{1, 3}, "encoder 1"},
+                                                                   {{2, 1}, "GL queue"}}));
+    EXPECT_EQ(tids["encode"], std::set<int>{2});
+    EXPECT_EQ(tids["write"], std::set<int>{3});
+    EXPECT_EQ(tids["wait-workers"], std::set<int>{1});
+    EXPECT_EQ(complete["encode"], Frames * ScopesPerFrame);
+    EXPECT_EQ(complete["write"], Frames * ScopesPerFrame);
+}
+
+TEST_F(ProfilerGL, ThreadSpansRecordedWhileFramesEndAreNeitherLostNorDuplicated)
+{
+    TANDEM_SKIP_IF_COMPILED_OUT();
+    constexpr int Frames = 30;
+    ProfilerOptions options;
+    options.depth = Frames + 1; // no slot is reused: a dropped frame would lose its spans
+    Profiler profiler(options);
+    std::atomic<bool> stop{false};
+    std::array<std::atomic<int>, 2> recorded{};
+    std::array<std::atomic<int>, 2> trackOf{}; // which worker made its track first is a race
+    auto worker = [&](int i, const char* trackName) {
+        CpuTrack& track = profiler.threadTrack(trackName);
+        trackOf[static_cast<std::size_t>(i)] = track.index();
+        while (!stop.load()) {
+            {
+                ThreadScope scope(track, "chunk");
+            }
+            recorded[static_cast<std::size_t>(i)].fetch_add(1);
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
+    };
+    std::thread a(worker, 0, "loader 0");
+    std::thread b(worker, 1, "loader 1");
+    std::vector<FrameRecord> frames;
+    for (int f = 0; f < Frames; ++f) {
+        profiler.beginFrame();
+        {
+            GlScope gl(profiler, "gl-frame");
+        }
+        // Frames that take a while, so the workers record while frames begin and end.
+        std::this_thread::sleep_for(std::chrono::microseconds(300));
+        if (f == Frames - 1) {
+            // Both workers have been at it (however the threads were scheduled); the last
+            // frame drains whatever is left.
+            while (recorded[0].load() < 10 || recorded[1].load() < 10)
+                std::this_thread::sleep_for(std::chrono::microseconds(100));
+            stop = true;
+            a.join();
+            b.join();
+        }
+        profiler.endFrame();
+        for (auto& r : profiler.takeFrames())
+            frames.push_back(std::move(r));
+    }
+    profiler.flush();
+    for (auto& r : profiler.takeFrames())
+        frames.push_back(std::move(r));
+    ASSERT_EQ(profiler.framesDropped(), 0u) << "a dropped frame loses its spans";
+    ASSERT_EQ(frames.size(), static_cast<std::size_t>(Frames));
+    EXPECT_EQ((std::set<int>{trackOf[0].load(), trackOf[1].load()}), (std::set<int>{1, 2}));
+    std::map<int, int> chunks; // by track
+    int framesWithChunks = 0;
+    for (const auto& frame : frames) {
+        bool any = false;
+        for (const auto& span : frame.spans)
+            if (std::string(span.name) == "chunk") {
+                ++chunks[span.track];
+                any = true;
+            }
+        framesWithChunks += any ? 1 : 0;
+    }
+    EXPECT_EQ(chunks.size(), 2u);
+    EXPECT_EQ(chunks[trackOf[0].load()], recorded[0].load()) << "loader 0";
+    EXPECT_EQ(chunks[trackOf[1].load()], recorded[1].load()) << "loader 1";
+    EXPECT_GT(framesWithChunks, 1) << "drained frame by frame, not all at the end";
 }
 
 } // namespace
