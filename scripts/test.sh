@@ -9,7 +9,7 @@ scripts/build.sh default || exit 1
 # With a CUDA toolkit the default build has CUDA; build the configuration without it too (and
 # run its unit tier), so neither rots.
 if grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
-    echo "test: also building without CUDA or RenderDoc (preset nocuda)"
+    echo "test: also building without CUDA, RenderDoc or the profiler (preset nocuda)"
     if ! scripts/build.sh nocuda >build-nocuda.log 2>&1; then
         tail -30 build-nocuda.log; echo "test: the build without CUDA failed"; exit 1
     fi

@@ -88,10 +88,15 @@ void Report::setProfile(const profile::Profiler& profiler)
         stalls[stallName(static_cast<StallCause>(i))] = {
             {"total", profiler.stallTotals()[i]},
             {"per_frame", static_cast<double>(profiler.stallTotals()[i]) / frames}};
-    m_json["profile"] = {{"gpu_stages", gpu},
+    // "compiled out": built with TANDEM_PROFILER=OFF, nothing below was measured.
+    const char* state = !profile::CompiledIn ? "compiled out" : profiler.isEnabled() ? "on" : "off";
+    m_json["profile"] = {{"profiler", state},
+                         {"gpu_stages", gpu},
                          {"cpu_stages", cpu},
                          {"handoffs_per_frame", countJson(profiler.counters().summary("handoffs"))},
                          {"stalls_per_frame", countJson(profiler.counters().summary("stalls"))},
+                         {"throttles_per_frame",
+                          countJson(profiler.counters().summary("throttles"))},
                          {"stalls_by_cause", stalls},
                          {"frames_measured", profiler.framesMeasured()},
                          {"frames_dropped", profiler.framesDropped()},

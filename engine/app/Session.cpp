@@ -402,6 +402,10 @@ void Session::hand(const frame::ReadyFrame& ready)
     auto release = [&ring, slot = ready.slot] { ring.release(slot); };
     if (ready.index >= ScreenshotIndex) {
         auto path = m_pendingScreenshots.extract(ready.index);
+        if (!path) {
+            release();
+            return;
+        }
         if (!m_screenshots) {
             frame::OutputSettings settings;
             settings.dir = m_output.dir;
@@ -501,6 +505,7 @@ int Session::finish()
             log::info("wrote {} frames to {}", m_writer->written(), m_output.dir.string());
     }
     if (m_trace) {
+        m_trace->setTracks(m_profiler->tracks());
         if (auto written = m_trace->write(m_options.tracePath, m_options.overwrite); !written)
             failWith(written.error());
         else

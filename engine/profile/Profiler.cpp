@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include <glad/gl.h>
 
+#include "engine/core/Error.h"
+#include "engine/core/Log.h"
 #include "engine/gl/Query.h"
 
 #ifdef TANDEM_HAS_CUDA
@@ -25,6 +28,21 @@ std::int64_t steadyNs()
         .count();
 }
 
+#ifdef TANDEM_HAS_CUDA
+constexpr std::size_t NoHandoff = ~std::size_t{0};
+
+/// Milliseconds from `from` to `to` (both complete); 0, said in the log, if CUDA refuses.
+float elapsedMs(cudaEvent_t from, cudaEvent_t to)
+{
+    float ms = 0;
+    if (const cudaError_t error = cudaEventElapsedTime(&ms, from, to); error != cudaSuccess) {
+        cudaGetLastError(); // not sticky: said below, then cleared
+        log::warning("profile: cudaEventElapsedTime: {}", cudaGetErrorString(error));
+    }
+    return ms;
+}
+#endif
+
 } // namespace
 
 const char* apiName(Api api)
@@ -40,41 +58,77 @@ const char* apiName(Api api)
     return "?";
 }
 
-/// One frame in flight: its queries, events and CPU times, reused ring-wise.
+CpuTrack::CpuTrack(int index, const char* name, std::int64_t startNs, bool recording)
+    : m_index(index), m_name(name), m_startNs(startNs), m_recording(recording)
+{}
+
+double CpuTrack::nowMs() const
+{
+    return static_cast<double>(steadyNs() - m_startNs) * 1e-6;
+}
+
+void CpuTrack::record(const char* name, double startMs, double endMs)
+{
+    const std::lock_guard lock(m_mutex);
+    m_pending.push_back({name, Api::Cpu, m_index, startMs, endMs});
+}
+
+void CpuTrack::drainInto(std::vector<Span>& out)
+{
+    {
+        // Swapping keeps both buffers' capacity: recording stays allocation-free.
+        const std::lock_guard lock(m_mutex);
+        if (m_pending.empty())
+            return;
+        m_pending.swap(m_draining);
+    }
+    out.insert(out.end(), m_draining.begin(), m_draining.end());
+    m_draining.clear();
+}
+
+/// One frame in flight: its queries, events and CPU times, reused ring-wise. Every vector
+/// keeps its capacity across frames (clear(), not reallocation), so steady-state scopes only
+/// write into storage that exists.
 struct Profiler::Slot {
     struct GlSpan {
-        std::string name;
+        const char* name;
         std::size_t begin, end; ///< query indices
     };
     struct CudaSpan {
-        std::string name;
-        std::size_t begin, end; ///< event indices
-        std::size_t handoff;
+        const char* name;
+        int track;              ///< the stream's track: which pool the indices point into
+        std::size_t begin, end; ///< event indices in that pool
+        std::size_t handoff;    ///< the handoff whose anchor places it (NoHandoff: none)
     };
     struct Handoff {
-        std::size_t glBegin = 0, glEnd = 0;   ///< query indices
-        std::size_t anchor = ~std::size_t{0}; ///< event index
+        std::size_t glBegin = 0, glEnd = 0; ///< query indices
+        int anchorTrack = -1;               ///< the anchor's stream track (-1: no anchor)
+        std::size_t anchor = 0;             ///< event index in that stream's pool
     };
 
     bool pending = false;
     std::uint64_t frame = 0;
-    /// The last recorded event ended a CUDA scope (or anchored a handoff) on this stream: the
-    /// next scope on it begins there, saving an event (no work is issued in between).
-    bool lastEventIsBoundary = false;
-    void* lastEventStream = nullptr;
-    /// Likewise for GL: the last timestamp ended a scope (or began the frame), so the next
-    /// scope begins there. Each timestamp costs GPU time (a pipeline sync point).
+    /// The last timestamp ended a scope (or began the frame), so the next scope begins there.
+    /// Each timestamp costs GPU time (a pipeline sync point).
     bool lastStampIsBoundary = false;
     std::vector<gl::Query> queries; ///< pool, grown on demand
     std::size_t queriesUsed = 0;
 #ifdef TANDEM_HAS_CUDA
-    std::vector<cuda::Event> events;
+    /// One stream's events in this frame: its own pool, so the stream's last event answers
+    /// for all of them (events on one stream complete in order).
+    struct StreamEvents {
+        std::vector<cuda::Event> events; ///< pool, grown on demand
+        std::size_t used = 0;
+        /// The last recorded event ended a scope (or anchored a handoff) on this stream: the
+        /// next scope on it begins there, saving an event (no work is issued in between).
+        bool lastIsBoundary = false;
+    };
+    std::vector<StreamEvents> streams; ///< by CUDA track, grown when a stream first appears
 #endif
-    std::size_t eventsUsed = 0;
     std::vector<GlSpan> glSpans;
     std::vector<CudaSpan> cudaSpans;
     std::vector<Handoff> handoffs;
-    std::vector<Span> cpuSpans;
+    std::vector<Span> cpuSpans; ///< the render thread's, then the thread tracks' at the end
     std::size_t frameBegin = 0, frameEnd = 0;
     double cpuStart = 0, cpuEnd = 0;
     std::array<std::uint64_t, StallCauseCount> stallsAtStart{};
@@ -85,10 +139,13 @@ struct Profiler::Slot {
         pending = false;
         frame = index;
         queriesUsed = 0;
-        eventsUsed = 0;
-        lastEventIsBoundary = false;
-        lastEventStream = nullptr;
         lastStampIsBoundary = false;
+#ifdef TANDEM_HAS_CUDA
+        for (auto& stream : streams) {
+            stream.used = 0;
+            stream.lastIsBoundary = false;
+        }
+#endif
         glSpans.clear();
         cudaSpans.clear();
         handoffs.clear();
@@ -119,13 +176,25 @@ struct Profiler::Slot {
         return queriesUsed++;
     }
 #ifdef TANDEM_HAS_CUDA
-    std::size_t event(void* stream)
+    StreamEvents& streamEvents(int track)
     {
-        if (eventsUsed == events.size())
-            events.emplace_back(true);
-        events[eventsUsed].record(static_cast<cudaStream_t>(stream));
-        lastEventStream = stream;
-        return eventsUsed++;
+        if (static_cast<std::size_t>(track) >= streams.size())
+            streams.resize(static_cast<std::size_t>(track) + 1);
+        return streams[static_cast<std::size_t>(track)];
+    }
+    /// Records the next event of `track`'s pool on `stream`; returns its index.
+    std::size_t event(int track, void* stream)
+    {
+        StreamEvents& s = streamEvents(track);
+        if (s.used == s.events.size())
+            s.events.emplace_back(true);
+        s.events[s.used].record(static_cast<cudaStream_t>(stream));
+        s.lastIsBoundary = false;
+        return s.used++;
+    }
+    cudaEvent_t eventAt(int track, std::size_t index) const
+    {
+        return streams[static_cast<std::size_t>(track)].events[index].get();
     }
 #endif
 };
@@ -134,9 +203,10 @@ Profiler::Profiler(ProfilerOptions options)
     : m_options(options), m_startNs(steadyNs()), m_gpuStats(options.window),
       m_cpuStats(options.window), m_counters(options.window)
 {
-#ifdef TANDEM_PROFILER_DISABLED
-    m_options.enabled = false;
-#endif
+    if (!CompiledIn)
+        m_options.enabled = false;
+    m_cpuTracks.push_back(std::unique_ptr<CpuTrack>(
+        new CpuTrack(0, "main (render thread)", m_startNs, m_options.enabled)));
     if (!m_options.enabled)
         return;
     m_options.depth = std::max(3, m_options.depth);
@@ -152,6 +222,29 @@ double Profiler::nowMs() const
     return static_cast<double>(steadyNs() - m_startNs) * 1e-6;
 }
 
+CpuTrack& Profiler::threadTrack(const char* name)
+{
+    const std::lock_guard lock(m_tracksMutex);
+    for (const auto& track : m_cpuTracks)
+        if (std::strcmp(track->name(), name) == 0)
+            return *track;
+    m_cpuTracks.push_back(std::unique_ptr<CpuTrack>(
+        new CpuTrack(static_cast<int>(m_cpuTracks.size()), name, m_startNs, m_options.enabled)));
+    return *m_cpuTracks.back();
+}
+
+std::vector<Track> Profiler::tracks() const
+{
+    const std::lock_guard lock(m_tracksMutex);
+    std::vector<Track> all;
+    for (const auto& track : m_cpuTracks)
+        all.push_back({Api::Cpu, track->index(), track->name()});
+    all.push_back({Api::Gl, 0, "GL queue"});
+    for (std::size_t i = 0; i < m_streams.size(); ++i)
+        all.push_back({Api::Cuda, static_cast<int>(i), m_streams[i].name});
+    return all;
+}
+
 void Profiler::calibrate()
 {
     // Reading GL_TIMESTAMP waits for the GL server: rare, and counted.
@@ -162,6 +255,30 @@ void Profiler::calibrate()
     const double after = nowMs();
     m_glOffsetMs = 0.5 * (before + after) - static_cast<double>(gl) * 1e-6;
     ++m_calibrations;
+}
+
+#if TANDEM_PROFILER_ENABLED
+
+int Profiler::streamTrack(void* stream)
+{
+    // A handful of streams: a linear scan beats hashing. Only this thread writes m_streams.
+    for (std::size_t i = 0; i < m_streams.size(); ++i)
+        if (m_streams[i].stream == stream)
+            return static_cast<int>(i);
+    const std::lock_guard lock(m_tracksMutex);
+    m_streams.push_back({stream, "stream " + std::to_string(m_streams.size())});
+    return static_cast<int>(m_streams.size() - 1);
+}
+
+void Profiler::nameStream(void* stream, const char* name)
+{
+    if (!isEnabled())
+        return;
+    StreamTrack& track = m_streams[static_cast<std::size_t>(streamTrack(stream))];
+    if (track.name == name)
+        return; // named every frame by some callers: no work, no allocation
+    const std::lock_guard lock(m_tracksMutex);
+    track.name = name;
 }
 
 void Profiler::beginFrame()
@@ -193,6 +310,13 @@ void Profiler::endFrame()
     const auto now = stallCounts();
     for (std::size_t i = 0; i < StallCauseCount; ++i)
         slot.stalls[i] = now[i] - slot.stallsAtStart[i];
+    {
+        // Other threads' spans join the frame being ended. Track 0 is the render thread's own
+        // (ThreadScopes on it from this thread land here too).
+        const std::lock_guard lock(m_tracksMutex);
+        for (const auto& track : m_cpuTracks)
+            track->drainInto(slot.cpuSpans);
+    }
     slot.pending = true;
     ++m_frame;
     // Collect finished frames in order; stop at the first that is not ready.
@@ -209,12 +333,12 @@ void Profiler::endFrame()
     }
 }
 
-std::size_t Profiler::beginGl(std::string_view name)
+std::size_t Profiler::beginGl(const char* name)
 {
     if (!m_options.enabled || !m_options.glScopes)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    slot.glSpans.push_back({std::string(name), slot.beginStamp(), 0});
+    slot.glSpans.push_back({name, slot.beginStamp(), 0});
     return slot.glSpans.size() - 1;
 }
 
@@ -234,6 +358,12 @@ void Profiler::beginHandoff()
     Slot::Handoff handoff;
     handoff.glBegin = slot.beginStamp();
     slot.handoffs.push_back(handoff);
+#ifdef TANDEM_HAS_CUDA
+    // A scope in this handoff does not begin at an event from before it: the stream may have
+    // idled since (a whole frame, for a stream used once per handoff).
+    for (auto& stream : slot.streams)
+        stream.lastIsBoundary = false;
+#endif
 }
 
 void Profiler::anchorHandoff([[maybe_unused]] void* stream)
@@ -243,8 +373,11 @@ void Profiler::anchorHandoff([[maybe_unused]] void* stream)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::anchorHandoff(): no handoff begun");
-    slot.handoffs.back().anchor = slot.event(stream);
-    slot.lastEventIsBoundary = true;
+    const int track = streamTrack(stream);
+    Slot::Handoff& handoff = slot.handoffs.back();
+    handoff.anchorTrack = track;
+    handoff.anchor = slot.event(track, stream);
+    slot.streams[static_cast<std::size_t>(track)].lastIsBoundary = true;
 #endif
 }
 
@@ -257,22 +390,21 @@ void Profiler::endHandoff()
     slot.handoffs.back().glEnd = slot.endStamp();
 }
 
-std::size_t Profiler::beginCuda([[maybe_unused]] std::string_view name,
-                                [[maybe_unused]] void* stream)
+std::size_t Profiler::beginCuda([[maybe_unused]] const char* name, [[maybe_unused]] void* stream)
 {
 #ifdef TANDEM_HAS_CUDA
     if (!m_options.enabled || !m_options.glScopes || !m_options.cudaScopes)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::beginCuda(): outside a handoff");
-    const std::string text(name);
-    nvtxRangePushA(text.c_str());
+    nvtxRangePushA(name);
+    const int track = streamTrack(stream);
+    Slot::StreamEvents& events = slot.streamEvents(track);
     // Back-to-back scopes share their boundary: the previous end (or the anchor) is this begin.
-    const std::size_t begin = slot.lastEventIsBoundary && slot.lastEventStream == stream
-                                  ? slot.eventsUsed - 1
-                                  : slot.event(stream);
-    slot.lastEventIsBoundary = false;
-    slot.cudaSpans.push_back({text, begin, 0, slot.handoffs.size() - 1});
+    const std::size_t begin = events.lastIsBoundary ? events.used - 1 : slot.event(track, stream);
+    events.lastIsBoundary = false;
+    slot.cudaSpans.push_back(
+        {name, track, begin, 0, slot.handoffs.empty() ? NoHandoff : slot.handoffs.size() - 1});
     return slot.cudaSpans.size() - 1;
 #else
     return 0;
@@ -285,22 +417,21 @@ void Profiler::endCuda([[maybe_unused]] std::size_t token, [[maybe_unused]] void
     if (!m_options.enabled || !m_options.glScopes || !m_options.cudaScopes)
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    slot.cudaSpans[token].end = slot.event(stream);
-    slot.lastEventIsBoundary = true;
+    Slot::CudaSpan& span = slot.cudaSpans[token];
+    TANDEM_ASSERT(m_streams[static_cast<std::size_t>(span.track)].stream == stream,
+                  "profile::Profiler::endCuda(): not the stream the scope began on");
+    span.end = slot.event(span.track, stream);
+    slot.streams[static_cast<std::size_t>(span.track)].lastIsBoundary = true;
     nvtxRangePop();
 #endif
 }
 
-std::size_t Profiler::beginCpu(std::string_view name)
+std::size_t Profiler::beginCpu(const char* name)
 {
     if (!m_options.enabled)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    Span span;
-    span.name = std::string(name);
-    span.api = Api::Cpu;
-    span.startMs = nowMs();
-    slot.cpuSpans.push_back(std::move(span));
+    slot.cpuSpans.push_back({name, Api::Cpu, 0, nowMs(), 0});
     return slot.cpuSpans.size() - 1;
 }
 
@@ -318,55 +449,71 @@ bool Profiler::tryCollect(Slot& slot)
     // The frame's last timestamp first: until it is in, nothing else is worth asking for.
     if (!slot.queries[slot.frameEnd].tryResultNoWait())
         return false;
-    std::vector<double> glMs(slot.queriesUsed);
+    m_glMs.resize(slot.queriesUsed);
     for (std::size_t i = 0; i < slot.queriesUsed; ++i) {
         const auto value = slot.queries[i].tryResultNoWait();
         if (!value)
             return false;
-        glMs[i] = static_cast<double>(*value) * 1e-6 + m_glOffsetMs;
+        m_glMs[i] = static_cast<double>(*value) * 1e-6 + m_glOffsetMs;
     }
 #ifdef TANDEM_HAS_CUDA
-    // Events on one stream complete in order: the last one recorded answers for all.
-    if (slot.eventsUsed > 0 && !slot.events[slot.eventsUsed - 1].isDone())
-        return false;
+    // Events on one stream complete in order: each stream's last one answers for its pool.
+    for (const auto& stream : slot.streams)
+        if (stream.used > 0 && !stream.events[stream.used - 1].isDone())
+            return false;
 #endif
     FrameRecord frame;
     frame.index = slot.frame;
     frame.cpuStartMs = slot.cpuStart;
     frame.cpuEndMs = slot.cpuEnd;
-    frame.gpuStartMs = glMs[slot.frameBegin];
-    frame.gpuEndMs = glMs[slot.frameEnd];
+    frame.gpuStartMs = m_glMs[slot.frameBegin];
+    frame.gpuEndMs = m_glMs[slot.frameEnd];
     frame.handoffs = static_cast<int>(slot.handoffs.size());
     frame.stalls = slot.stalls;
-    frame.spans = slot.cpuSpans;
+    frame.spans.reserve(slot.cpuSpans.size() + slot.glSpans.size() + slot.handoffs.size() +
+                        slot.cudaSpans.size());
+    frame.spans.insert(frame.spans.end(), slot.cpuSpans.begin(), slot.cpuSpans.end());
     for (const auto& span : slot.glSpans)
-        frame.spans.push_back({span.name, Api::Gl, 0, glMs[span.begin], glMs[span.end]});
+        frame.spans.push_back({span.name, Api::Gl, 0, m_glMs[span.begin], m_glMs[span.end]});
     for (const auto& handoff : slot.handoffs)
-        frame.spans.push_back({"handoff", Api::Gl, 0, glMs[handoff.glBegin], glMs[handoff.glEnd]});
+        frame.spans.push_back(
+            {"handoff", Api::Gl, 0, m_glMs[handoff.glBegin], m_glMs[handoff.glEnd]});
 #ifdef TANDEM_HAS_CUDA
     for (std::size_t h = 0; h < slot.handoffs.size(); ++h) {
         const auto& handoff = slot.handoffs[h];
-        if (handoff.anchor == ~std::size_t{0})
+        if (handoff.anchorTrack < 0)
             continue;
-        const cudaEvent_t anchor = slot.events[handoff.anchor].get();
-        // Each event's time after the anchor, asked once.
-        std::vector<float> sinceAnchor(slot.eventsUsed, 0.0f);
-        float lastMs = 0;
-        for (std::size_t e = handoff.anchor + 1; e < slot.eventsUsed; ++e) {
-            cudaEventElapsedTime(&sinceAnchor[e], anchor, slot.events[e].get());
-            lastMs = std::max(lastMs, sinceAnchor[e]);
+        const cudaEvent_t anchor = slot.eventAt(handoff.anchorTrack, handoff.anchor);
+        // Each span's times after the anchor. Events of one device share a clock, whatever
+        // their stream; one recorded on another stream before the anchor comes out negative.
+        m_sinceAnchor.clear();
+        float firstMs = 0, lastMs = 0;
+        for (const auto& span : slot.cudaSpans) {
+            if (span.handoff != h)
+                continue;
+            const std::array<float, 2> ms = {
+                elapsedMs(anchor, slot.eventAt(span.track, span.begin)),
+                elapsedMs(anchor, slot.eventAt(span.track, span.end))};
+            firstMs = std::min(firstMs, ms[0]);
+            lastMs = std::max(lastMs, ms[1]);
+            m_sinceAnchor.push_back(ms);
         }
         // CUDA events have no absolute time: place the anchor so the CUDA work sits in the
         // middle of the handoff's GL window (the map's and unmap's switching costs split
         // evenly), keeping the stages' true order and gaps.
-        const double window = glMs[handoff.glEnd] - glMs[handoff.glBegin];
-        const double anchorMs = glMs[handoff.glBegin] + std::max(0.0, 0.5 * (window - lastMs));
+        const double window = m_glMs[handoff.glEnd] - m_glMs[handoff.glBegin];
+        const double extent = static_cast<double>(lastMs) - firstMs;
+        const double anchorMs =
+            m_glMs[handoff.glBegin] + std::max(0.0, 0.5 * (window - extent)) - firstMs;
+        std::size_t i = 0;
         for (const auto& span : slot.cudaSpans)
-            if (span.handoff == h)
-                frame.spans.push_back({span.name, Api::Cuda, 0, anchorMs + sinceAnchor[span.begin],
-                                       anchorMs + sinceAnchor[span.end]});
+            if (span.handoff == h) {
+                frame.spans.push_back({span.name, Api::Cuda, span.track,
+                                       anchorMs + m_sinceAnchor[i][0],
+                                       anchorMs + m_sinceAnchor[i][1]});
+                ++i;
+            }
     }
-    cudaGetLastError();
 #endif
     std::stable_sort(frame.spans.begin(), frame.spans.end(),
                      [](const Span& a, const Span& b) { return a.startMs < b.startMs; });
@@ -383,26 +530,38 @@ void Profiler::record(FrameRecord&& frame)
     m_cpuStats.add("frame", frame.cpuEndMs - frame.cpuStartMs);
     for (const auto& span : frame.spans)
         (span.api == Api::Cpu ? m_cpuStats : m_gpuStats).add(span.name, span.endMs - span.startMs);
+    // Stalls drain the GPU; a throttle (the CPU a ring of frames ahead) does not: counted apart.
     std::uint64_t stalls = 0;
     for (std::size_t i = 0; i < StallCauseCount; ++i) {
-        stalls += frame.stalls[i];
+        if (isStall(static_cast<StallCause>(i)))
+            stalls += frame.stalls[i];
         m_stallTotals[i] += frame.stalls[i];
     }
     ++m_measured;
     m_counters.add("handoffs", frame.handoffs);
     m_counters.add("stalls", static_cast<double>(stalls));
+    m_counters.add("throttles",
+                   static_cast<double>(frame.stalls[static_cast<std::size_t>(StallCause::Throttle)]));
     m_done.push_back(std::move(frame));
 }
 
+#endif // TANDEM_PROFILER_ENABLED
+
 void Profiler::flush()
 {
+#if TANDEM_PROFILER_ENABLED
     if (!m_options.enabled)
         return;
     recordStall(StallCause::Finish);
     glFinish();
 #ifdef TANDEM_HAS_CUDA
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    // Only where this profiler recorded events: a build with CUDA may run without a GPU.
+    if (!m_streams.empty()) {
+        if (const cudaError_t error = cudaDeviceSynchronize(); error != cudaSuccess) {
+            cudaGetLastError(); // said, then cleared
+            log::warning("profile: flush: cudaDeviceSynchronize: {}", cudaGetErrorString(error));
+        }
+    }
 #endif
     while (m_nextToCollect < m_frame) {
         Slot& next = *m_slots[m_nextToCollect % m_slots.size()];
@@ -410,6 +569,7 @@ void Profiler::flush()
             next.pending = false;
         ++m_nextToCollect;
     }
+#endif
 }
 
 std::vector<FrameRecord> Profiler::takeFrames()

@@ -1,23 +1,35 @@
 // Per-stage GPU and CPU timing that never stalls the pipeline: GL timestamp query pairs and
-// CUDA event pairs kept in a ring of frame slots (depth ≥ 3), collected only once the GPU has
-// produced them (GL_QUERY_RESULT_AVAILABLE, cudaEventQuery), never by waiting; a slot still
-// pending when its turn comes again is counted and dropped. All spans land on one timeline
-// (the CPU's steady clock): GL times through a rarely re-read GL_TIMESTAMP offset, CUDA times
-// relative to an anchor event recorded inside each handoff. Render thread only; the GL context
-// current. No CUDA types here: streams are passed as void*.
+// CUDA event pairs (one event pool and one track per stream) kept in a ring of frame slots
+// (depth ≥ 3), collected only once the GPU has produced them (GL_QUERY_RESULT_AVAILABLE,
+// cudaEventQuery), never by waiting; a slot still pending when its turn comes again is counted
+// and dropped. CPU spans from the render thread and from other threads' tracks. All spans land
+// on one timeline (the CPU's steady clock): GL times through a rarely re-read GL_TIMESTAMP
+// offset, CUDA times relative to an anchor event recorded inside each handoff. Span names are
+// static strings: a scope allocates nothing once the frame slots have grown. The Profiler is
+// render-thread only with the GL context current, except threadTrack(), tracks() and
+// ThreadScope. No CUDA types here: streams are passed as void*. Built with TANDEM_PROFILER=OFF
+// (TANDEM_PROFILER_ENABLED=0) every scope is an empty inline no-op.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "engine/core/Stall.h"
 #include "engine/profile/Stats.h"
 
+#ifndef TANDEM_PROFILER_ENABLED
+#error "TANDEM_PROFILER_ENABLED is a compile definition of tandem_profile: link tandem_profile"
+#endif
+
 namespace tandem::profile {
+
+/// Whether this build has the profiler (CMake option TANDEM_PROFILER). Without it every scope
+/// compiles to nothing, frames are never timed and takeFrames() stays empty.
+inline constexpr bool CompiledIn = TANDEM_PROFILER_ENABLED != 0;
 
 /// Which clock and queue a span was measured on.
 enum class Api { Cpu, Gl, Cuda };
@@ -26,11 +38,20 @@ const char* apiName(Api api);
 
 /// One timed interval on the common timeline (ms since the profiler started).
 struct Span {
-    std::string name;
+    /// Static storage (a string literal or an entry of a static table), never freed; compare
+    /// as a string, not as a pointer.
+    const char* name = "";
     Api api = Api::Cpu;
-    int track = 0; ///< CPU: thread (0 main); GL: 0; CUDA: stream slot
+    int track = 0; ///< CPU: the thread's track (0 the render thread); GL: 0; CUDA: the stream's
     double startMs = 0;
     double endMs = 0;
+};
+
+/// One row of the timeline: a CPU thread, the GL queue or a CUDA stream.
+struct Track {
+    Api api = Api::Cpu;
+    int index = 0; ///< Span::track of its spans (per API)
+    std::string name;
 };
 
 /// A finished frame: its spans, handoffs and stalls.
@@ -38,6 +59,8 @@ struct FrameRecord {
     std::uint64_t index = 0;
     double cpuStartMs = 0, cpuEndMs = 0; ///< the CPU's frame
     double gpuStartMs = 0, gpuEndMs = 0; ///< the GL queue's frame (first to last timestamp)
+    /// By start time. Spans of other threads' tracks are those drained when the frame ended:
+    /// they keep their own times, which may lie outside the frame's.
     std::vector<Span> spans;
     int handoffs = 0;
     std::array<std::uint64_t, StallCauseCount> stalls{};
@@ -53,46 +76,124 @@ struct ProfilerOptions {
     bool cudaScopes = true; ///< CUDA stage events
 };
 
+/// A CPU thread's track: spans recorded there (ThreadScope) are drained by the render thread at
+/// Profiler::endFrame() into the frame being ended. Owned by the Profiler, which it must not
+/// outlive; recording is thread-safe (one mutex per track, uncontended but for the drain).
+class CpuTrack {
+public:
+    CpuTrack(const CpuTrack&) = delete;
+    CpuTrack& operator=(const CpuTrack&) = delete;
+
+    /// Span::track of its spans; stable for the profiler's life.
+    int index() const { return m_index; }
+    const char* name() const { return m_name; }
+    /// False when the profiler is off (at run time or compiled out): nothing is recorded.
+    bool isRecording() const { return m_recording; }
+
+    /// Milliseconds on the profiler's timeline (steady clock). Any thread.
+    double nowMs() const;
+    /// Records a finished span. Any thread; `name` in static storage. No allocation once the
+    /// track's buffers have grown to a frame's worth of spans.
+    void record(const char* name, double startMs, double endMs);
+
+private:
+    friend class Profiler;
+    CpuTrack(int index, const char* name, std::int64_t startNs, bool recording);
+    /// Appends the spans recorded since the last drain to `out`. Render thread.
+    void drainInto(std::vector<Span>& out);
+
+    const int m_index;
+    const char* const m_name;
+    const std::int64_t m_startNs;
+    const bool m_recording;
+    std::mutex m_mutex;
+    std::vector<Span> m_pending;  ///< recorded since the last drain (guarded by m_mutex)
+    std::vector<Span> m_draining; ///< render thread's: swapped with m_pending, capacity kept
+};
+
 class Profiler {
 public:
-    /// Aligns the GL clock once (a counted stall). Expects a current GL context.
+    /// Aligns the GL clock once (a counted stall). Expects a current GL context (none needed
+    /// when compiled out).
     explicit Profiler(ProfilerOptions options = {});
     ~Profiler();
     Profiler(const Profiler&) = delete;
     Profiler& operator=(const Profiler&) = delete;
 
-    bool isEnabled() const { return m_options.enabled; }
+    /// Whether frames are timed: on at run time and compiled in.
+    bool isEnabled() const { return CompiledIn && m_options.enabled; }
 
+#if TANDEM_PROFILER_ENABLED
     /// Starts frame N: takes the next slot (dropping it if still pending) and stamps the
     /// frame's start on the CPU and the GL queue.
     void beginFrame();
-    /// Stamps the frame's end, then collects every finished frame without waiting.
+    /// Stamps the frame's end, attaches the spans every thread track recorded since the last
+    /// frame, then collects every finished frame without waiting.
     void endFrame();
 
     /// GL scope: a timestamp now and one at end (glQueryCounter). Returns a token for end.
     /// Scopes that follow each other directly share the timestamp between them (each costs
     /// GPU time): GL work issued between one scope's end and the next's begin counts in the
-    /// next.
-    std::size_t beginGl(std::string_view name);
+    /// next. `name` in static storage.
+    std::size_t beginGl(const char* name);
     void endGl(std::size_t token);
 
-    /// CUDA scope on `stream` (a cudaStream_t): an event pair, plus an NVTX range of the same
-    /// name. Only between beginHandoff/anchorHandoff and endHandoff; no-op without CUDA.
-    /// Back-to-back scopes share their boundary event: work issued on the stream between one
-    /// scope's end and the next's begin counts in the next.
-    std::size_t beginCuda(std::string_view name, void* stream);
+    /// CUDA scope on `stream` (a cudaStream_t): an event pair from that stream's pool, on that
+    /// stream's track, plus an NVTX range of the same name (nvtxRangePushA). Only while a
+    /// handoff of this frame has begun (the spans of every stream are placed through the last
+    /// handoff's anchor); no-op without CUDA. Back-to-back scopes on one stream share their
+    /// boundary event: work issued on the stream between one scope's end and the next's begin
+    /// counts in the next. `name` in static storage.
+    std::size_t beginCuda(const char* name, void* stream);
     void endCuda(std::size_t token, void* stream);
+    /// Names `stream`'s track ("frame", "copy"); a stream never named is "stream N" (N its
+    /// track, in order of first use). Before or after its first scope. `name` in static
+    /// storage.
+    void nameStream(void* stream, const char* name);
 
     /// The GL↔CUDA handoff: a GL timestamp before the map (beginHandoff), a CUDA anchor event
-    /// right after it (anchorHandoff), a GL timestamp after the unmap (endHandoff). CUDA spans
-    /// are placed inside that window. Counts one handoff.
+    /// right after it on `stream` (anchorHandoff), a GL timestamp after the unmap (endHandoff).
+    /// CUDA spans of every stream begun from beginHandoff on are placed through the anchor.
+    /// Counts one handoff.
     void beginHandoff();
     void anchorHandoff(void* stream);
     void endHandoff();
 
-    /// CPU scope (steady clock).
-    std::size_t beginCpu(std::string_view name);
+    /// CPU scope on the render thread's track (steady clock). `name` in static storage.
+    std::size_t beginCpu(const char* name);
     void endCpu(std::size_t token);
+#else
+    // Compiled out: the same calls, empty and inline, so call sites cost nothing.
+    void beginFrame() {}
+    void endFrame() {}
+    std::size_t beginGl(const char*)
+    {
+        return 0;
+    }
+    void endGl(std::size_t) {}
+    std::size_t beginCuda(const char*, void*)
+    {
+        return 0;
+    }
+    void endCuda(std::size_t, void*) {}
+    void nameStream(void*, const char*) {}
+    void beginHandoff() {}
+    void anchorHandoff(void*) {}
+    void endHandoff() {}
+    std::size_t beginCpu(const char*)
+    {
+        return 0;
+    }
+    void endCpu(std::size_t) {}
+#endif
+
+    /// The track named `name` for another thread's CPU spans, created on first call (a second
+    /// call with an equal name returns the same track). Any thread; the track lives as long
+    /// as the profiler. `name` in static storage.
+    CpuTrack& threadTrack(const char* name);
+    /// Every track: CPU threads (0 "main (render thread)", then thread tracks in order of
+    /// creation), the GL queue ("GL queue"), CUDA streams by track. Any thread.
+    std::vector<Track> tracks() const;
 
     /// Waits for the GPU (glFinish, and the CUDA device) and collects every frame in flight.
     /// Blocks (counted as a stall): call after the last frame, not in the loop.
@@ -102,27 +203,56 @@ public:
     std::vector<FrameRecord> takeFrames();
 
     /// Statistics over the window: GPU spans (GL and CUDA) and CPU spans by name, plus "frame".
-    const Window& gpuStats() const { return m_gpuStats; }
-    const Window& cpuStats() const { return m_cpuStats; }
+    const Window& gpuStats() const
+    {
+        return m_gpuStats;
+    }
+    const Window& cpuStats() const
+    {
+        return m_cpuStats;
+    }
     /// Handoffs and stalls (sum of causes) per finished frame, over the window.
-    const Window& counters() const { return m_counters; }
+    const Window& counters() const
+    {
+        return m_counters;
+    }
 
     /// Stalls by cause, summed over the frames in the statistics (warm-up excluded).
-    const std::array<std::uint64_t, StallCauseCount>& stallTotals() const { return m_stallTotals; }
+    const std::array<std::uint64_t, StallCauseCount>& stallTotals() const
+    {
+        return m_stallTotals;
+    }
     /// Frames that entered the statistics.
-    std::uint64_t framesMeasured() const { return m_measured; }
-    std::uint64_t framesDropped() const { return m_dropped; }
-    std::uint64_t calibrations() const { return m_calibrations; }
-    std::uint64_t framesFinished() const { return m_finished; }
+    std::uint64_t framesMeasured() const
+    {
+        return m_measured;
+    }
+    std::uint64_t framesDropped() const
+    {
+        return m_dropped;
+    }
+    std::uint64_t calibrations() const
+    {
+        return m_calibrations;
+    }
+    std::uint64_t framesFinished() const
+    {
+        return m_finished;
+    }
 
     /// Milliseconds since the profiler started (steady clock).
     double nowMs() const;
 
 private:
     struct Slot;
+    struct StreamTrack {
+        void* stream = nullptr;
+        std::string name;
+    };
     void calibrate();
     bool tryCollect(Slot& slot);
     void record(FrameRecord&& frame);
+    int streamTrack(void* stream);
 
     ProfilerOptions m_options;
     std::vector<std::unique_ptr<Slot>> m_slots;
@@ -139,12 +269,21 @@ private:
     Window m_cpuStats;
     Window m_counters;
     std::vector<FrameRecord> m_done;
+    std::vector<double> m_glMs; ///< collection scratch: a slot's timestamps on the timeline
+    std::vector<std::array<float, 2>> m_sinceAnchor; ///< collection scratch: CUDA span times
+    /// Guards the track lists' growth (threadTrack from any thread; streams from the render
+    /// thread, which alone writes them and so reads them unlocked).
+    mutable std::mutex m_tracksMutex;
+    std::vector<std::unique_ptr<CpuTrack>> m_cpuTracks; ///< [0] the render thread's
+    std::vector<StreamTrack> m_streams;                 ///< by CUDA track
 };
+
+#if TANDEM_PROFILER_ENABLED
 
 /// RAII GL scope.
 class GlScope {
 public:
-    GlScope(Profiler& profiler, std::string_view name)
+    GlScope(Profiler& profiler, const char* name)
         : m_profiler(profiler), m_token(profiler.beginGl(name))
     {}
     ~GlScope() { m_profiler.endGl(m_token); }
@@ -156,10 +295,10 @@ private:
     std::size_t m_token;
 };
 
-/// RAII CPU scope.
+/// RAII CPU scope on the render thread's track.
 class CpuScope {
 public:
-    CpuScope(Profiler& profiler, std::string_view name)
+    CpuScope(Profiler& profiler, const char* name)
         : m_profiler(profiler), m_token(profiler.beginCpu(name))
     {}
     ~CpuScope() { m_profiler.endCpu(m_token); }
@@ -170,5 +309,49 @@ private:
     Profiler& m_profiler;
     std::size_t m_token;
 };
+
+/// RAII CPU scope on another thread's track (Profiler::threadTrack()), from that thread.
+class ThreadScope {
+public:
+    ThreadScope(CpuTrack& track, const char* name)
+        : m_track(track), m_name(name), m_startMs(track.isRecording() ? track.nowMs() : 0)
+    {}
+    ~ThreadScope()
+    {
+        if (m_track.isRecording())
+            m_track.record(m_name, m_startMs, m_track.nowMs());
+    }
+    ThreadScope(const ThreadScope&) = delete;
+    ThreadScope& operator=(const ThreadScope&) = delete;
+
+private:
+    CpuTrack& m_track;
+    const char* m_name;
+    double m_startMs;
+};
+
+#else
+
+// Compiled out: empty classes with inline no-op constructors.
+class GlScope {
+public:
+    GlScope(Profiler&, const char*) {}
+    GlScope(const GlScope&) = delete;
+    GlScope& operator=(const GlScope&) = delete;
+};
+class CpuScope {
+public:
+    CpuScope(Profiler&, const char*) {}
+    CpuScope(const CpuScope&) = delete;
+    CpuScope& operator=(const CpuScope&) = delete;
+};
+class ThreadScope {
+public:
+    ThreadScope(CpuTrack&, const char*) {}
+    ThreadScope(const ThreadScope&) = delete;
+    ThreadScope& operator=(const ThreadScope&) = delete;
+};
+
+#endif
 
 } // namespace tandem::profile

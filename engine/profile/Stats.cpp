@@ -37,17 +37,19 @@ Summary summarize(const std::deque<double>& samples)
     return s;
 }
 
-void Window::add(const std::string& series, double value)
+void Window::add(std::string_view series, double value)
 {
-    auto [it, inserted] = m_samples.try_emplace(series);
-    if (inserted)
-        m_order.push_back(series);
+    auto it = m_samples.find(series);
+    if (it == m_samples.end()) {
+        it = m_samples.emplace(std::string(series), std::deque<double>{}).first;
+        m_order.emplace_back(series);
+    }
     it->second.push_back(value);
     while (it->second.size() > m_capacity)
         it->second.pop_front();
 }
 
-Summary Window::summary(const std::string& series) const
+Summary Window::summary(std::string_view series) const
 {
     const auto it = m_samples.find(series);
     return it == m_samples.end() ? Summary{} : summarize(it->second);

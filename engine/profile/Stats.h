@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tandem::profile {
@@ -28,15 +30,16 @@ class Window {
 public:
     explicit Window(std::size_t capacity = 240) : m_capacity(capacity) {}
 
-    void add(const std::string& series, double value);
-    Summary summary(const std::string& series) const;
+    /// Adds a sample; allocates only for a series not seen before (and as the window fills).
+    void add(std::string_view series, double value);
+    Summary summary(std::string_view series) const;
     /// Series names in first-seen order.
     const std::vector<std::string>& names() const { return m_order; }
     std::size_t capacity() const { return m_capacity; }
 
 private:
     std::size_t m_capacity;
-    std::map<std::string, std::deque<double>> m_samples;
+    std::map<std::string, std::deque<double>, std::less<>> m_samples;
     std::vector<std::string> m_order;
 };
 

@@ -1,5 +1,8 @@
 #include "engine/profile/Trace.h"
 
+#include <map>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "engine/core/File.h"
@@ -21,7 +24,21 @@ nlohmann::json metadata(const char* what, int pid, int tid, const std::string& n
     return event;
 }
 
-nlohmann::json complete(const std::string& name, Api api, int track, double startMs, double endMs,
+/// The name of a track nobody named.
+std::string defaultTrackName(Api api, int track)
+{
+    switch (api) {
+    case Api::Cpu:
+        return track == 0 ? "main (render thread)" : fmt::format("thread {}", track);
+    case Api::Gl:
+        return "GL queue";
+    case Api::Cuda:
+        return fmt::format("stream {}", track);
+    }
+    return "?";
+}
+
+nlohmann::json complete(const char* name, Api api, int track, double startMs, double endMs,
                         std::uint64_t frame)
 {
     return {{"name", name},
@@ -52,14 +69,23 @@ nlohmann::json Trace::toJson() const
     events.push_back(metadata("process_name", pidOf(Api::Cpu), -1, "CPU"));
     events.push_back(metadata("process_name", pidOf(Api::Gl), -1, "GL"));
     events.push_back(metadata("process_name", pidOf(Api::Cuda), -1, "CUDA"));
-    events.push_back(metadata("thread_name", pidOf(Api::Cpu), 1, "main (render thread)"));
-    events.push_back(metadata("thread_name", pidOf(Api::Gl), 1, "GL queue"));
-    events.push_back(metadata("thread_name", pidOf(Api::Cuda), 1, "post-process stream"));
+    // One thread_name per track: every named track, and every track a span sits on.
+    std::map<std::pair<Api, int>, std::string> threads;
+    threads[{Api::Cpu, 0}] = defaultTrackName(Api::Cpu, 0);
+    threads[{Api::Gl, 0}] = defaultTrackName(Api::Gl, 0);
+    for (const auto& frame : m_frames)
+        for (const auto& span : frame.spans)
+            threads.try_emplace({span.api, span.track}, defaultTrackName(span.api, span.track));
+    for (const auto& track : m_tracks)
+        threads[{track.api, track.index}] = track.name;
+    for (const auto& [key, name] : threads)
+        events.push_back(metadata("thread_name", pidOf(key.first), key.second + 1, name));
     for (const auto& frame : m_frames) {
         const std::string name = fmt::format("frame {}", frame.index);
         events.push_back(
-            complete(name, Api::Cpu, 0, frame.cpuStartMs, frame.cpuEndMs, frame.index));
-        events.push_back(complete(name, Api::Gl, 0, frame.gpuStartMs, frame.gpuEndMs, frame.index));
+            complete(name.c_str(), Api::Cpu, 0, frame.cpuStartMs, frame.cpuEndMs, frame.index));
+        events.push_back(
+            complete(name.c_str(), Api::Gl, 0, frame.gpuStartMs, frame.gpuEndMs, frame.index));
         for (const auto& span : frame.spans)
             events.push_back(
                 complete(span.name, span.api, span.track, span.startMs, span.endMs, frame.index));
