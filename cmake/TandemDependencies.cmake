@@ -1,6 +1,7 @@
 # Dependencies, all from Debian packages (scripts/install-deps.sh installs them). On GPU servers
-# without Debian's -dev packages, scripts/gpu-server/gather.sh packs the same headers, static
-# libraries and CMake package files into .gpu/sysroot, found through CMAKE_PREFIX_PATH.
+# without Debian's -dev packages, scripts/gpu-server/gather.sh packs the same headers, libraries
+# and CMake package files into .gpu/sysroot, found through CMAKE_PREFIX_PATH. ffmpeg (for
+# io::VideoWriter) is a program found at run time, not a build dependency.
 find_package(Threads REQUIRED)
 if(TANDEM_WINDOW)
     find_package(glfw3 3.3 REQUIRED)
@@ -18,6 +19,14 @@ find_library(STB_LIBRARY NAMES libstb.a stb REQUIRED)
 add_library(tandem_stb INTERFACE)
 target_include_directories(tandem_stb SYSTEM INTERFACE ${STB_INCLUDE_DIR})
 target_link_libraries(tandem_stb INTERFACE ${STB_LIBRARY} m)
+
+# libspng 0.7 encodes PNGs (stb_image only reads them). Debian ships it as a shared library
+# only, and gather.sh carries no spng.pc to GPU servers, so look the files up directly.
+find_path(SPNG_INCLUDE_DIR spng.h REQUIRED)
+find_library(SPNG_LIBRARY NAMES spng REQUIRED)
+add_library(tandem_spng INTERFACE)
+target_include_directories(tandem_spng SYSTEM INTERFACE ${SPNG_INCLUDE_DIR})
+target_link_libraries(tandem_spng INTERFACE ${SPNG_LIBRARY})
 
 # Dear ImGui 1.86: Debian ships it as libimgui.a with its GLFW and OpenGL3 backends inside.
 find_path(IMGUI_INCLUDE_DIR imgui.h PATH_SUFFIXES imgui REQUIRED)

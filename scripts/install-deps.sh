@@ -5,10 +5,10 @@ set -euo pipefail
 packages=(
     build-essential cmake pkg-config git
     libglfw3-dev libglm-dev libimgui-dev libstb-dev libtinyobjloader-dev libfmt-dev
-    libcli11-dev nlohmann-json3-dev libgtest-dev
+    libcli11-dev nlohmann-json3-dev libgtest-dev libspng-dev
     libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
     python3 python3-glad
-    xvfb xauth xdotool assimp-utils
+    xvfb xauth xdotool assimp-utils ffmpeg
     librenderdoc-dev librenderdoc renderdoccmd python3-renderdoc
 )
 missing=()

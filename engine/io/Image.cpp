@@ -1,13 +1,113 @@
 #include "engine/io/Image.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <memory>
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <spng.h>
 #include <stb_image.h>
-#include <stb_image_write.h>
+#include <unistd.h>
 
 namespace tandem::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct SpngDeleter {
+    void operator()(spng_ctx* ctx) const { spng_ctx_free(ctx); }
+};
+using SpngContext = std::unique_ptr<spng_ctx, SpngDeleter>;
+
+int appendToVector(spng_ctx*, void* user, void* data, std::size_t length)
+{
+    auto* out = static_cast<std::vector<std::uint8_t>*>(user);
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), bytes, bytes + length);
+    return 0;
+}
+
+Failure spngFailure(const char* call, int error)
+{
+    return fail(fmt::format("cannot encode PNG: {}: {}", call, spng_strerror(error)));
+}
+
+/// Encodes a PNG row by row; `rowAt(y, scratch)` returns row y in the PNG's layout (16-bit
+/// samples native endian), either pointing into the caller's image or filling `scratch`.
+template <class RowAt>
+Result<std::vector<std::uint8_t>> encodeRows(int width, int height, std::uint8_t bitDepth,
+                                             std::uint8_t colorType, std::size_t rowBytes,
+                                             RowAt rowAt)
+{
+    SpngContext ctx(spng_ctx_new(SPNG_CTX_ENCODER));
+    if (!ctx)
+        return fail("cannot encode PNG: out of memory");
+    std::vector<std::uint8_t> png;
+    png.reserve(rowBytes * height / 4);
+    // Level 1 and the fixed UP filter: libspng's adaptive filter choice took 4x as long for a
+    // file 0.4% smaller (rendered 1080p frame, RGB, Debian 12 dev machine: 149 ms and 274 KB
+    // against 38 ms and 275 KB; stb_image_write at level 8 took 270 ms for 363 KB).
+    if (int error = spng_set_png_stream(ctx.get(), appendToVector, &png))
+        return spngFailure("spng_set_png_stream", error);
+    if (int error = spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, 1))
+        return spngFailure("spng_set_option(SPNG_IMG_COMPRESSION_LEVEL)", error);
+    if (int error = spng_set_option(ctx.get(), SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_UP))
+        return spngFailure("spng_set_option(SPNG_FILTER_CHOICE)", error);
+    spng_ihdr ihdr{};
+    ihdr.width = static_cast<std::uint32_t>(width);
+    ihdr.height = static_cast<std::uint32_t>(height);
+    ihdr.bit_depth = bitDepth;
+    ihdr.color_type = colorType;
+    if (int error = spng_set_ihdr(ctx.get(), &ihdr))
+        return spngFailure("spng_set_ihdr", error);
+    // SPNG_FMT_PNG: rows in the PNG's own layout, 16-bit samples host-endian (libspng 0.7
+    // swaps them to big-endian).
+    if (int error = spng_encode_image(ctx.get(), nullptr, 0, SPNG_FMT_PNG,
+                                      SPNG_ENCODE_PROGRESSIVE | SPNG_ENCODE_FINALIZE))
+        return spngFailure("spng_encode_image", error);
+    std::vector<std::uint8_t> scratch(rowBytes);
+    for (int y = 0; y < height; ++y) {
+        const int error = spng_encode_row(ctx.get(), rowAt(y, scratch.data()), rowBytes);
+        // The last row answers SPNG_EOI once the PNG is finalized.
+        if (error != SPNG_OK && !(error == SPNG_EOI && y == height - 1))
+            return spngFailure("spng_encode_row", error);
+    }
+    return png;
+}
+
+bool hasValidSize(const Image& image)
+{
+    return image.width > 0 && image.height > 0 &&
+           image.pixels.size() == static_cast<std::size_t>(image.width) * image.height * 4;
+}
+
+bool isOpaque(const Image& image)
+{
+    for (std::size_t i = 3; i < image.pixels.size(); i += 4)
+        if (image.pixels[i] != 255)
+            return false;
+    return true;
+}
+
+/// Writes all of `bytes` to the open descriptor; false with errno set on failure.
+bool writeAll(int fd, std::span<const std::uint8_t> bytes)
+{
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        bytes = bytes.subspan(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+} // namespace
 
 void Image::flipVertically()
 {
@@ -16,34 +116,90 @@ void Image::flipVertically()
         std::swap_ranges(row(y), row(y) + stride, row(height - 1 - y));
 }
 
-Result<bool> writePng(const std::filesystem::path& path, const Image& image, bool overwrite)
+Result<std::vector<std::uint8_t>> encodePng(const Image& image)
+{
+    if (!hasValidSize(image))
+        return fail(fmt::format("cannot encode PNG: invalid image size {}x{} ({} bytes of pixels)",
+                                image.width, image.height, image.pixels.size()));
+    const std::size_t width = static_cast<std::size_t>(image.width);
+    if (!isOpaque(image))
+        return encodeRows(image.width, image.height, 8, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, width * 4,
+                          [&](int y, std::uint8_t*) { return image.row(y); });
+    // Opaque (every rendered frame): RGB is a quarter less to filter and compress.
+    return encodeRows(image.width, image.height, 8, SPNG_COLOR_TYPE_TRUECOLOR, width * 3,
+                      [&](int y, std::uint8_t* rgb) {
+                          const std::uint8_t* rgba = image.row(y);
+                          for (std::size_t x = 0; x < width; ++x)
+                              std::memcpy(rgb + x * 3, rgba + x * 4, 3);
+                          return rgb;
+                      });
+}
+
+Result<std::vector<std::uint8_t>> encodePng16(int width, int height, const std::uint16_t* rgba)
+{
+    if (width <= 0 || height <= 0 || !rgba)
+        return fail(fmt::format("cannot encode PNG: invalid image size {}x{}{}", width, height,
+                                rgba ? "" : " (no pixels)"));
+    const std::size_t rowSamples = static_cast<std::size_t>(width) * 4;
+    return encodeRows(
+        width, height, 16, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, rowSamples * 2,
+        [&](int y, std::uint8_t*) { return rgba + static_cast<std::size_t>(y) * rowSamples; });
+}
+
+Result<bool> writePngBytes(const fs::path& path, std::span<const std::uint8_t> png, bool overwrite)
 {
     std::error_code ec;
-    if (!overwrite && std::filesystem::exists(path, ec))
+    if (!overwrite && fs::exists(path, ec))
         return fail(
             fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
-    if (image.width <= 0 || image.height <= 0 ||
-        image.pixels.size() != static_cast<std::size_t>(image.width) * image.height * 4)
-        return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),
-                                image.width, image.height));
     // Write beside the target and rename, so a failure never leaves half a PNG behind.
-    const std::filesystem::path temporary = path.string() + ".partial";
-    if (!stbi_write_png(temporary.c_str(), image.width, image.height, 4, image.pixels.data(),
-                        image.width * 4)) {
-        std::filesystem::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write PNG (folder missing or not writable, or disk "
-                                "full)",
-                                path.string()));
+    const fs::path temporary = path.string() + ".partial";
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), std::strerror(errno)));
+    const bool written = writeAll(fd, png);
+    const int writeErrno = errno;
+    const bool closed = ::close(fd) == 0;
+    if (!written || !closed) {
+        const int err = written ? errno : writeErrno;
+        fs::remove(temporary, ec);
+        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), std::strerror(err)));
     }
-    std::filesystem::rename(temporary, path, ec);
+    fs::rename(temporary, path, ec);
     if (ec) {
-        std::filesystem::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), ec.message()));
+        const std::string reason = ec.message();
+        fs::remove(temporary, ec);
+        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), reason));
     }
     return true;
 }
 
-Result<Image> readPng(const std::filesystem::path& path)
+Result<bool> writePng(const fs::path& path, const Image& image, bool overwrite)
+{
+    std::error_code ec;
+    if (!overwrite && fs::exists(path, ec))
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    auto png = encodePng(image);
+    if (!png)
+        return fail(fmt::format("{}: {}", path.string(), png.error()));
+    return writePngBytes(path, png.value(), overwrite);
+}
+
+Result<bool> writePng16(const fs::path& path, int width, int height, const std::uint16_t* rgba,
+                        bool overwrite)
+{
+    std::error_code ec;
+    if (!overwrite && fs::exists(path, ec))
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    auto png = encodePng16(width, height, rgba);
+    if (!png)
+        return fail(fmt::format("{}: {}", path.string(), png.error()));
+    return writePngBytes(path, png.value(), overwrite);
+}
+
+Result<Image> readPng(const fs::path& path)
 {
     int width = 0, height = 0, channels = 0;
     stbi_uc* data = stbi_load(path.c_str(), &width, &height, &channels, 4);

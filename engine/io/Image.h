@@ -1,9 +1,12 @@
-// 8-bit RGBA images in host memory and PNG files (stb_image, stb_image_write). Rows are top to
-// bottom. Any thread.
+// 8-bit RGBA images in host memory and PNG files: written with libspng (zlib level 1, fixed UP
+// filter: 35 ms for a rendered 1080p frame where stb_image_write took 270 ms), read with
+// stb_image. Rows are top to bottom. No colour management (no gAMA/sRGB chunks). Any thread; each
+// call is independent.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <vector>
 
 #include "engine/core/Result.h"
@@ -25,11 +28,33 @@ struct Image {
     void flipVertically();
 };
 
-/// Writes `image` as PNG. Fails naming the file when it cannot be written. Refuses to replace
-/// an existing file unless `overwrite`.
+/// Encodes `image` as an 8-bit PNG in memory: RGB when every alpha is 255, RGBA otherwise.
+/// Fails when the image's size and pixel count disagree. CPU only, one thread: about 35 ms for
+/// a rendered 1080p frame and 155 ms for 4K on the dev machine, so a caller that must not stall
+/// the render thread calls it on a worker.
+Result<std::vector<std::uint8_t>> encodePng(const Image& image);
+
+/// Encodes a 16-bit RGBA PNG in memory from `width`*`height`*4 samples, rows top to bottom,
+/// native endian (the PNG stores them big-endian). Expects `rgba` to hold that many samples.
+Result<std::vector<std::uint8_t>> encodePng16(int width, int height, const std::uint16_t* rgba);
+
+/// Writes already encoded PNG bytes (from encodePng/encodePng16) to `path`, through
+/// `path`.partial renamed into place, so a failure never leaves half a file. Refuses to replace
+/// an existing file unless `overwrite`; fails naming the file and the reason. Blocks on the
+/// file system.
+Result<bool> writePngBytes(const std::filesystem::path& path, std::span<const std::uint8_t> png,
+                           bool overwrite);
+
+/// encodePng then writePngBytes. Fails naming the file when it cannot be written. Refuses to
+/// replace an existing file unless `overwrite`.
 Result<bool> writePng(const std::filesystem::path& path, const Image& image, bool overwrite);
 
-/// Reads a PNG (any channel count, converted to RGBA8).
+/// encodePng16 then writePngBytes: a 16-bit RGBA PNG from native-endian samples, rows top to
+/// bottom. Same file rules as writePng.
+Result<bool> writePng16(const std::filesystem::path& path, int width, int height,
+                        const std::uint16_t* rgba, bool overwrite);
+
+/// Reads a PNG (any channel count and bit depth, converted to RGBA8) with stb_image.
 Result<Image> readPng(const std::filesystem::path& path);
 
 } // namespace tandem::io

@@ -2,8 +2,8 @@
 # Gathers what a headless build needs on a GPU server that has the CUDA toolkit, g++ and CMake
 # but no Debian -dev packages and no package registry (such as the H200 host in
 # ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 45 MB):
-#   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, static libraries and
-#                                                               CMake package files
+#   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, libraries and CMake
+#                                                               package files
 #   .gpu/runtime/   glvnd's libEGL/libGLdispatch/libGL/libGLX and the few shared libraries the
 #                   binaries load (the server has the NVIDIA vendor libraries but no glvnd), and
 #                   RenderDoc's library with what it loads
@@ -24,19 +24,22 @@ copy() { # copy SRC... DESTDIR, keeping symlinks as they are
 
 inc=/usr/include
 copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $inc/imgui \
-     $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h "$out/sysroot/usr/include"
+     $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h $inc/spng.h \
+     "$out/sysroot/usr/include"
 
 lib=/usr/lib/$arch
 copy $lib/libstb.a $lib/libgtest.a $lib/libgtest_main.a $lib/libgmock.a $lib/libgmock_main.a \
      $lib/libimgui.a $lib/libfmt.so $lib/libfmt.so.9 $lib/libfmt.so.9.1.0 \
      $lib/libtinyobjloader.so $lib/libtinyobjloader.so.2rc10 \
-     $lib/libtinyobjloader_double.so $lib/libtinyobjloader_double.so.2rc10 "$out/sysroot/usr/lib/$arch"
+     $lib/libtinyobjloader_double.so $lib/libtinyobjloader_double.so.2rc10 \
+     $lib/libspng.so $lib/libspng.so.0 $lib/libspng.so.0.7.3 "$out/sysroot/usr/lib/$arch"
 copy $lib/cmake/GTest $lib/cmake/fmt $lib/cmake/tinyobjloader "$out/sysroot/usr/lib/$arch/cmake"
 copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$out/sysroot/usr/share/cmake"
 
-# Run time: glvnd (Debian's libegl1, libglvnd0, libgl1, libglx0) and the shared libraries above.
+# Run time: glvnd (Debian's libegl1, libglvnd0, libgl1, libglx0) and the shared libraries above
+# (libspng needs only libz and libm, which the host has).
 for so in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0 \
-          libfmt.so.9 libtinyobjloader.so.2rc10; do
+          libfmt.so.9 libtinyobjloader.so.2rc10 libspng.so.0; do
     cp -L "$lib/$so" "$out/runtime/$so"
 done
 
