@@ -96,16 +96,23 @@ io::MeshData makeTorus(int triangles)
     return mesh;
 }
 
-std::vector<Size> parseSizes(const std::string& text)
+std::vector<std::string> splitList(const std::string& text)
 {
-    std::vector<Size> sizes;
+    std::vector<std::string> items;
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t end = std::min(text.find(',', start), text.size());
-        const std::string item = text.substr(start, end - start);
+        if (end > start)
+            items.push_back(text.substr(start, end - start));
         start = end + 1;
-        if (item.empty())
-            continue;
+    }
+    return items;
+}
+
+std::vector<Size> parseSizes(const std::string& text)
+{
+    std::vector<Size> sizes;
+    for (const std::string& item : splitList(text)) {
         if (item == "1080p" || item == "4K") {
             for (const Size& size : BenchSizes)
                 if (size.name == item)

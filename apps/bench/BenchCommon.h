@@ -86,6 +86,9 @@ private:
 /// A wavy torus of about `triangles` triangles (rounded to a grid), with normals and colours.
 io::MeshData makeTorus(int triangles);
 
+/// The items of a comma-separated list, empty ones left out.
+std::vector<std::string> splitList(const std::string& text);
+
 /// Parses "1080p,4K,640x360" into sizes (names kept as given).
 std::vector<Size> parseSizes(const std::string& text);
 

@@ -34,13 +34,7 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 std::vector<frame::OutputFormat> parseFormats(const std::string& text)
 {
     std::vector<frame::OutputFormat> formats;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = std::min(text.find(',', start), text.size());
-        const std::string item = text.substr(start, end - start);
-        start = end + 1;
-        if (item.empty())
-            continue;
+    for (const std::string& item : splitList(text)) {
         auto format = frame::parseOutputFormat(item);
         if (!format || format.value() == frame::OutputFormat::Png16)
             throw Error("--formats: expected none, pam or png, separated by commas, got '" + item +
@@ -88,9 +82,9 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
 {
     const std::vector<Size> sizes = parseSizes(e.sizes);
     const std::vector<frame::OutputFormat> formats = parseFormats(e.formats);
-    const fs::path root = e.outDir.empty() ? fs::temp_directory_path() /
-                                                 fmt::format("tandem-export-{}", getpid())
-                                           : fs::path(e.outDir);
+    const fs::path root =
+        e.outDir.empty() ? fs::temp_directory_path() / fmt::format("tandem-export-{}", getpid())
+                         : fs::path(e.outDir);
     nlohmann::json json;
     {
         auto context = makeContext(settings.device); // for the header's GL strings
@@ -109,8 +103,7 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
     std::vector<std::vector<std::string>> rows, encoderRows;
     for (const Size& size : sizes) {
         for (frame::OutputFormat format : formats) {
-            const fs::path dir =
-                root / fmt::format("{}-{}", size.name, frame::formatName(format));
+            const fs::path dir = root / fmt::format("{}-{}", size.name, frame::formatName(format));
             fs::create_directories(dir);
             app::CommonOptions o;
             o.headless = true;
@@ -127,7 +120,7 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
             o.outputThreads = e.threads;
             o.reportPath = (dir / "report.json").string();
             app::OpenFailure failure;
-            auto session = app::Session::open({"tandem-bench"}, o, settings.argv, failure);
+            auto session = app::Session::open({"tandem-bench", ""}, o, settings.argv, failure);
             if (!session)
                 throw Error(failure.message);
             session->setScene(scene);
@@ -179,12 +172,13 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
                     throw Error(image.error());
                 nlohmann::json row = compareEncoders(image.value(), 3);
                 row["size"] = size.name;
-                encoderRows.push_back({size.name,
-                                       fmt::format("{:.1f}", row["stb_image_write_ms"].get<double>()),
-                                       fmt::format("{:.1f}", row["libspng_ms"].get<double>()),
-                                       fmt::format("{:.1f}x", row["speedup"].get<double>()),
-                                       fmt::format("{} / {} KB", row["stb_image_write_bytes"].get<std::size_t>() / 1024,
-                                                   row["libspng_bytes"].get<std::size_t>() / 1024)});
+                encoderRows.push_back(
+                    {size.name, fmt::format("{:.1f}", row["stb_image_write_ms"].get<double>()),
+                     fmt::format("{:.1f}", row["libspng_ms"].get<double>()),
+                     fmt::format("{:.1f}x", row["speedup"].get<double>()),
+                     fmt::format("{} / {} KB",
+                                 row["stb_image_write_bytes"].get<std::size_t>() / 1024,
+                                 row["libspng_bytes"].get<std::size_t>() / 1024)});
                 encoders.push_back(row);
             }
             if (!e.keep)
@@ -196,13 +190,12 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
     std::printf("\nheadless export (frames/s over %d steady frames; GPU frame p50; stalls and "
                 "throttle waits per steady frame)\n",
                 settings.frames);
-    printTable({"size", "format", "frames/s", "GPU ms", "stalls", "throttles", "files",
-                "threads", "write ms"},
+    printTable({"size", "format", "frames/s", "GPU ms", "stalls", "throttles", "files", "threads",
+                "write ms"},
                rows);
     if (!encoderRows.empty()) {
         std::printf("\none PNG encode of a rendered frame on one thread\n");
-        printTable({"size", "stb_image_write ms", "libspng ms", "speed-up", "sizes"},
-                   encoderRows);
+        printTable({"size", "stb_image_write ms", "libspng ms", "speed-up", "sizes"}, encoderRows);
     }
     json["results"] = results;
     json["encoders"] = encoders;

@@ -111,9 +111,9 @@ int runOverheadBench(const Settings& settings)
             finish();
             if (measure)
                 blockFrames.push_back(std::chrono::duration<double, std::milli>(
-                                     std::chrono::steady_clock::now() - blockStart)
-                                     .count() /
-                                 count);
+                                          std::chrono::steady_clock::now() - blockStart)
+                                          .count() /
+                                      count);
         };
         for (std::size_t v = 0; v < variants.size(); ++v)
             block(v, variants[v].frames, variants[v].cpu, settings.warmup, false);

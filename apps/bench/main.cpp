@@ -56,14 +56,16 @@ int main(int argc, char** argv)
                   "at 1080p and 4K, with the GPU frame time and stalls per frame; PNG encoders "
                   "compared on one frame");
     common(exporting);
-    ExportSettings exportSettings;
+    bench::ExportSettings exportSettings;
     exporting->add_option("--triangles", exportSettings.triangles, "triangles in the mesh")
         ->check(CLI::Range(1000, 100'000'000))
         ->capture_default_str();
-    exporting->add_option("--sizes", exportSettings.sizes, "sizes: 1080p, 4K or WxH, comma separated")
+    exporting
+        ->add_option("--sizes", exportSettings.sizes, "sizes: 1080p, 4K or WxH, comma separated")
         ->capture_default_str();
-    exporting->add_option("--formats", exportSettings.formats,
-                          "output formats, comma separated: none, pam, png")
+    exporting
+        ->add_option("--formats", exportSettings.formats,
+                     "output formats, comma separated: none, pam, png")
         ->capture_default_str();
     exporting->add_option("--out", exportSettings.outDir,
                           "folder for the frames (default: a temporary folder, removed after)");

@@ -6,8 +6,7 @@ namespace tandem::app {
 
 using platform::InputEvent;
 
-bool CameraInput::handle(const InputEvent& event, render::OrbitController& camera,
-                         int viewHeight)
+bool CameraInput::handle(const InputEvent& event, render::OrbitController& camera, int viewHeight)
 {
     switch (event.type) {
     case InputEvent::Type::MouseButton:

@@ -90,18 +90,18 @@ void Report::setProfile(const profile::Profiler& profiler)
             {"per_frame", static_cast<double>(profiler.stallTotals()[i]) / frames}};
     // "compiled out": built with TANDEM_PROFILER=OFF, nothing below was measured.
     const char* state = !profile::CompiledIn ? "compiled out" : profiler.isEnabled() ? "on" : "off";
-    m_json["profile"] = {{"profiler", state},
-                         {"gpu_stages", gpu},
-                         {"cpu_stages", cpu},
-                         {"handoffs_per_frame", countJson(profiler.counters().summary("handoffs"))},
-                         {"stalls_per_frame", countJson(profiler.counters().summary("stalls"))},
-                         {"throttles_per_frame",
-                          countJson(profiler.counters().summary("throttles"))},
-                         {"stalls_by_cause", stalls},
-                         {"frames_measured", profiler.framesMeasured()},
-                         {"frames_dropped", profiler.framesDropped()},
-                         {"clock_calibrations", profiler.calibrations()},
-                         {"window_frames", profiler.gpuStats().capacity()}};
+    m_json["profile"] = {
+        {"profiler", state},
+        {"gpu_stages", gpu},
+        {"cpu_stages", cpu},
+        {"handoffs_per_frame", countJson(profiler.counters().summary("handoffs"))},
+        {"stalls_per_frame", countJson(profiler.counters().summary("stalls"))},
+        {"throttles_per_frame", countJson(profiler.counters().summary("throttles"))},
+        {"stalls_by_cause", stalls},
+        {"frames_measured", profiler.framesMeasured()},
+        {"frames_dropped", profiler.framesDropped()},
+        {"clock_calibrations", profiler.calibrations()},
+        {"window_frames", profiler.gpuStats().capacity()}};
 }
 
 Result<bool> Report::write(const std::filesystem::path& path, bool overwrite) const

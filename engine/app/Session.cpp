@@ -66,8 +66,12 @@ std::unique_ptr<Session> Session::open(const AppInfo& info, const CommonOptions&
 std::optional<OpenFailure> Session::setUp(char** argv)
 {
     const CommonOptions& o = m_options;
-    auto usage = [](std::string message) { return OpenFailure{ExitUsage, std::move(message)}; };
-    auto input = [](std::string message) { return OpenFailure{ExitInput, std::move(message)}; };
+    auto usage = [](std::string message) {
+        return OpenFailure{ExitUsage, std::move(message)};
+    };
+    auto input = [](std::string message) {
+        return OpenFailure{ExitInput, std::move(message)};
+    };
 
     // --- the command line (usage errors first: nothing has happened yet) ---
     if (!parseSize(o.size, m_width, m_height))
@@ -154,8 +158,7 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     contextOptions.eglDevice = o.eglDevice;
     contextOptions.cudaDevice = cudaDevice;
     auto context = platform::createContext(
-        o.headless ? platform::ContextMode::Headless : platform::ContextMode::Auto,
-        contextOptions);
+        o.headless ? platform::ContextMode::Headless : platform::ContextMode::Auto, contextOptions);
     if (!context)
         return input(context.error());
     m_context = std::move(context.value());
@@ -211,12 +214,15 @@ std::optional<OpenFailure> Session::setUp(char** argv)
         }
     }
     if (m_overlay) {
-        m_overlay->addPanel({"", true, [this] { ui::timingsPanel(*m_profiler, m_history); }});
-        m_overlay->addPanel({"passes", true, [this] {
-                                 ui::interopPanel(m_doctor,
-                                                  interop::pathName(m_processor->path()));
+        m_overlay->addPanel({"", true, [this] {
+                                 ui::timingsPanel(*m_profiler, m_history);
                              }});
-        m_overlay->addPanel({"post-process chain", false, [this] { ui::chainPanel(m_chain); }});
+        m_overlay->addPanel({"passes", true, [this] {
+                                 ui::interopPanel(m_doctor, interop::pathName(m_processor->path()));
+                             }});
+        m_overlay->addPanel({"post-process chain", false, [this] {
+                                 ui::chainPanel(m_chain);
+                             }});
         if (m_capture)
             m_overlay->addPanel({"RenderDoc", true, [this] {
                                      ui::capturePanel(m_capture->captures(),
@@ -399,7 +405,9 @@ void Session::renderFrame()
 void Session::hand(const frame::ReadyFrame& ready)
 {
     frame::OutputRing& ring = *m_ring;
-    auto release = [&ring, slot = ready.slot] { ring.release(slot); };
+    auto release = [&ring, slot = ready.slot] {
+        ring.release(slot);
+    };
     if (ready.index >= ScreenshotIndex) {
         auto path = m_pendingScreenshots.extract(ready.index);
         if (!path) {
@@ -430,7 +438,9 @@ void Session::hand(const frame::ReadyFrame& ready)
 
 void Session::readBack()
 {
-    const auto sink = [this](const frame::ReadyFrame& ready) { hand(ready); };
+    const auto sink = [this](const frame::ReadyFrame& ready) {
+        hand(ready);
+    };
     if (m_writeFrames) {
         if (m_output.format == frame::OutputFormat::Png16)
             m_ring->readTexture(m_renderer->gbuffer().color(), m_renderer->width(),

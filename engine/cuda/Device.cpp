@@ -100,7 +100,8 @@ std::string versionString()
     const cudaError_t driverStatus = cudaDriverGetVersion(&driver);
     clearError("cudaDriverGetVersion", driverStatus);
     const cudaError_t runtimeStatus = cudaRuntimeGetVersion(&runtime);
-    clearError("cudaRuntimeGetVersion", runtimeStatus);
+    // Without a driver the runtime notes it as it starts: an answer here, not an error.
+    clearError("cudaRuntimeGetVersion", driver == 0 ? cudaErrorInsufficientDriver : runtimeStatus);
     if (driver == 0)
         return fmt::format("no CUDA driver, runtime {}.{}", runtime / 1000, (runtime % 1000) / 10);
     return fmt::format("driver {}.{}, runtime {}.{}", driver / 1000, (driver % 1000) / 10,

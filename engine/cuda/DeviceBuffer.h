@@ -53,8 +53,8 @@ private:
         if (m_data) {
             const cudaError_t result = cudaFree(m_data);
             // Errors at shutdown (the driver unloading) are harmless; others are logged.
-            clearError("cudaFree(DeviceBuffer)", result == cudaErrorCudartUnloading ? result
-                                                                                   : cudaSuccess);
+            clearError("cudaFree(DeviceBuffer)",
+                       result == cudaErrorCudartUnloading ? result : cudaSuccess);
         }
         m_data = nullptr;
         m_count = 0;

@@ -37,8 +37,7 @@ public:
     void beginStage(const char* name, void* stream) override
     {
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
-        m_tokens.push_back(stream ? m_profiler.beginCuda(name, stream)
-                                  : m_profiler.beginCpu(name));
+        m_tokens.push_back(stream ? m_profiler.beginCuda(name, stream) : m_profiler.beginCpu(name));
     }
     void endStage(const char*, void* stream) override
     {

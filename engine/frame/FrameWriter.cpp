@@ -54,8 +54,8 @@ Result<std::unique_ptr<FrameWriter>> FrameWriter::open(const OutputSettings& set
         if (settings.video.has_parent_path())
             if (auto ok = prepareOutputDirectory(settings.video.parent_path()); !ok)
                 return fail(ok.error());
-        auto video = io::VideoWriter::open(settings.video, width, height, settings.fps,
-                                           settings.overwrite);
+        auto video =
+            io::VideoWriter::open(settings.video, width, height, settings.fps, settings.overwrite);
         if (!video)
             return fail(video.error());
         writer->m_video = std::move(video.value());

@@ -76,8 +76,9 @@ void OutputRing::readFramebuffer(GLuint framebuffer, int width, int height, std:
 {
     Slot& slot = acquire(sink);
     gl::DebugGroup group("readback");
-    slot.frame = ReadyFrame{index, width, height, PixelFormat::Rgba8, nullptr,
-                            static_cast<int>(&slot - m_slots.data())};
+    slot.frame = ReadyFrame{index,   width,
+                            height,  PixelFormat::Rgba8,
+                            nullptr, static_cast<int>(&slot - m_slots.data())};
     const std::size_t bytes = slot.frame.rowBytes() * static_cast<std::size_t>(height);
     prepare(slot, bytes);
     slot.frame.pixels = slot.buffer.mapped();
@@ -95,13 +96,13 @@ void OutputRing::readFramebuffer(GLuint framebuffer, int width, int height, std:
     ++m_read;
 }
 
-void OutputRing::readTexture(const gl::Texture& texture, int width, int height,
-                             PixelFormat format, std::uint64_t index, const Sink& sink)
+void OutputRing::readTexture(const gl::Texture& texture, int width, int height, PixelFormat format,
+                             std::uint64_t index, const Sink& sink)
 {
     Slot& slot = acquire(sink);
     gl::DebugGroup group("readback");
-    slot.frame = ReadyFrame{index, width, height, format, nullptr,
-                            static_cast<int>(&slot - m_slots.data())};
+    slot.frame =
+        ReadyFrame{index, width, height, format, nullptr, static_cast<int>(&slot - m_slots.data())};
     const std::size_t bytes = slot.frame.rowBytes() * static_cast<std::size_t>(height);
     prepare(slot, bytes);
     slot.frame.pixels = slot.buffer.mapped();

@@ -17,8 +17,8 @@ std::string Progress::line(std::uint64_t done) const
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
-    std::string text = m_total ? fmt::format("{}/{} frames", done, m_total)
-                               : fmt::format("{} frames", done);
+    std::string text =
+        m_total ? fmt::format("{}/{} frames", done, m_total) : fmt::format("{} frames", done);
     text += fmt::format("  {:.1f} frames/s", rate);
     if (m_total && rate > 0 && done < m_total)
         text += fmt::format("  ETA {:.1f} s", static_cast<double>(m_total - done) / rate);

@@ -13,11 +13,11 @@ namespace tandem::interop {
 class Registrations;
 
 struct FrameTextures {
-    gl::Texture* color = nullptr;  ///< RGBA8 or RGBA16F (colorIsHalf), read
-    gl::Texture* depth = nullptr;  ///< R32F linear depth (0 = background), read
-    gl::Texture* normal = nullptr; ///< RGBA16F world normal, read
-    gl::Texture* id = nullptr;     ///< R32UI primitive id + 1, read
-    gl::Texture* output = nullptr; ///< RGBA8, fully overwritten
+    gl::Texture* color = nullptr;           ///< RGBA8 or RGBA16F (colorIsHalf), read
+    gl::Texture* depth = nullptr;           ///< R32F linear depth (0 = background), read
+    gl::Texture* normal = nullptr;          ///< RGBA16F world normal, read
+    gl::Texture* id = nullptr;              ///< R32UI primitive id + 1, read
+    gl::Texture* output = nullptr;          ///< RGBA8, fully overwritten
     Registrations* registrations = nullptr; ///< the owner's registrations of these textures
     int width = 0;                          ///< drawn region, pixels (≤ texture size)
     int height = 0;

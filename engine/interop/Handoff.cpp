@@ -252,8 +252,8 @@ void Handoff::unmap() noexcept
     if (!s.mapped)
         return;
     if (!s.resources.empty()) {
-        const cudaError_t result = cudaGraphicsUnmapResources(
-            static_cast<int>(s.resources.size()), s.resources.data(), s.stream.get());
+        const cudaError_t result = cudaGraphicsUnmapResources(static_cast<int>(s.resources.size()),
+                                                              s.resources.data(), s.stream.get());
         if (result != cudaSuccess)
             log::error("cudaGraphicsUnmapResources failed: {}", cudaGetErrorString(result));
         cuda::clearError("cudaGraphicsUnmapResources", result);

@@ -24,9 +24,9 @@ Result<bool> writePam(const std::filesystem::path& path, const Image& image, boo
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     if (!file)
         return fail(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
-    const std::string header = fmt::format(
-        "P7\nWIDTH {}\nHEIGHT {}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n",
-        image.width, image.height);
+    const std::string header =
+        fmt::format("P7\nWIDTH {}\nHEIGHT {}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n",
+                    image.width, image.height);
     const bool written =
         std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
         std::fwrite(image.pixels.data(), 1, image.pixels.size(), file) == image.pixels.size();
@@ -49,10 +49,10 @@ Result<Image> readPam(const std::filesystem::path& path)
     auto bytes = readFile(path);
     if (!bytes)
         return fail(bytes.error());
-    const std::string text(bytes.value().begin(),
-                           bytes.value().begin() +
-                               static_cast<std::ptrdiff_t>(std::min<std::size_t>(
-                                   bytes.value().size(), 256)));
+    const std::string text(
+        bytes.value().begin(),
+        bytes.value().begin() +
+            static_cast<std::ptrdiff_t>(std::min<std::size_t>(bytes.value().size(), 256)));
     const std::size_t end = text.find("ENDHDR\n");
     int width = 0, height = 0;
     if (text.rfind("P7\n", 0) != 0 || end == std::string::npos ||

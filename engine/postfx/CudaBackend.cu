@@ -215,8 +215,8 @@ public:
                 const int from = pass == 0 ? src : detail::Temporary;
                 const ImageView<Rgba>& out = m_views[pass == passes - 1 ? dst : detail::Temporary];
                 withSource(from, [&](auto s) {
-                    const Inputs<decltype(s), SurfR32F, SurfRgba16F, SurfR32UI> in{
-                        s, m_depth, m_normal, m_id};
+                    const Inputs<decltype(s), SurfR32F, SurfRgba16F, SurfR32UI> in{s, m_depth,
+                                                                                   m_normal, m_id};
                     stageKernel<S><<<gridFor(out.width, out.height), blockSize(), 0, m_stream>>>(
                         in, out, k, pass);
                     cuda::checkLaunch(S::descriptor.name);
@@ -303,9 +303,8 @@ CudaBackend::Refs CudaBackend::declare(interop::Uses& uses, const interop::Frame
     return refs;
 }
 
-void CudaBackend::run(const PreparedChain& chain, const interop::FrameTextures& t,
-                      const Refs& refs, const interop::MappedView& view,
-                      interop::PassHooks* hooks)
+void CudaBackend::run(const PreparedChain& chain, const interop::FrameTextures& t, const Refs& refs,
+                      const interop::MappedView& view, interop::PassHooks* hooks)
 {
     State& s = *m_state;
     s.prepareBuffers(t.width, t.height);

@@ -34,9 +34,9 @@ class HostExec {
 public:
     HostExec(ThreadPool& pool, const interop::HostFrame& in, std::vector<Rgba> (&buffers)[3],
              std::vector<std::uint8_t>& output, interop::PassHooks* hooks)
-        : m_pool(pool), m_in(in), m_output(output), m_hooks(hooks),
-          m_depth{in.depth, in.width, in.height, in.width}, m_normal{in.normal, in.width, in.height},
-          m_id{in.id, in.width, in.height, in.width}
+        : m_pool(pool), m_in(in), m_output(output),
+          m_hooks(hooks), m_depth{in.depth, in.width, in.height, in.width},
+          m_normal{in.normal, in.width, in.height}, m_id{in.id, in.width, in.height, in.width}
     {
         const std::size_t pixels = static_cast<std::size_t>(in.width) * in.height;
         for (int i = 0; i < 3; ++i) {

@@ -45,7 +45,8 @@ Stage Stage::make(int kind)
     stage.kind = kind;
     const StageDescriptor& d = descriptors[static_cast<std::size_t>(kind)];
     for (int i = 0; i < d.paramCount; ++i)
-        stage.params[static_cast<std::size_t>(i)] = d.params[static_cast<std::size_t>(i)].defaultValue;
+        stage.params[static_cast<std::size_t>(i)] =
+            d.params[static_cast<std::size_t>(i)].defaultValue;
     return stage;
 }
 

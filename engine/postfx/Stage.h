@@ -34,10 +34,10 @@ enum StageInput : unsigned {
 };
 
 struct StageDescriptor {
-    const char* name;  ///< "tonemap", "view-depth": the command line's and the timings' name
-    const char* help;  ///< one line
-    unsigned reads;    ///< StageInput bits
-    int paramCount;    ///< entries of `params` in use
+    const char* name; ///< "tonemap", "view-depth": the command line's and the timings' name
+    const char* help; ///< one line
+    unsigned reads;   ///< StageInput bits
+    int paramCount;   ///< entries of `params` in use
     std::array<ParamDescriptor, MaxStageParams> params;
 };
 
@@ -48,7 +48,7 @@ int findStage(std::string_view name);
 
 /// One configured stage of a chain.
 struct Stage {
-    int kind = 0;      ///< index into stageDescriptors()
+    int kind = 0; ///< index into stageDescriptors()
     bool enabled = true;
     std::array<float, MaxStageParams> params{}; ///< values in descriptor order
 

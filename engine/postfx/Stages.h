@@ -198,42 +198,36 @@ struct Fxaa {
     }
 };
 
-struct ViewDepth {
-    static constexpr StageDescriptor descriptor{
-        "view-depth", "debug view: linear depth, near white to far dark", ReadsDepth, 0, {}};
+/// What the debug views share: no parameters; the camera's depth range.
+struct ViewStage {
     using K = ViewK;
     static K prepare(const float*, const FrameInfo& frame)
     {
         return {frame.nearPlane, frame.farPlane};
     }
+};
+
+struct ViewDepth : ViewStage {
+    static constexpr StageDescriptor descriptor{
+        "view-depth", "debug view: linear depth, near white to far dark", ReadsDepth, 0, {}};
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K& k)
     {
         return viewDepthPixel(in.depth, x, y, k);
     }
 };
 
-struct ViewNormal {
+struct ViewNormal : ViewStage {
     static constexpr StageDescriptor descriptor{
         "view-normal", "debug view: world normals as colour", ReadsNormal, 0, {}};
-    using K = ViewK;
-    static K prepare(const float*, const FrameInfo& frame)
-    {
-        return {frame.nearPlane, frame.farPlane};
-    }
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K&)
     {
         return viewNormalPixel(in.normal, x, y);
     }
 };
 
-struct ViewId {
+struct ViewId : ViewStage {
     static constexpr StageDescriptor descriptor{
         "view-id", "debug view: primitive ids in false colour", ReadsId, 0, {}};
-    using K = ViewK;
-    static K prepare(const float*, const FrameInfo& frame)
-    {
-        return {frame.nearPlane, frame.farPlane};
-    }
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K&)
     {
         return viewIdPixel(in.id, x, y);
@@ -268,7 +262,10 @@ template <class S> struct StagePasses {
     static constexpr int value = 1;
 };
 template <class S>
-    requires requires { S::passes; }
+requires requires
+{
+    S::passes;
+}
 struct StagePasses<S> {
     static constexpr int value = S::passes;
 };
@@ -278,14 +275,16 @@ struct StagePasses<S> {
 template <class S> inline constexpr int passesOf = detail::StagePasses<S>::value;
 
 /// Whether stage type S prepares a table.
-template <class S>
-inline constexpr bool hasTable = requires(const float* p) { S::table(p); };
+template <class S> inline constexpr bool hasTable = requires(const float* p)
+{
+    S::table(p);
+};
 
 /// Calls S's pixel function for `pass`.
 template <class S, class In>
 TANDEM_HD Rgba stagePixel(const In& in, int x, int y, const typename S::K& k, int pass)
 {
-    if constexpr (passesOf<S> > 1)
+    if constexpr (passesOf < S >> 1)
         return S::pixel(in, x, y, k, pass);
     else
         return S::pixel(in, x, y, k);

@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include "engine/cuda/CudaCheck.h"
 #include "engine/cuda/Stream.h"
 #endif
 
@@ -36,8 +37,8 @@ float elapsedMs(cudaEvent_t from, cudaEvent_t to)
 {
     float ms = 0;
     if (const cudaError_t error = cudaEventElapsedTime(&ms, from, to); error != cudaSuccess) {
-        cudaGetLastError(); // not sticky: said below, then cleared
         log::warning("profile: cudaEventElapsedTime: {}", cudaGetErrorString(error));
+        cuda::clearError("cudaEventElapsedTime", error);
     }
     return ms;
 }
@@ -540,8 +541,8 @@ void Profiler::record(FrameRecord&& frame)
     ++m_measured;
     m_counters.add("handoffs", frame.handoffs);
     m_counters.add("stalls", static_cast<double>(stalls));
-    m_counters.add("throttles",
-                   static_cast<double>(frame.stalls[static_cast<std::size_t>(StallCause::Throttle)]));
+    m_counters.add("throttles", static_cast<double>(
+                                    frame.stalls[static_cast<std::size_t>(StallCause::Throttle)]));
     m_done.push_back(std::move(frame));
 }
 
@@ -558,8 +559,8 @@ void Profiler::flush()
     // Only where this profiler recorded events: a build with CUDA may run without a GPU.
     if (!m_streams.empty()) {
         if (const cudaError_t error = cudaDeviceSynchronize(); error != cudaSuccess) {
-            cudaGetLastError(); // said, then cleared
             log::warning("profile: flush: cudaDeviceSynchronize: {}", cudaGetErrorString(error));
+            cuda::clearError("cudaDeviceSynchronize", error);
         }
     }
 #endif

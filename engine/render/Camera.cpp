@@ -11,8 +11,7 @@ glm::mat4 Camera::view() const
 
 glm::mat4 Camera::projection(float aspect) const
 {
-    return glm::perspective(glm::radians(fovY), aspect > 0.0f ? aspect : 1.0f, nearPlane,
-                            farPlane);
+    return glm::perspective(glm::radians(fovY), aspect > 0.0f ? aspect : 1.0f, nearPlane, farPlane);
 }
 
 } // namespace tandem::render

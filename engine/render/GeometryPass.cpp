@@ -2,8 +2,8 @@
 
 #include "engine/gl/Debug.h"
 #include "engine/render/Bindings.h"
-#include "engine/render/GBuffer.h"
 #include "engine/render/Camera.h"
+#include "engine/render/GBuffer.h"
 #include "engine/render/GpuScene.h"
 
 namespace tandem::render {
@@ -74,8 +74,8 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuScene& scene, const 
         glBindVertexArray(scene.vertexArray().id());
         if (scene.indexCount() > 0) {
             m_visibilityTriangles.use();
-            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(scene.indexCount()),
-                           GL_UNSIGNED_INT, nullptr);
+            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(scene.indexCount()), GL_UNSIGNED_INT,
+                           nullptr);
         }
         if (scene.hasPoints()) {
             m_visibilityPoints.use();
@@ -119,8 +119,7 @@ void GeometryPass::resolve(GBuffer& target, const GpuScene& scene)
                          scene.provokingOffsets().id());
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboProvokingTriangles,
                          scene.provokingTriangles().id());
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboObjects,
-                         scene.objectBuffer().id());
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding::SsboObjects, scene.objectBuffer().id());
         (target.colorFormat() == ColorFormat::Rgba16F ? m_resolveRgba16F : m_resolveRgba8).use();
         glDispatchCompute(static_cast<GLuint>((target.width() + 7) / 8),
                           static_cast<GLuint>((target.height() + 7) / 8), 1);

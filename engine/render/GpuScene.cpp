@@ -102,8 +102,8 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
                                offsetof(Vertex, color));
     m_vertexArray.setAttribute(binding::AttrTexcoord, 0, 2, GL_FLOAT, false,
                                offsetof(Vertex, texcoord));
-    m_objectBuffer = gl::Buffer(m_objects.size() * sizeof(GpuObject), m_objects.data(), 0,
-                                name + " objects");
+    m_objectBuffer =
+        gl::Buffer(m_objects.size() * sizeof(GpuObject), m_objects.data(), 0, name + " objects");
     // Counting sort of triangles by their last vertex (GL_LAST_VERTEX_CONVENTION).
     const std::size_t triangles = indices.size() / 3;
     std::vector<std::uint32_t> offsets(vertices.size() + 1, 0);
@@ -115,14 +115,14 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
     std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
     for (std::size_t t = 0; t < triangles; ++t)
         byVertex[next[indices[3 * t + 2]]++] = static_cast<std::uint32_t>(t);
-    m_indices = gl::Buffer(indices.size() * sizeof(std::uint32_t), indices.data(), 0,
-                           name + " indices");
+    m_indices =
+        gl::Buffer(indices.size() * sizeof(std::uint32_t), indices.data(), 0, name + " indices");
     if (!indices.empty())
         m_vertexArray.setIndexBuffer(m_indices);
     m_provokingOffsets = gl::Buffer(offsets.size() * sizeof(std::uint32_t), offsets.data(), 0,
                                     name + " provoking offsets");
-    m_provokingTriangles = gl::Buffer(byVertex.size() * sizeof(std::uint32_t), byVertex.data(),
-                                      0, name + " provoking triangles");
+    m_provokingTriangles = gl::Buffer(byVertex.size() * sizeof(std::uint32_t), byVertex.data(), 0,
+                                      name + " provoking triangles");
 }
 
 bool GpuScene::hasPoints() const

@@ -36,7 +36,7 @@ enum ObjectFlag : std::uint32_t {
 
 /// std430 layout of one record of the Objects buffer (Resolve.comp.glsl's uvec4 objects[]).
 struct GpuObject {
-    std::uint32_t firstVertex;    ///< into the vertex buffer
+    std::uint32_t firstVertex; ///< into the vertex buffer
     std::uint32_t vertexCount;
     std::uint32_t firstPrimitive; ///< its first id - 1: triangles of all meshes come first (in
                                   ///< object order), then the points of all clouds

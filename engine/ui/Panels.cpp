@@ -37,8 +37,7 @@ void timingsPanel(const profile::Profiler& profiler,
                 profiler.counters().summary("stalls").mean,
                 static_cast<unsigned long long>(profiler.framesDropped()));
     const double gpuFrameMean = std::max(1e-9, profiler.gpuStats().summary("frame").mean);
-    if (ImGui::BeginTable("stages", 5,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::BeginTable("stages", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("stage");
         ImGui::TableSetupColumn("GPU ms");
         ImGui::TableSetupColumn("CPU ms");
@@ -56,8 +55,7 @@ void timingsPanel(const profile::Profiler& profiler,
             const profile::Summary cpu = profiler.cpuStats().summary(name);
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colorFor(name)), "%s",
-                               name.c_str());
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colorFor(name)), "%s", name.c_str());
             ImGui::TableNextColumn();
             gpu.count ? ImGui::Text("%.3f", gpu.mean) : ImGui::TextDisabled("-");
             ImGui::TableNextColumn();

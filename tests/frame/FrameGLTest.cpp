@@ -99,8 +99,8 @@ TEST_F(FrameGL, Rgba16FColourReadsBackAsSixteenBits)
 {
     const render::GpuScene scene = test::sceneOf(test::colouredCube());
     test::FrameStack stack(32, 24, render::ColorFormat::Rgba16F);
-    stack.frame.render(scene, test::fittedCamera(scene.bounds()), postfx::Chain{},
-                       Channel::Color, {});
+    stack.frame.render(scene, test::fittedCamera(scene.bounds()), postfx::Chain{}, Channel::Color,
+                       {});
     OutputRing ring(2);
     std::vector<std::uint16_t> wide;
     ring.readTexture(stack.renderer.gbuffer().color(), 32, 24, PixelFormat::Rgba16, 0,

@@ -3,10 +3,11 @@
 // PNG), named by frame, never over an existing file, the first error reported and nothing
 // written after it; a video gets every frame in order. And the progress line's text.
 #include <atomic>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "engine/frame/FrameWriter.h"

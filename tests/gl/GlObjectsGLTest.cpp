@@ -88,9 +88,9 @@ TEST_F(GlObjects, PersistentMappingReadsWhatTheGpuWroteOnceTheFenceSignals)
     // A pixel-pack read into a persistent, coherent mapping, ordered by a fence: the output
     // ring's way of reading frames back without waiting.
     Texture texture(GL_RGBA8, 4, 2, "fence.source");
-    const std::uint8_t pixels[4 * 2 * 4] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
-                                            25, 26, 27, 28, 29, 30, 31, 32};
+    const std::uint8_t pixels[4 * 2 * 4] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                            12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                                            23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
     texture.upload(GL_RGBA, GL_UNSIGNED_BYTE, pixels);
     const GLbitfield flags =
         GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT | GL_CLIENT_STORAGE_BIT;

@@ -11,7 +11,9 @@
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
 #include "engine/interop/Registrations.h"
+#include "engine/platform/Context.h"
 #include "tests/support/FrameFixture.h"
+#include "tests/support/GpuTestContext.h"
 #include "tests/support/SceneFixtures.h"
 
 namespace tandem::interop {
@@ -75,8 +77,7 @@ private:
 /// Reads the scene's vertices and the G-buffer's linear depth into device memory of its own.
 class ReadPass final : public Pass {
 public:
-    ReadPass(render::GpuScene& scene, render::GBuffer& gbuffer)
-        : m_scene(scene), m_gbuffer(gbuffer)
+    ReadPass(render::GpuScene& scene, render::GBuffer& gbuffer) : m_scene(scene), m_gbuffer(gbuffer)
     {
         TANDEM_CUDA_CHECK(cudaMalloc(&positions, scene.vertexCount() * 3 * sizeof(float)));
         TANDEM_CUDA_CHECK(cudaMalloc(&depth, sizeof(float) * gbuffer.width() * gbuffer.height()));
@@ -117,30 +118,7 @@ private:
     ImageRef m_depth;
 };
 
-class InteropCuda : public ::testing::Test {
-protected:
-    static void SetUpTestSuite()
-    {
-        auto device = cuda::selectDevice(-1);
-        ASSERT_TRUE(device) << device.error();
-        platform::ContextOptions options;
-        options.width = 64;
-        options.height = 64;
-        options.debug = true;
-        options.cudaDevice = device.value().index;
-        auto context = platform::tryCreateHeadless(options);
-        ASSERT_TRUE(context) << context.error();
-        s_context = std::move(context.value());
-        s_doctor = diagnose(device.value().index, "", s_context->cudaDevice());
-        ASSERT_EQ(s_doctor.path, Path::Cuda) << s_doctor.reason;
-    }
-    static void TearDownTestSuite() { s_context.reset(); }
-    void SetUp() override { gl::resetErrorCount(); }
-    void TearDown() override { EXPECT_EQ(gl::errorCount(), 0u); }
-
-    static inline std::unique_ptr<platform::Context> s_context;
-    static inline InteropStatus s_doctor;
-};
+class InteropCuda : public test::GpuTest {};
 
 TEST_F(InteropCuda, PassesShareOneHandoffAndGlSeesWhatCudaWrote)
 {
@@ -173,8 +151,8 @@ TEST_F(InteropCuda, PassesShareOneHandoffAndGlSeesWhatCudaWrote)
 
     // CUDA read the vertex buffer as uploaded.
     std::vector<float> positions(scene.vertexCount() * 3);
-    TANDEM_CUDA_CHECK(cudaMemcpy(positions.data(), read.positions, positions.size() * 4,
-                                 cudaMemcpyDeviceToHost));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpy(positions.data(), read.positions, positions.size() * 4, cudaMemcpyDeviceToHost));
     for (std::size_t v = 0; v < mesh.positions.size(); ++v)
         for (int c = 0; c < 3; ++c)
             ASSERT_EQ(positions[v * 3 + c], mesh.positions[v][c]) << "vertex " << v;
@@ -182,8 +160,8 @@ TEST_F(InteropCuda, PassesShareOneHandoffAndGlSeesWhatCudaWrote)
     // And the linear depth, equal to what GL reads of the same texture.
     const int w = stack.renderer.width(), h = stack.renderer.height();
     std::vector<float> cudaDepth(static_cast<std::size_t>(w) * h), glDepth(cudaDepth.size());
-    TANDEM_CUDA_CHECK(cudaMemcpy(cudaDepth.data(), read.depth, cudaDepth.size() * 4,
-                                 cudaMemcpyDeviceToHost));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpy(cudaDepth.data(), read.depth, cudaDepth.size() * 4, cudaMemcpyDeviceToHost));
     glGetTextureSubImage(stack.renderer.gbuffer().linearDepth().id(), 0, 0, 0, 0, w, h, 1, GL_RED,
                          GL_FLOAT, static_cast<GLsizei>(glDepth.size() * 4), glDepth.data());
     EXPECT_EQ(cudaDepth, glDepth);

@@ -105,8 +105,10 @@ TEST(StageDescriptors, AreConsistentAndDriveTheParser)
                 ASSERT_TRUE(chain) << text << ": " << chain.error();
                 EXPECT_EQ(chain.value().stages[0].param(param.name), value) << text;
             }
-            const float below = param.min - (param.integer ? 1.0f : std::abs(param.min) * 0.01f + 1e-3f);
-            const float above = param.max + (param.integer ? 1.0f : std::abs(param.max) * 0.01f + 1e-3f);
+            const float below =
+                param.min - (param.integer ? 1.0f : std::abs(param.min) * 0.01f + 1e-3f);
+            const float above =
+                param.max + (param.integer ? 1.0f : std::abs(param.max) * 0.01f + 1e-3f);
             for (float value : {below, above}) {
                 const std::string text = fmt::format("{}:{}={}", d.name, param.name, value);
                 auto chain = parseChain(text);

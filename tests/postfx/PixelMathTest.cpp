@@ -3,8 +3,8 @@
 #include "engine/postfx/PixelStages.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -52,8 +52,8 @@ TEST(PixelStages, TonemapCurveMatchesTheFormula)
         const double aces =
             std::clamp((xc * (2.51 * xc + 0.03)) / (xc * (2.43 * xc + 0.59) + 0.14), 0.0, 1.0);
         const double exact = std::pow(aces, 1.0 / 2.2);
-        worst = std::max(worst,
-                         std::abs(tonemapCurve(static_cast<float>(x), table.data()) - exact));
+        worst =
+            std::max(worst, std::abs(tonemapCurve(static_cast<float>(x), table.data()) - exact));
     }
     EXPECT_LT(worst, 1e-4) << "well under half an 8-bit step";
 }

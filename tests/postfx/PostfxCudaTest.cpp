@@ -11,37 +11,16 @@
 #include "engine/cuda/Device.h"
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
+#include "engine/platform/Context.h"
 #include "tests/support/FrameFixture.h"
+#include "tests/support/GpuTestContext.h"
 #include "tests/support/SceneFixtures.h"
 
 namespace tandem::postfx {
 namespace {
 
-class PostfxCuda : public ::testing::Test {
+class PostfxCuda : public test::GpuTest {
 protected:
-    static void SetUpTestSuite()
-    {
-        auto device = cuda::selectDevice(-1);
-        ASSERT_TRUE(device) << device.error();
-        platform::ContextOptions options;
-        options.width = 64;
-        options.height = 64;
-        options.debug = true;
-        options.cudaDevice = device.value().index;
-        auto context = platform::tryCreateHeadless(options);
-        ASSERT_TRUE(context) << context.error();
-        s_context = std::move(context.value());
-        s_doctor = interop::diagnose(device.value().index, "", s_context->cudaDevice());
-        ASSERT_EQ(s_doctor.path, interop::Path::Cuda) << s_doctor.reason;
-    }
-    static void TearDownTestSuite() { s_context.reset(); }
-    void SetUp() override
-    {
-        ASSERT_TRUE(s_context);
-        gl::resetErrorCount();
-    }
-    void TearDown() override { EXPECT_EQ(gl::errorCount(), 0u); }
-
     static std::unique_ptr<PostProcessor> processor(BackendChoice choice)
     {
         auto p = PostProcessor::create(choice, s_doctor);
@@ -106,9 +85,6 @@ protected:
             lit += (o.cuda[i] | o.cuda[i + 1] | o.cuda[i + 2]) != 0 ? 1 : 0;
         EXPECT_GT(lit, o.cuda.size() / 4 / 20) << what << ": output is (nearly) black";
     }
-
-    static inline std::unique_ptr<platform::Context> s_context;
-    static inline interop::InteropStatus s_doctor;
 };
 
 TEST_F(PostfxCuda, EveryStageEqualsHost)
@@ -140,7 +116,9 @@ TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
     frame::Frame frame(renderer, *cudaProcessor, profiler);
     const render::Camera camera = test::fittedCamera(scene.bounds());
     const interop::Registrations& registrations = renderer.gbuffer().registrations();
-    auto render = [&] { frame.render(scene, camera, chain.value(), frame::Channel::Output, {}); };
+    auto render = [&] {
+        frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+    };
     render();
     render();
     // Colour, depth, normal, id read; output written: five registrations, made once.

@@ -70,10 +70,9 @@ TEST_F(PostfxHost, DebugChannelsAreTheViewStages)
     const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "cubes on a floor");
     test::FrameStack stack(160, 120);
     const render::Camera camera = test::fittedCamera(scene.bounds());
-    const std::pair<frame::Channel, const char*> views[] = {
-        {frame::Channel::Depth, "view-depth"},
-        {frame::Channel::Normal, "view-normal"},
-        {frame::Channel::Id, "view-id"}};
+    const std::pair<frame::Channel, const char*> views[] = {{frame::Channel::Depth, "view-depth"},
+                                                            {frame::Channel::Normal, "view-normal"},
+                                                            {frame::Channel::Id, "view-id"}};
     for (const auto& [channel, stage] : views) {
         const io::Image shown = stack.render(scene, camera, Chain{}, channel);
         auto chain = parseChain(stage);

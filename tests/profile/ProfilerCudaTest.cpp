@@ -17,36 +17,12 @@
 #include "engine/platform/Context.h"
 #include "engine/profile/Profiler.h"
 #include "engine/profile/Trace.h"
+#include "tests/support/GpuTestContext.h"
 
 namespace tandem::profile {
 namespace {
 
-class ProfilerCuda : public ::testing::Test {
-protected:
-    static void SetUpTestSuite()
-    {
-        auto device = cuda::selectDevice(-1);
-        ASSERT_TRUE(device) << device.error();
-        platform::ContextOptions options;
-        options.width = 64;
-        options.height = 64;
-        options.debug = true;
-        options.cudaDevice = device.value().index;
-        auto context = platform::tryCreateHeadless(options);
-        ASSERT_TRUE(context) << context.error();
-        s_context = std::move(context.value());
-    }
-    static void TearDownTestSuite() { s_context.reset(); }
-    void SetUp() override
-    {
-        ASSERT_TRUE(s_context);
-        s_context->makeCurrent();
-        gl::resetErrorCount();
-    }
-    void TearDown() override { EXPECT_EQ(gl::errorCount(), 0u); }
-
-    static inline std::unique_ptr<platform::Context> s_context;
-};
+class ProfilerCuda : public test::GpuTest {};
 
 const Span* find(const FrameRecord& frame, const std::string& name)
 {

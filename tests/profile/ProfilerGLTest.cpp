@@ -1,7 +1,7 @@
 // gl tier: the profiler on a real context. Headless rendering yields timings for every stage,
 // spans sit inside their frames in pipeline order, the trace is well formed, steady-state
-// frames never stall, frame output through the read-back ring included, and spans other threads record
-// on their tracks join the frames and the trace under their tracks' names. Tests that need
+// frames never stall, frame output through the read-back ring included, and spans other threads
+// record on their tracks join the frames and the trace under their tracks' names. Tests that need
 // timed frames skip in a build with the profiler compiled out (TANDEM_PROFILER=OFF).
 #include <array>
 #include <atomic>
@@ -47,7 +47,9 @@ protected:
         const frame::Channel channel =
             chain.value().enabledCount() > 0 ? frame::Channel::Output : frame::Channel::Color;
         frame::OutputRing ring(4);
-        auto sink = [&](const frame::ReadyFrame& ready) { ring.release(ready.slot); };
+        auto sink = [&](const frame::ReadyFrame& ready) {
+            ring.release(ready.slot);
+        };
         std::vector<FrameRecord> records;
         for (int i = 0; i < frames; ++i) {
             profiler.beginFrame();
@@ -142,10 +144,12 @@ TEST_F(ProfilerGL, SteadyStateFramesNeverStallWithOutputOn)
     const auto frames = run(reading, 12, "none", true);
     ASSERT_EQ(frames.size(), 12u);
     for (const auto& frame : frames)
-        for (std::size_t i = 0; i < StallCauseCount; ++i)
-            if (isStall(static_cast<StallCause>(i)))
+        for (std::size_t i = 0; i < StallCauseCount; ++i) {
+            if (isStall(static_cast<StallCause>(i))) {
                 EXPECT_EQ(frame.stalls[i], 0u)
                     << "frame " << frame.index << ": " << stallName(static_cast<StallCause>(i));
+            }
+        }
     EXPECT_EQ(reading.counters().summary("stalls").max, 0.0);
     // The host backend's read-back of the G-buffer is the one stall by design of that path.
     Profiler host;

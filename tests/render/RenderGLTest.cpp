@@ -39,8 +39,8 @@ protected:
         std::vector<std::uint32_t> ids(static_cast<std::size_t>(gbuffer.width()) *
                                        gbuffer.height());
         glGetTextureSubImage(gbuffer.id().id(), 0, 0, 0, 0, gbuffer.width(), gbuffer.height(), 1,
-                             GL_RED_INTEGER, GL_UNSIGNED_INT,
-                             static_cast<GLsizei>(ids.size() * 4), ids.data());
+                             GL_RED_INTEGER, GL_UNSIGNED_INT, static_cast<GLsizei>(ids.size() * 4),
+                             ids.data());
         return ids;
     }
 };
@@ -131,8 +131,7 @@ TEST_F(Render, SeveralObjectsInOneScene)
     EXPECT_GT(points, 20u) << "the points are drawn";
     // Each object alone draws a different picture from the two together.
     const GpuScene cubeOnly = test::sceneOf(colouredCube(), "cube");
-    const io::Image cube =
-        stack.render(cubeOnly, camera, postfx::Chain{}, Channel::Color, options);
+    const io::Image cube = stack.render(cubeOnly, camera, postfx::Chain{}, Channel::Color, options);
     EXPECT_NE(cube.pixels, both.pixels);
 }
 
@@ -149,8 +148,8 @@ TEST_F(Render, ResizeKeepsRendering)
     const GpuScene scene = test::sceneOf(colouredCube(), "cube");
     test::FrameStack stack(64, 64);
     stack.renderer.resize(100, 50);
-    const io::Image image = stack.render(scene, test::fittedCamera(scene.bounds()),
-                                         postfx::Chain{}, Channel::Color);
+    const io::Image image =
+        stack.render(scene, test::fittedCamera(scene.bounds()), postfx::Chain{}, Channel::Color);
     EXPECT_EQ(image.width, 100);
     EXPECT_EQ(image.height, 50);
     EXPECT_GT(test::nonBackgroundFraction(image), 0.1);

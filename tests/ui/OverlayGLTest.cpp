@@ -47,7 +47,9 @@ TEST_F(OverlayGL, CapturePanelButtonAsksForACapture)
     bool requested = false;
     const std::vector<std::string> captures{"captures/tandem-raster_frame0002.rdc"};
     std::optional<std::array<float, 2>> button;
-    overlay.addPanel({"RenderDoc", true, [&] { button = ui::capturePanel(captures, requested); }});
+    overlay.addPanel({"RenderDoc", true, [&] {
+                          button = ui::capturePanel(captures, requested);
+                      }});
     draw(overlay);
     ASSERT_TRUE(button) << "no capture button drawn";
     EXPECT_FALSE(requested);
@@ -79,7 +81,9 @@ TEST_F(OverlayGL, ChainPanelEditsTheChainThroughTheDescriptors)
     auto chain = postfx::parseChain("fxaa");
     ASSERT_TRUE(chain);
     bool changed = false;
-    overlay.addPanel({"post-process chain", true, [&] { changed |= ui::chainPanel(chain.value()); }});
+    overlay.addPanel({"post-process chain", true, [&] {
+                          changed |= ui::chainPanel(chain.value());
+                      }});
     draw(overlay);
     EXPECT_FALSE(changed) << "drawing alone changes nothing";
     EXPECT_EQ(chain.value().stages.size(), 1u);
