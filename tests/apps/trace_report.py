@@ -46,7 +46,7 @@ threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
 for key, name in {(1, 1): "main (render thread)", (2, 1): "GL queue"}.items():
     if threads.get(key) != name:
         fail(f"thread {key} named {threads.get(key)}, not {name}")
-if any(e["pid"] == 3 for e in spans) and threads.get((3, 1)) != "post-process":
+if any(e["pid"] == 3 for e in spans) and threads.get((3, 1)) != "frame stream":
     fail(f"CUDA stream track named {threads.get((3, 1))}")
 for e in spans:
     if (e["pid"], e["tid"]) not in threads:
