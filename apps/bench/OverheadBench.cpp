@@ -1,7 +1,8 @@
 // tandem-bench overhead: what profiling costs. The sample mesh through the whole frame
-// (geometry, post-process chain, present) at 1080p with the profiler on and off, in
-// alternating blocks of back-to-back frames in one run: the frame time (a block's wall time
-// over its frames, the GPU finished at both ends) and the CPU time to issue one frame.
+// (geometry, post-process chain, present) at 1080p and 4K with the profiler on and off, in
+// alternating blocks of back-to-back frames in one run: the frame time (the GPU's time for a
+// block's frames after the first, between two GL timestamps every variant gets alike; the
+// block's wall time beside it) and the CPU time to issue one frame.
 #include "OverheadBench.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/File.h"
 #include "engine/frame/Frame.h"
+#include "engine/gl/Query.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/profile/Profiler.h"
 #include "engine/render/GpuScene.h"
@@ -52,7 +54,7 @@ int runOverheadBench(const Settings& settings)
         struct Variant {
             const char* name;
             profile::ProfilerOptions options;
-            std::vector<double> frames, cpu;
+            std::vector<double> frames, wall, cpu;
         };
         std::vector<Variant> variants(4);
         variants[0].name = "on";
@@ -87,10 +89,16 @@ int runOverheadBench(const Settings& settings)
             for (auto& f : frames)
                 f->synchronize();
         };
-        // Frames run back to back, as an app runs them; a block's wall time over its frame count is
-        // the frame time, and each frame's issue time on the CPU is measured on its own.
+        // Frames run back to back, as an app runs them. A block's frame time is the GPU's time
+        // for its frames after the first (a GL timestamp once the first frame is issued, one
+        // after the last; the GPU stays busy in between, the CPU issuing far faster), so the
+        // CPU's start-up latency and the final wait stay out of it; the wall time of the block
+        // is kept beside it. Each frame's issue time on the CPU is measured on its own.
+        gl::Query blockBegin(GL_TIMESTAMP, "bench.block.begin");
+        gl::Query blockEnd(GL_TIMESTAMP, "bench.block.end");
         auto block = [&](std::size_t variant, std::vector<double>& blockFrames,
-                         std::vector<double>& cpu, int count, bool measure) {
+                         std::vector<double>& blockWall, std::vector<double>& cpu, int count,
+                         bool measure) {
             profile::Profiler& profiler = *profilers[variant];
             frame::Frame& pipeline = *frames[variant];
             finish();
@@ -103,25 +111,35 @@ int runOverheadBench(const Settings& settings)
                                 render::GeometryOptions{});
                 profiler.endFrame();
                 (void)profiler.takeFrames();
+                if (i == 0)
+                    blockBegin.timestamp();
                 if (measure)
                     cpu.push_back(std::chrono::duration<double, std::micro>(
                                       std::chrono::steady_clock::now() - start)
                                       .count());
             }
+            blockEnd.timestamp();
             finish();
-            if (measure)
-                blockFrames.push_back(std::chrono::duration<double, std::milli>(
-                                          std::chrono::steady_clock::now() - blockStart)
-                                          .count() /
-                                      count);
+            if (!measure || count < 2)
+                return;
+            const auto begin = blockBegin.tryResult(), end = blockEnd.tryResult();
+            if (!begin || !end)
+                throw Error("block timestamps not available after glFinish", "overhead bench");
+            blockFrames.push_back(static_cast<double>(*end - *begin) * 1e-6 / (count - 1));
+            blockWall.push_back(std::chrono::duration<double, std::milli>(
+                                    std::chrono::steady_clock::now() - blockStart)
+                                    .count() /
+                                count);
         };
         for (std::size_t v = 0; v < variants.size(); ++v)
-            block(v, variants[v].frames, variants[v].cpu, settings.warmup, false);
-        const int blocks = std::min(20, settings.frames); // fewer when fewer frames are asked
-        const int perBlock = std::max(1, settings.frames / blocks);
+            block(v, variants[v].frames, variants[v].wall, variants[v].cpu, settings.warmup, false);
+        // Many short blocks, the variants alternating: drift (clocks, heat) hits them alike, and
+        // the median over blocks shrugs off the odd slow one.
+        const int blocks = std::clamp(settings.frames / 25, 1, 80);
+        const int perBlock = std::max(2, settings.frames / blocks);
         for (int b = 0; b < blocks; ++b)
             for (std::size_t v = 0; v < variants.size(); ++v)
-                block(v, variants[v].frames, variants[v].cpu, perBlock, true);
+                block(v, variants[v].frames, variants[v].wall, variants[v].cpu, perBlock, true);
         std::vector<double>& frameOn = variants[0].frames;
         std::vector<double>& cpuOn = variants[0].cpu;
         std::vector<double>& frameOff = variants[3].frames;
@@ -131,6 +149,7 @@ int runOverheadBench(const Settings& settings)
             const double f = median(v.frames);
             variantsJson.push_back({{"variant", v.name},
                                     {"frame_ms", f},
+                                    {"wall_frame_ms", median(v.wall)},
                                     {"cpu_issue_us", median(v.cpu)},
                                     {"frame_time_overhead_fraction", f / median(frameOff) - 1.0}});
             diagnostics.push_back({size.name, v.name, fmt::format("{:.4f}", f),
@@ -146,6 +165,9 @@ int runOverheadBench(const Settings& settings)
         results.push_back({{"size", size.name},
                            {"resolution", {width, height}},
                            {"blocks_per_variant", frameOn.size()},
+                           {"frames_per_block", perBlock},
+                           {"frame_time", "GPU time per frame between GL timestamps after a "
+                                          "block's first frame and after its last"},
                            {"frame_ms_profiler_on", fOn},
                            {"frame_ms_profiler_off", fOff},
                            {"frame_time_overhead_fraction", fOn / fOff - 1.0},
@@ -154,8 +176,8 @@ int runOverheadBench(const Settings& settings)
                            {"cpu_overhead_us_per_frame", cOn - cOff},
                            {"variants", variantsJson}});
     }
-    std::printf("\nprofiler on vs off (backend %s; frame: median over blocks of back-to-back "
-                "frames; CPU: median issue time)\n",
+    std::printf("\nprofiler on vs off (backend %s; frame: GPU time per frame, median over blocks "
+                "of back-to-back frames; CPU: median issue time)\n",
                 interop::pathName(processor.path()));
     printTable({"size", "frame ms on", "frame ms off", "frame time", "CPU us on", "CPU us off",
                 "CPU per frame"},

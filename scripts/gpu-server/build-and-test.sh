@@ -93,7 +93,7 @@ if [ "$mode" != "--no-bench" ] && [ -x build-gpu/bin/tandem-bench ]; then
     $bench interop --commit "$commit" --json "$out/bench_interop.json" >"$out/bench_interop.txt" 2>&1 || status=1
     $bench raster --commit "$commit" --json "$out/bench_raster.json" >"$out/bench_raster.txt" 2>&1 || status=1
     for run in 1 2 3; do
-        $bench overhead --frames 400 --commit "$commit" --json "$out/bench_overhead_$run.json" \
+        $bench overhead --frames 2000 --commit "$commit" --json "$out/bench_overhead_$run.json" \
             >"$out/bench_overhead_$run.txt" 2>&1 || status=1
     done
     $bench export --commit "$commit" --json "$out/bench_export.json" >"$out/bench_export.txt" 2>&1 || status=1
