@@ -25,6 +25,39 @@
 
 namespace tandem::bench {
 
+namespace {
+
+/// Diagnostics: one GL timestamp at a chosen point of an otherwise unprofiled frame, to see what
+/// a timestamp costs where the profiler puts its stage boundaries: before the handoff's map (a
+/// CUDA pass's declare()), after it (its run()), or after the unmap (a host pass).
+class StampPass final : public interop::Pass {
+public:
+    enum class Where { BeforeMap, AfterMap, AfterUnmap };
+    explicit StampPass(Where where) : m_where(where), m_query(GL_TIMESTAMP, "bench.stamp") {}
+    const char* name() const override { return "stamp"; }
+    bool isEnabled() const override { return true; }
+    interop::Path path() const override
+    {
+        return m_where == Where::AfterUnmap ? interop::Path::Host : interop::Path::Cuda;
+    }
+    void declare(interop::Uses&) override
+    {
+        if (m_where == Where::BeforeMap)
+            m_query.timestamp();
+    }
+    void run(const interop::MappedView*, interop::PassHooks&) override
+    {
+        if (m_where != Where::BeforeMap)
+            m_query.timestamp();
+    }
+
+private:
+    Where m_where;
+    gl::Query m_query;
+};
+
+} // namespace
+
 int runOverheadBench(const Settings& settings)
 {
     auto context = makeContext(settings.device);
@@ -56,7 +89,7 @@ int runOverheadBench(const Settings& settings)
             profile::ProfilerOptions options;
             std::vector<double> frames, wall, cpu;
         };
-        std::vector<Variant> variants(4);
+        std::vector<Variant> variants(processor.path() == interop::Path::Cuda ? 7 : 4);
         variants[0].name = "on";
         variants[1].name = "no CUDA events";
         variants[1].options.cudaScopes = false;
@@ -64,30 +97,49 @@ int runOverheadBench(const Settings& settings)
         variants[2].options.glScopes = false;
         variants[3].name = "off";
         variants[3].options.enabled = false;
+        // Off, plus one GL timestamp at one of the handoff's edges.
+        const char* stampNames[] = {"off + 1 stamp before the map", "off + 1 stamp after the map",
+                                    "off + 1 stamp after the unmap"};
+        std::vector<std::unique_ptr<StampPass>> stamps;
+        for (std::size_t i = 4; i < variants.size(); ++i) {
+            variants[i].name = stampNames[i - 4];
+            variants[i].options.enabled = false;
+            stamps.push_back(std::make_unique<StampPass>(static_cast<StampPass::Where>(i - 4)));
+        }
         std::vector<std::unique_ptr<profile::Profiler>> profilers;
         for (auto& v : variants)
             profilers.push_back(std::make_unique<profile::Profiler>(v.options));
-        std::vector<std::unique_ptr<frame::Frame>> frames;
-        for (auto& profiler : profilers)
-            frames.push_back(std::make_unique<frame::Frame>(renderer, processor, *profiler));
+        // One frame for every variant, its profiler swapped per block: variants on frames of their
+        // own would run on CUDA streams of their own, and on an H200 (2026-11-30) that alone
+        // moved a variant's frame time by up to 1.5 %, by more than the profiler costs.
+        frame::Frame pipeline(renderer, processor, *profilers[0]);
+        auto useVariant = [&](std::size_t v) {
+            pipeline.setProfiler(*profilers[v]);
+            for (std::size_t i = 4; i < variants.size(); ++i) {
+                if (i == v)
+                    pipeline.addPass(*stamps[i - 4]);
+                else
+                    pipeline.removePass(*stamps[i - 4]);
+            }
+        };
         if (&size == &BenchSizes[0]) { // --renderdoc: one whole frame, CUDA output included
-            frames[0]->setCaptureFaithful(true);
+            useVariant(0);
+            pipeline.setCaptureFaithful(true);
             captureVariant(
                 settings, fmt::format("overhead-{}-frame", size.name),
                 [&] {
                     profilers[0]->beginFrame();
-                    frames[0]->render(gpuMesh, camera.camera(), chain.value(),
-                                      frame::Channel::Output, render::GeometryOptions{});
+                    pipeline.render(gpuMesh, camera.camera(), chain.value(), frame::Channel::Output,
+                                    render::GeometryOptions{});
                     profilers[0]->endFrame();
                     (void)profilers[0]->takeFrames();
                 },
                 [&] { return renderer.readPresented(); });
-            frames[0]->setCaptureFaithful(false);
+            pipeline.setCaptureFaithful(false);
         }
         auto finish = [&] {
             glFinish();
-            for (auto& f : frames)
-                f->synchronize();
+            pipeline.synchronize();
         };
         // Frames run back to back, as an app runs them. A block's frame time is the GPU's time
         // for its frames after the first (a GL timestamp once the first frame is issued, one
@@ -100,7 +152,7 @@ int runOverheadBench(const Settings& settings)
                          std::vector<double>& blockWall, std::vector<double>& cpu, int count,
                          bool measure) {
             profile::Profiler& profiler = *profilers[variant];
-            frame::Frame& pipeline = *frames[variant];
+            useVariant(variant);
             finish();
             const auto blockStart = std::chrono::steady_clock::now();
             for (int i = 0; i < count; ++i) {

@@ -32,38 +32,48 @@ postfx::FrameInfo frameInfo(const render::Camera& camera, int width, int height)
 /// stream (plus NVTX), host stages as CPU scopes.
 class Frame::Hooks final : public interop::PassHooks {
 public:
-    explicit Hooks(profile::Profiler& profiler) : m_profiler(profiler) {}
+    explicit Hooks(profile::Profiler& profiler) : m_profiler(&profiler) {}
+    void setProfiler(profile::Profiler& profiler) { m_profiler = &profiler; }
 
     void beginStage(const char* name, void* stream) override
     {
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
-        m_tokens.push_back(stream ? m_profiler.beginCuda(name, stream) : m_profiler.beginCpu(name));
+        m_tokens.push_back(stream ? m_profiler->beginCuda(name, stream)
+                                  : m_profiler->beginCpu(name));
     }
     void endStage(const char*, void* stream) override
     {
         const std::size_t token = m_tokens.back();
         m_tokens.pop_back();
         if (stream)
-            m_profiler.endCuda(token, stream);
+            m_profiler->endCuda(token, stream);
         else
-            m_profiler.endCpu(token);
+            m_profiler->endCpu(token);
         glPopDebugGroup();
     }
 
 private:
-    profile::Profiler& m_profiler;
+    profile::Profiler* m_profiler;
     std::vector<std::size_t> m_tokens;
 };
 
 Frame::Frame(render::SceneRenderer& renderer, postfx::PostProcessor& processor,
              profile::Profiler& profiler)
-    : m_renderer(renderer), m_processor(processor), m_profiler(profiler),
+    : m_renderer(renderer), m_processor(processor), m_profiler(&profiler),
       m_hooks(std::make_unique<Hooks>(profiler))
 {
     if (processor.path() == interop::Path::Cuda) {
         m_handoff = std::make_unique<interop::Handoff>();
-        m_profiler.nameStream(m_handoff->stream(), "frame stream");
+        m_profiler->nameStream(m_handoff->stream(), "frame stream");
     }
+}
+
+void Frame::setProfiler(profile::Profiler& profiler)
+{
+    m_profiler = &profiler;
+    m_hooks->setProfiler(profiler);
+    if (m_handoff)
+        m_profiler->nameStream(m_handoff->stream(), "frame stream");
 }
 
 Frame::~Frame() = default;
@@ -97,13 +107,13 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     render::GBuffer& gbuffer = m_renderer.gbuffer();
     if (m_geometryDetail) {
         {
-            profile::GlScope scope(m_profiler, "geometry.visibility");
+            profile::GlScope scope(*m_profiler, "geometry.visibility");
             m_renderer.geometry().drawVisibility(gbuffer, scene, camera, options);
         }
-        profile::GlScope scope(m_profiler, "geometry.resolve");
+        profile::GlScope scope(*m_profiler, "geometry.resolve");
         m_renderer.geometry().resolve(gbuffer, scene);
     } else {
-        profile::GlScope scope(m_profiler, "geometry");
+        profile::GlScope scope(*m_profiler, "geometry");
         m_renderer.drawGeometry(scene, camera, options);
     }
 
@@ -126,7 +136,7 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     if (!m_active.empty())
         runPasses(m_active);
 
-    profile::GlScope scope(m_profiler, "present");
+    profile::GlScope scope(*m_profiler, "present");
     m_renderer.present(channel == Channel::Color ? render::PresentSource::Color
                                                  : render::PresentSource::Output);
 }
@@ -135,7 +145,7 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
 {
     // Named like the profiler's span, for RenderDoc and Nsight.
     gl::DebugGroup group("handoff");
-    m_profiler.beginHandoff();
+    m_profiler->beginHandoff();
     bool anyCuda = false;
     for (interop::Pass* pass : passes)
         anyCuda = anyCuda || pass->path() == interop::Path::Cuda;
@@ -148,11 +158,11 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
             if (pass->path() == interop::Path::Cuda)
                 pass->declare(uses);
         const interop::MappedView& view = m_handoff->map(uses);
-        m_profiler.anchorHandoff(view.stream());
+        m_profiler->anchorHandoff(view.stream());
         try {
             for (interop::Pass* pass : passes)
                 if (pass->path() == interop::Path::Cuda) {
-                    profile::CpuScope scope(m_profiler, pass->name());
+                    profile::CpuScope scope(*m_profiler, pass->name());
                     pass->run(&view, *m_hooks);
                 }
             if (m_captureFaithful)
@@ -173,7 +183,7 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
     }
     for (interop::Pass* pass : passes)
         if (pass->path() == interop::Path::Host) {
-            profile::CpuScope scope(m_profiler, pass->name());
+            profile::CpuScope scope(*m_profiler, pass->name());
             pass->run(nullptr, *m_hooks);
         }
     if (!uploads.empty()) {
@@ -187,7 +197,7 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
         }
         gl::check("glTextureSubImage2D (capture upload)");
     }
-    m_profiler.endHandoff();
+    m_profiler->endHandoff();
 }
 
 } // namespace tandem::frame

@@ -46,6 +46,10 @@ public:
     Frame(const Frame&) = delete;
     Frame& operator=(const Frame&) = delete;
 
+    /// Times the following frames with `profiler` instead (benchmarks comparing profilers on one
+    /// frame, one stream). It must outlive the frame or be replaced first.
+    void setProfiler(profile::Profiler& profiler);
+
     /// Adds a pass that runs after post-processing, before present, on the path it says (CUDA
     /// passes join the frame's one handoff). It must outlive the frame or be removed first.
     void addPass(interop::Pass& pass);
@@ -88,7 +92,7 @@ private:
 
     render::SceneRenderer& m_renderer;
     postfx::PostProcessor& m_processor;
-    profile::Profiler& m_profiler;
+    profile::Profiler* m_profiler;
     std::unique_ptr<Hooks> m_hooks;
     std::unique_ptr<interop::Handoff> m_handoff;
     std::vector<interop::Pass*> m_extraPasses;
