@@ -90,6 +90,9 @@ if profile.get("profiler") != "on":
 for stage in ["frame", "geometry", "present", "handoff"]:
     if "p99_ms" not in profile["gpu_stages"].get(stage, {}):
         fail(f"no p99 for {stage}")
+if profile["frames_dropped"] != 0:
+    fail(f"the profiler dropped {profile['frames_dropped']} frames (its ring is shallower than the "
+         "frames the CPU runs ahead)")
 if profile["handoffs_per_frame"]["mean"] != 1:
     fail(f"handoffs per frame {profile['handoffs_per_frame']}")
 if "readback" not in profile["stalls_by_cause"]:
