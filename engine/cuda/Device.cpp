@@ -98,10 +98,13 @@ std::string versionString()
 {
     int driver = 0, runtime = 0;
     const cudaError_t driverStatus = cudaDriverGetVersion(&driver);
-    clearError("cudaDriverGetVersion", driverStatus);
     const cudaError_t runtimeStatus = cudaRuntimeGetVersion(&runtime);
-    // Without a driver the runtime notes it as it starts: an answer here, not an error.
-    clearError("cudaRuntimeGetVersion", driver == 0 ? cudaErrorInsufficientDriver : runtimeStatus);
+    // Without a driver both answer (driver 0) and leave "insufficient driver" behind: an answer
+    // here, not an error. Anything else pending is logged.
+    clearError("cudaDriverGetVersion/cudaRuntimeGetVersion",
+               driver == 0                   ? cudaErrorInsufficientDriver
+               : driverStatus != cudaSuccess ? driverStatus
+                                             : runtimeStatus);
     if (driver == 0)
         return fmt::format("no CUDA driver, runtime {}.{}", runtime / 1000, (runtime % 1000) / 10);
     return fmt::format("driver {}.{}, runtime {}.{}", driver / 1000, (driver % 1000) / 10,
