@@ -141,27 +141,29 @@ const MappedView& Handoff::map(const Uses& uses)
         for (auto& candidate : owner.m_entries)
             if (candidate.id == id && candidate.isBuffer == !image)
                 entry = &candidate;
-        if (entry && entry->flags != flags) {
-            // Another intent than last time (a pass started writing what it read): again.
-            Registrations::release(*entry);
-        } else if (entry) {
+        if (entry && entry->flags == flags) {
             s.entries.push_back(entry);
             s.resources.push_back(entry->resource);
             continue;
         }
-        if (!entry) {
-            owner.m_entries.emplace_back();
-            entry = &owner.m_entries.back();
-            // Entries may have moved: the pointers gathered so far are re-found below.
+        // New, or another intent than last time (a pass started writing what it read): register
+        // (again; the old registration goes first), and keep the entry only if the driver accepts.
+        if (entry) {
+            Registrations::release(*entry);
+            owner.m_entries.erase(owner.m_entries.begin() + (entry - owner.m_entries.data()));
         }
+        cudaGraphicsResource* resource = nullptr;
+        if (image)
+            TANDEM_CUDA_CHECK(cudaGraphicsGLRegisterImage(&resource, id, GL_TEXTURE_2D, flags));
+        else
+            TANDEM_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&resource, id, flags));
+        // Entries may move here: the pointers gathered so far are re-found below.
+        owner.m_entries.emplace_back();
+        entry = &owner.m_entries.back();
         entry->id = id;
         entry->isBuffer = !image;
         entry->flags = flags;
-        if (image)
-            TANDEM_CUDA_CHECK(
-                cudaGraphicsGLRegisterImage(&entry->resource, id, GL_TEXTURE_2D, flags));
-        else
-            TANDEM_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&entry->resource, id, flags));
+        entry->resource = resource;
         ++owner.m_made;
         ++s.made;
         if (use.intent != Intent::Read) {
