@@ -3,6 +3,7 @@
 //   tandem-bench raster  [--json FILE]   geometry pass vs a bare draw, plus the handoff
 //   tandem-bench overhead [--json FILE]  the profiler's cost: frame and CPU time on vs off
 //   tandem-bench export [--json FILE]    headless frames/s with frame output (none, PAM, PNG)
+//   tandem-bench points [--json FILE]    CUDA point pass vs GL_POINTS vs a bare atomicMin
 // With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
 // RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "BenchCommon.h"
 #include "ExportBench.h"
 #include "OverheadBench.h"
+#include "PointsBench.h"
 #include "RasterBench.h"
 #include "engine/capture/CaptureOptions.h"
 #include "engine/core/Error.h"
@@ -72,6 +74,21 @@ int main(int argc, char** argv)
     exporting->add_flag("--keep", exportSettings.keep, "keep the frames written");
     exporting->add_option("--output-threads", exportSettings.threads,
                           "writer threads (default: one per core but one)");
+    CLI::App* pointsBench = app.add_subcommand(
+        "points", "a generated point cloud through the CUDA point pass and GL_POINTS, with a bare "
+                  "atomicMin kernel as the floor (1M, 10M, 100M points; 1080p, 4K; 1, 3, 8 px), "
+                  "and the whole frame of a 1M-point cloud with tonemap,fxaa");
+    common(pointsBench);
+    bench::PointsSettings pointsSettings;
+    pointsBench->add_option("--counts", pointsSettings.counts, "cloud sizes, comma separated")
+        ->capture_default_str();
+    pointsBench->add_option("--sizes", pointsSettings.sizes, "1080p, 4K or WxH, comma separated")
+        ->capture_default_str();
+    pointsBench->add_option("--splats", pointsSettings.splats, "splat diameters in px")
+        ->capture_default_str();
+    pointsBench->add_option("--gl-frames", pointsSettings.glFrames, "timed GL_POINTS frames")
+        ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})
@@ -107,6 +124,8 @@ int main(int argc, char** argv)
             return bench::runOverheadBench(settings);
         if (exporting->parsed())
             return bench::runExportBench(settings, exportSettings);
+        if (pointsBench->parsed())
+            return bench::runPointsBench(settings, pointsSettings);
 #ifdef TANDEM_HAS_CUDA
         if (auto device = cuda::selectDevice(settings.device); !device) {
             std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n",

@@ -51,8 +51,19 @@ void addCommonOptions(CLI::App& cli, CommonOptions& o)
         ->check(CLI::IsMember({"auto", "cuda", "host"}))
         ->capture_default_str();
     cli.add_option("--device", o.device, "CUDA device index (default: the first)");
-    cli.add_option("--point-size", o.pointSize, "point size in pixels for point clouds")
+    cli.add_option("--point-size", o.pointSize,
+                   "splat diameter in pixels for point clouds (round, 1 to 64)")
         ->check(CLI::Range(1.0f, 64.0f))
+        ->capture_default_str();
+    cli.add_option("--point-world-size", o.pointWorldSize,
+                   "splat diameter in world units, shrinking with distance (1 to 64 pixels); "
+                   "replaces --point-size")
+        ->check(CLI::PositiveNumber);
+    cli.add_option("--points", o.points,
+                   "who draws point clouds: auto (CUDA when the passes run on CUDA, else GL), "
+                   "cuda (a CUDA rasterizer in the frame's handoff; an error if it cannot), gl "
+                   "(GL_POINTS), host (the CUDA rasterizer's functions on the CPU: exact, slow)")
+        ->check(CLI::IsMember({"auto", "cuda", "gl", "host"}))
         ->capture_default_str();
     cli.add_option("--spin", o.spin, "degrees the camera orbits each frame")->capture_default_str();
     cli.add_option("--report", o.reportPath,

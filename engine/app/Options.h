@@ -31,6 +31,8 @@ struct CommonOptions {
     std::string backend = "auto";
     int device = -1;
     float pointSize = 2.0f;
+    float pointWorldSize = 0.0f; ///< 0: --point-size
+    std::string points = "auto";
     float spin = 0.0f;
     std::string reportPath;
     std::string tracePath;

@@ -126,6 +126,10 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     m_output.overwrite = o.overwrite;
     m_output.threads = o.outputThreads;
     m_geometry.pointSize = o.pointSize;
+    m_geometry.pointWorldSize = o.pointWorldSize;
+    auto points = render::parsePointChoice(o.points);
+    if (!points)
+        return usage(points.error());
 
     // --- RenderDoc must be in the process before any GL library loads ---
     capture::CaptureSettings captureSettings = o.capture;
@@ -211,6 +215,20 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     m_profiler = std::make_unique<profile::Profiler>(profilerOptions);
     m_frame = std::make_unique<frame::Frame>(*m_renderer, *m_processor, *m_profiler);
     m_frame->setGeometryDetail(o.profileDetail);
+    // Points: CUDA inside the frame's handoff when the passes run there, else GL_POINTS.
+    const bool cudaFrame = m_processor->path() == interop::Path::Cuda;
+    if (points.value() == render::PointChoice::Cuda && !cudaFrame)
+        return input("--points cuda needs the passes on CUDA, and they run on the host: " +
+                     m_doctor.reason);
+    const render::PointPath pointPath =
+        points.value() == render::PointChoice::Gl     ? render::PointPath::Gl
+        : points.value() == render::PointChoice::Host ? render::PointPath::Host
+        : cudaFrame                                   ? render::PointPath::Cuda
+                                                      : render::PointPath::Gl;
+    m_frame->setPointPath(pointPath);
+    log::info("points: {}{}", render::pointPathName(pointPath),
+              o.pointWorldSize > 0.0f ? fmt::format(", {} world units across", o.pointWorldSize)
+                                      : fmt::format(", {} px across", o.pointSize));
     if (!o.tracePath.empty())
         m_trace = std::make_unique<profile::Trace>(static_cast<std::size_t>(o.traceFrames));
 
@@ -229,7 +247,8 @@ std::optional<OpenFailure> Session::setUp(char** argv)
                                  ui::timingsPanel(*m_profiler, m_history);
                              }});
         m_overlay->addPanel({"passes", true, [this] {
-                                 ui::interopPanel(m_doctor, interop::pathName(m_processor->path()));
+                                 ui::interopPanel(m_doctor, interop::pathName(m_processor->path()),
+                                                  render::pointPathName(m_frame->pointPath()));
                              }});
         m_overlay->addPanel({"post-process chain", false, [this] {
                                  ui::chainPanel(m_chain);
@@ -285,6 +304,13 @@ void Session::setScene(const render::Scene& scene)
 {
     m_scene.reset(); // its registrations and buffers go before the new ones come
     m_scene = std::make_unique<render::GpuScene>(scene);
+    const std::size_t freeBytes = gl::freeVideoMemory();
+    log::info("scene on the GPU: {:.1f} MiB ({} vertices, {} triangles, {} points){}",
+              static_cast<double>(m_scene->gpuBytes()) / (1024.0 * 1024.0), m_scene->vertexCount(),
+              m_scene->triangleCount(), m_scene->pointCount(),
+              freeBytes > 0 ? fmt::format("; {:.1f} GiB left free", static_cast<double>(freeBytes) /
+                                                                        (1024.0 * 1024.0 * 1024.0))
+                            : std::string());
     m_bounds = scene.bounds();
     m_controller.fit(m_bounds);
 }
@@ -535,6 +561,10 @@ int Session::finish()
         report.setInterop(m_doctor, interop::pathName(m_processor->path()),
                           m_processor->description());
         report.set("postfx", postfx::formatChain(m_chain));
+        report.set("points", {{"path", render::pointPathName(m_frame->pointPath())},
+                              {"size_pixels", m_geometry.pointSize},
+                              {"world_size", m_geometry.pointWorldSize},
+                              {"count", m_scene->pointCount()}});
         report.set("channel", std::string(frame::channelName(m_channel)));
         report.set("resolution", {m_renderer->width(), m_renderer->height()});
         report.set("frames", m_rendered);

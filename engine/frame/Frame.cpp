@@ -89,6 +89,21 @@ interop::Path Frame::path() const
     return m_processor.path();
 }
 
+void Frame::setPointPath(render::PointPath path)
+{
+    TANDEM_ASSERT(path != render::PointPath::Cuda || m_handoff,
+                  "frame::Frame::setPointPath(): CUDA points on the host path");
+    if (path == render::PointPath::Gl)
+        m_points.reset();
+    else if (!m_points || m_points->pointPath() != path)
+        m_points = std::make_unique<render::PointPass>(path);
+}
+
+render::PointPath Frame::pointPath() const
+{
+    return m_points ? m_points->pointPath() : render::PointPath::Gl;
+}
+
 void Frame::addPass(interop::Pass& pass)
 {
     if (std::find(m_extraPasses.begin(), m_extraPasses.end(), &pass) == m_extraPasses.end())
@@ -105,17 +120,23 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
                    const render::GeometryOptions& options)
 {
     render::GBuffer& gbuffer = m_renderer.gbuffer();
+    // Points drawn by the point pass are left out of the geometry pass.
+    render::GeometryOptions geometry = options;
+    const bool passPoints = m_points && scene.hasPoints();
+    geometry.drawPoints = options.drawPoints && !passPoints;
     if (m_geometryDetail) {
         {
             profile::GlScope scope(*m_profiler, "geometry.visibility");
-            m_renderer.geometry().drawVisibility(gbuffer, scene, camera, options);
+            m_renderer.geometry().drawVisibility(gbuffer, scene, camera, geometry);
         }
         profile::GlScope scope(*m_profiler, "geometry.resolve");
         m_renderer.geometry().resolve(gbuffer, scene);
     } else {
         profile::GlScope scope(*m_profiler, "geometry");
-        m_renderer.drawGeometry(scene, camera, options);
+        m_renderer.drawGeometry(scene, camera, geometry);
     }
+    if (passPoints)
+        m_points->setFrame(scene, gbuffer, camera, {options.pointSize, options.pointWorldSize});
 
     // A debug channel is its view stage in place of the chain (one definition of each view).
     const postfx::Chain* shown = &chain;
@@ -128,13 +149,23 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     m_processor.setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
                          gbuffer.frameTextures(), channel != Channel::Color);
     m_active.clear();
+    if (passPoints && m_points->isEnabled())
+        m_active.push_back(m_points.get());
     if (m_processor.pass().isEnabled())
         m_active.push_back(&m_processor.pass());
     for (interop::Pass* pass : m_extraPasses)
         if (pass->isEnabled())
             m_active.push_back(pass);
-    if (!m_active.empty())
-        runPasses(m_active);
+    // In order; each run of passes on one path together (a run of CUDA passes: one handoff).
+    for (std::size_t begin = 0; begin < m_active.size();) {
+        std::size_t end = begin + 1;
+        while (end < m_active.size() && m_active[end]->path() == m_active[begin]->path())
+            ++end;
+        m_group.assign(m_active.begin() + static_cast<std::ptrdiff_t>(begin),
+                       m_active.begin() + static_cast<std::ptrdiff_t>(end));
+        runPasses(m_group);
+        begin = end;
+    }
 
     profile::GlScope scope(*m_profiler, "present");
     m_renderer.present(channel == Channel::Color ? render::PresentSource::Color
@@ -149,7 +180,7 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
     bool anyCuda = false;
     for (interop::Pass* pass : passes)
         anyCuda = anyCuda || pass->path() == interop::Path::Cuda;
-    std::vector<std::pair<gl::Texture*, std::vector<std::uint8_t>>> uploads;
+    std::vector<std::pair<const gl::Texture*, std::vector<std::uint8_t>>> uploads;
     if (anyCuda) {
         TANDEM_ASSERT(m_handoff, "frame::Frame: a CUDA pass on the host path");
         interop::Uses& uses = m_uses;

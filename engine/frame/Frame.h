@@ -1,6 +1,7 @@
 // One frame of the engine: the geometry pass (GL), then every enabled pass between GL passes
-// — post-processing first, then any the app added — with all CUDA passes inside ONE handoff
-// the frame owns (one map, one unmap, one stream), host passes on the GL side, then present.
+// — the point pass when points are not drawn by GL, post-processing, then any the app added —
+// in that order, consecutive CUDA passes inside ONE handoff the frame owns (one map, one unmap,
+// one stream), host passes on the GL side, then present.
 // Each stage is a profiler span and a KHR_debug group of the same name. The frame is the only
 // place a handoff is created. Render thread, the GL context current.
 #pragma once
@@ -15,6 +16,7 @@
 #include "engine/postfx/PixelStages.h"
 #include "engine/render/Camera.h"
 #include "engine/render/GeometryPass.h"
+#include "engine/render/PointPass.h"
 
 namespace tandem::interop {
 class Handoff;
@@ -50,8 +52,17 @@ public:
     /// frame, one stream). It must outlive the frame or be replaced first.
     void setProfiler(profile::Profiler& profiler);
 
+    /// Who draws the scene's point clouds: Gl (GL_POINTS in the geometry pass, the default),
+    /// Cuda (the point pass, in the frame's handoff: the frame must be on the CUDA path) or
+    /// Host (the point pass's host twin: exact, slow; for machines without CUDA).
+    void setPointPath(render::PointPath path);
+    render::PointPath pointPath() const;
+    /// The point pass (null while GL draws the points); for tests and benchmarks.
+    render::PointPass* pointPass() { return m_points.get(); }
+
     /// Adds a pass that runs after post-processing, before present, on the path it says (CUDA
-    /// passes join the frame's one handoff). It must outlive the frame or be removed first.
+    /// passes next to other CUDA passes share the frame's handoff). It must outlive the frame or
+    /// be removed first.
     void addPass(interop::Pass& pass);
     void removePass(interop::Pass& pass);
 
@@ -96,7 +107,9 @@ private:
     std::unique_ptr<Hooks> m_hooks;
     std::unique_ptr<interop::Handoff> m_handoff;
     std::vector<interop::Pass*> m_extraPasses;
+    std::unique_ptr<render::PointPass> m_points;
     std::vector<interop::Pass*> m_active;
+    std::vector<interop::Pass*> m_group;
     interop::Uses m_uses;
     postfx::Chain m_debugChain;
     bool m_geometryDetail = false;

@@ -1,5 +1,6 @@
 #include "engine/gl/Gl.h"
 
+#include <algorithm>
 #include <string>
 
 namespace tandem::gl {
@@ -50,6 +51,17 @@ int drainErrors()
 bool isLoaded()
 {
     return glad_glGetError != nullptr;
+}
+
+std::size_t freeVideoMemory()
+{
+    GLint kib[4] = {0, 0, 0, 0};
+    if (GLAD_GL_NVX_gpu_memory_info)
+        glGetIntegerv(GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX, kib);
+    else if (GLAD_GL_ATI_meminfo)
+        glGetIntegerv(GL_VBO_FREE_MEMORY_ATI, kib);
+    check("glGetIntegerv (free video memory)");
+    return static_cast<std::size_t>(std::max(kib[0], 0)) * 1024;
 }
 
 } // namespace tandem::gl

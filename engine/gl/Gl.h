@@ -2,6 +2,7 @@
 // paths. Requires a current context for every call except names.
 #pragma once
 
+#include <cstddef>
 #include <source_location>
 #include <string>
 
@@ -34,5 +35,9 @@ int drainErrors();
 
 /// Whether a GL context is current on this thread and its functions are loaded.
 bool isLoaded();
+
+/// Video memory free for new allocations, in bytes, where the driver says
+/// (GL_NVX_gpu_memory_info, GL_ATI_meminfo); 0 where it does not (Mesa's software renderer).
+std::size_t freeVideoMemory();
 
 } // namespace tandem::gl

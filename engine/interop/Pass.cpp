@@ -26,7 +26,7 @@ int Uses::find(const void* object) const
     return -1;
 }
 
-ImageRef Uses::image(gl::Texture& texture, Registrations& owner, Intent intent)
+ImageRef Uses::image(const gl::Texture& texture, Registrations& owner, Intent intent)
 {
     if (const int i = find(&texture); i >= 0) {
         TANDEM_ASSERT(m_uses[static_cast<std::size_t>(i)].owner == &owner,
@@ -39,7 +39,7 @@ ImageRef Uses::image(gl::Texture& texture, Registrations& owner, Intent intent)
     return {static_cast<int>(m_uses.size()) - 1};
 }
 
-BufferRef Uses::buffer(gl::Buffer& buffer, Registrations& owner, Intent intent)
+BufferRef Uses::buffer(const gl::Buffer& buffer, Registrations& owner, Intent intent)
 {
     if (const int i = find(&buffer); i >= 0) {
         TANDEM_ASSERT(m_uses[static_cast<std::size_t>(i)].owner == &owner,

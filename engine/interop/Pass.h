@@ -46,8 +46,8 @@ class Uses {
 public:
     /// One declared resource.
     struct Use {
-        gl::Texture* texture = nullptr; ///< set for images
-        gl::Buffer* buffer = nullptr;   ///< set for buffers
+        const gl::Texture* texture = nullptr; ///< set for images
+        const gl::Buffer* buffer = nullptr;   ///< set for buffers
         Registrations* owner = nullptr; ///< holds the registration, owned beside the GL object
         Intent intent = Intent::Read;
     };
@@ -55,9 +55,9 @@ public:
     /// Declares `texture` for CUDA with `intent`; `owner` holds its registration (declared after
     /// the texture by whoever owns both). A resource declared twice gets the union of both
     /// intents and the same reference.
-    ImageRef image(gl::Texture& texture, Registrations& owner, Intent intent);
+    ImageRef image(const gl::Texture& texture, Registrations& owner, Intent intent);
     /// Declares `buffer` likewise.
-    BufferRef buffer(gl::Buffer& buffer, Registrations& owner, Intent intent);
+    BufferRef buffer(const gl::Buffer& buffer, Registrations& owner, Intent intent);
     /// Forgets every declaration (keeps capacity).
     void clear() { m_uses.clear(); }
 

@@ -1,5 +1,7 @@
 #include "engine/render/GeometryPass.h"
 
+#include <cmath>
+
 #include "engine/gl/Debug.h"
 #include "engine/render/Bindings.h"
 #include "engine/render/Camera.h"
@@ -26,12 +28,17 @@ CameraBlock makeCameraBlock(const Camera& camera, int width, int height)
     return block;
 }
 
+float focalPixels(const Camera& camera, int height)
+{
+    return static_cast<float>(height) * 0.5f / std::tan(glm::radians(camera.fovY) * 0.5f);
+}
+
 GeometryPass::GeometryPass()
     : m_visibilityTriangles({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl"},
                              {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
                             "geometry.visibility.triangles"),
       m_visibilityPoints({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl", "#define POINTS\n"},
-                          {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
+                          {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl", "#define POINTS\n"}},
                          "geometry.visibility.points"),
       m_resolveRgba8({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl"}}, "geometry.resolve.rgba8"),
       m_resolveRgba16F({{GL_COMPUTE_SHADER, "render/Resolve.comp.glsl", "#define COLOR_RGBA16F\n"}},
@@ -53,7 +60,8 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuScene& scene, const 
     TANDEM_ASSERT(!target.isMappedByCuda(),
                   "render::GeometryPass::draw(): G-buffer mapped by CUDA");
     CameraBlock block = makeCameraBlock(camera, target.width(), target.height());
-    block.params = glm::vec4(options.pointSize, 0.0f, 0.0f, 0.0f);
+    block.params = glm::vec4(options.pointSize, options.pointWorldSize,
+                             focalPixels(camera, target.height()), 0.0f);
     block.background = glm::vec4(options.background[0], options.background[1],
                                  options.background[2], options.background[3]);
     m_cameraBlock.write(0, &block, sizeof block);
@@ -77,7 +85,7 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuScene& scene, const 
             glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(scene.indexCount()), GL_UNSIGNED_INT,
                            nullptr);
         }
-        if (scene.hasPoints()) {
+        if (scene.hasPoints() && options.drawPoints) {
             m_visibilityPoints.use();
             glEnable(GL_PROGRAM_POINT_SIZE);
             // gl_VertexID counts from `first`: the visibility target gets global vertex ids.

@@ -24,7 +24,7 @@ struct CameraBlock {
     glm::mat4 inverseViewProjection;
     glm::vec4 eye;        ///< xyz: world position
     glm::vec4 lightDir;   ///< xyz: unit direction towards the light, world space
-    glm::vec4 params;     ///< x: point size in pixels; y, z, w: unused
+    glm::vec4 params;     ///< x: point size, pixels; y: point size, world (0: x); z: focal, pixels
     glm::vec4 background; ///< colour of uncovered pixels
     glm::vec4 viewport;   ///< xy: drawn region in pixels
 };
@@ -33,10 +33,16 @@ static_assert(sizeof(CameraBlock) == 4 * 64 + 5 * 16, "must match std140 Camera 
 /// Fills the camera block for `camera` drawing a `width`×`height` region.
 CameraBlock makeCameraBlock(const Camera& camera, int width, int height);
 
+/// Pixels per world unit at view distance 1 for `camera` drawing `height` rows: what a splat's
+/// world size is multiplied by (and divided by its distance) to give pixels.
+float focalPixels(const Camera& camera, int height);
+
 /// Options of one geometry pass.
 struct GeometryOptions {
     float background[4] = {0.09f, 0.09f, 0.11f, 1.0f}; ///< clear colour, linear RGBA
-    float pointSize = 2.0f;                            ///< pixels, for point clouds
+    float pointSize = 2.0f;      ///< splat diameter in pixels, for point clouds
+    float pointWorldSize = 0.0f; ///< splat diameter in world units (attenuated); 0: pointSize
+    bool drawPoints = true;      ///< false: a point pass (render::PointPass) draws them instead
 };
 
 class GeometryPass {

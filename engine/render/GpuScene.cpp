@@ -1,5 +1,6 @@
 #include "engine/render/GpuScene.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -40,6 +41,44 @@ std::size_t Scene::triangleCount() const
     return n;
 }
 
+namespace {
+
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+/// One past the last vertex of a mesh (not a point cloud): the provoking table's extent.
+std::size_t meshVertexEnd(const Scene& scene)
+{
+    std::size_t first = 0, end = 0;
+    for (const auto& object : scene.objects) {
+        const std::size_t count = object.mesh.positions.size();
+        if (count > 0 && !object.mesh.isPointCloud())
+            end = first + count;
+        first += count;
+    }
+    return end;
+}
+
+} // namespace
+
+std::size_t gpuBytesOf(const Scene& scene)
+{
+    const std::size_t triangles = scene.triangleCount();
+    return scene.vertexCount() * sizeof(Vertex) + triangles * 3 * sizeof(std::uint32_t) +
+           (meshVertexEnd(scene) + 1 + triangles) * sizeof(std::uint32_t) +
+           scene.objects.size() * sizeof(GpuObject);
+}
+
+Result<std::size_t> checkGpuMemory(const Scene& scene, std::size_t freeBytes)
+{
+    const std::size_t needed = gpuBytesOf(scene);
+    if (freeBytes > 0 && needed > freeBytes)
+        return fail(fmt::format("the scene ({} vertices, {} triangles) needs {:.2f} GiB of GPU "
+                                "memory, and the GPU has {:.2f} GiB free",
+                                scene.vertexCount(), scene.triangleCount(), needed / GiB,
+                                freeBytes / GiB));
+    return needed;
+}
+
 GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.bounds())
 {
     const std::size_t vertexTotal = scene.vertexCount();
@@ -49,31 +88,47 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
         throw Error(fmt::format("a scene of {} vertices and {} indices exceeds 32-bit indexing",
                                 vertexTotal, indexTotal),
                     "render::GpuScene");
-    std::vector<Vertex> vertices;
-    vertices.reserve(vertexTotal);
+    auto fits = checkGpuMemory(scene, gl::freeVideoMemory());
+    if (!fits)
+        throw Error(fits.error(), "render::GpuScene");
+    m_gpuBytes = fits.value();
+    const std::string name(label);
+    // Vertices go up in chunks through one staging block: a 100 M-point cloud never exists
+    // twice in host memory.
+    m_vertices = gl::Buffer(vertexTotal * sizeof(Vertex), nullptr, GL_DYNAMIC_STORAGE_BIT,
+                            name + " vertices");
+    constexpr std::size_t ChunkVertices = std::size_t{1} << 20;
+    std::vector<Vertex> staging;
     std::vector<std::uint32_t> indices;
     indices.reserve(indexTotal);
     // Triangles are numbered first (in object order, as they lie in the index buffer), then
     // points: count the triangles before numbering the points.
     std::uint32_t nextPoint = static_cast<std::uint32_t>(indexTotal / 3);
+    std::size_t uploaded = 0;
     for (const auto& object : scene.objects) {
         const io::MeshData& mesh = object.mesh;
         if (mesh.positions.empty())
             continue;
         GpuObject record{};
-        record.firstVertex = static_cast<std::uint32_t>(vertices.size());
+        record.firstVertex = static_cast<std::uint32_t>(uploaded);
         record.vertexCount = static_cast<std::uint32_t>(mesh.positions.size());
         const bool points = mesh.isPointCloud();
         record.flags = (points ? ObjectIsPoints : 0u) |
                        (!mesh.colors.empty() ? ObjectHasColors : 0u) |
                        (!mesh.normals.empty() ? ObjectHasNormals : 0u);
-        for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
-            Vertex v{};
-            v.position = mesh.positions[i];
-            v.normal = mesh.normals.empty() ? glm::vec3(0.0f) : mesh.normals[i];
-            v.color = mesh.colors.empty() ? glm::u8vec4(255) : mesh.colors[i];
-            v.texcoord = mesh.texcoords.empty() ? glm::vec2(0.0f) : mesh.texcoords[i];
-            vertices.push_back(v);
+        for (std::size_t begin = 0; begin < mesh.positions.size(); begin += ChunkVertices) {
+            const std::size_t end = std::min(mesh.positions.size(), begin + ChunkVertices);
+            staging.resize(end - begin);
+            for (std::size_t i = begin; i < end; ++i) {
+                Vertex& v = staging[i - begin];
+                v.position = mesh.positions[i];
+                v.normal = mesh.normals.empty() ? glm::vec3(0.0f) : mesh.normals[i];
+                v.color = mesh.colors.empty() ? glm::u8vec4(255) : mesh.colors[i];
+                v.texcoord = mesh.texcoords.empty() ? glm::vec2(0.0f) : mesh.texcoords[i];
+            }
+            m_vertices.write(uploaded * sizeof(Vertex), staging.data(),
+                             staging.size() * sizeof(Vertex));
+            uploaded += staging.size();
         }
         if (points) {
             record.firstPrimitive = nextPoint;
@@ -86,12 +141,9 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
         m_objects.push_back(record);
         m_names.push_back(object.name);
     }
-    m_vertexCount = static_cast<std::uint32_t>(vertices.size());
+    m_vertexCount = static_cast<std::uint32_t>(uploaded);
     m_indexCount = static_cast<std::uint32_t>(indices.size());
 
-    const std::string name(label);
-    m_vertices =
-        gl::Buffer(vertices.size() * sizeof(Vertex), vertices.data(), 0, name + " vertices");
     m_vertexArray = gl::VertexArray(name + " layout");
     m_vertexArray.setVertexBuffer(0, m_vertices, 0, sizeof(Vertex));
     m_vertexArray.setAttribute(binding::AttrPosition, 0, 3, GL_FLOAT, false,
@@ -104,12 +156,13 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
                                offsetof(Vertex, texcoord));
     m_objectBuffer =
         gl::Buffer(m_objects.size() * sizeof(GpuObject), m_objects.data(), 0, name + " objects");
-    // Counting sort of triangles by their last vertex (GL_LAST_VERTEX_CONVENTION).
+    // Counting sort of triangles by their last vertex (GL_LAST_VERTEX_CONVENTION), over the
+    // vertices up to the last mesh's: point clouds have no triangles and need no entries.
     const std::size_t triangles = indices.size() / 3;
-    std::vector<std::uint32_t> offsets(vertices.size() + 1, 0);
+    std::vector<std::uint32_t> offsets(meshVertexEnd(scene) + 1, 0);
     for (std::size_t t = 0; t < triangles; ++t)
         ++offsets[indices[3 * t + 2] + 1];
-    for (std::size_t v = 0; v < vertices.size(); ++v)
+    for (std::size_t v = 0; v + 1 < offsets.size(); ++v)
         offsets[v + 1] += offsets[v];
     std::vector<std::uint32_t> byVertex(triangles);
     std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
@@ -123,6 +176,15 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
                                     name + " provoking offsets");
     m_provokingTriangles = gl::Buffer(byVertex.size() * sizeof(std::uint32_t), byVertex.data(), 0,
                                       name + " provoking triangles");
+}
+
+std::uint32_t GpuScene::pointCount() const
+{
+    std::uint32_t n = 0;
+    for (const auto& object : m_objects)
+        if (object.flags & ObjectIsPoints)
+            n += object.vertexCount;
+    return n;
 }
 
 bool GpuScene::hasPoints() const

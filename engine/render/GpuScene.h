@@ -5,11 +5,13 @@
 // each point cloud in one more. Created and used on the render thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/core/Result.h"
 #include "engine/gl/Buffer.h"
 #include "engine/gl/VertexArray.h"
 #include "engine/interop/Registrations.h"
@@ -44,10 +46,17 @@ struct GpuObject {
 };
 static_assert(sizeof(GpuObject) == 16, "GpuObject mirrors a uvec4");
 
+/// The GPU memory uploading `scene` takes, bytes.
+std::size_t gpuBytesOf(const Scene& scene);
+/// gpuBytesOf(scene), or a failure naming the scene, what it needs and `freeBytes` when it does
+/// not fit (0 free: unknown, anything fits).
+Result<std::size_t> checkGpuMemory(const Scene& scene, std::size_t freeBytes);
+
 class GpuScene {
 public:
-    /// Uploads `scene`. Expects a current context; throws GlError on failure. Objects without
-    /// vertices are skipped.
+    /// Uploads `scene`, its vertices in chunks. Expects a current context; throws Error when it
+    /// does not fit in the GPU's free memory (where the driver says), GlError on other failures.
+    /// Objects without vertices are skipped.
     explicit GpuScene(const Scene& scene, std::string_view label = "scene");
 
     GpuScene(GpuScene&&) noexcept = default;
@@ -59,6 +68,10 @@ public:
     std::uint32_t indexCount() const { return m_indexCount; }
     std::uint32_t triangleCount() const { return m_indexCount / 3; }
     bool hasPoints() const;
+    /// Vertices of point objects.
+    std::uint32_t pointCount() const;
+    /// GPU memory the scene's buffers take, bytes.
+    std::size_t gpuBytes() const { return m_gpuBytes; }
     const io::Bounds& bounds() const { return m_bounds; }
     /// The object records, as uploaded.
     const std::vector<GpuObject>& objects() const { return m_objects; }
@@ -67,14 +80,14 @@ public:
     const gl::VertexArray& vertexArray() const { return m_vertexArray; }
     const gl::Buffer& vertexBuffer() const { return m_vertices; }
     const gl::Buffer& indexBuffer() const { return m_indices; }
-    /// Triangles by provoking (last) vertex, for the resolve pass: offsets (vertexCount + 1
-    /// entries) into a list of triangle indices.
+    /// Triangles by provoking (last) vertex, for the resolve pass: offsets (one past the last
+    /// mesh vertex + 1 entries; points have none) into a list of triangle indices.
     const gl::Buffer& provokingOffsets() const { return m_provokingOffsets; }
     const gl::Buffer& provokingTriangles() const { return m_provokingTriangles; }
     const gl::Buffer& objectBuffer() const { return m_objectBuffer; }
-    gl::Buffer& vertexBuffer() { return m_vertices; }
-    /// CUDA registrations of these buffers (for CUDA passes that read the vertices).
-    interop::Registrations& registrations() { return m_registrations; }
+    /// CUDA registrations of these buffers (for CUDA passes that read the vertices): a cache of
+    /// the frame's handoff, filled while the scene itself stays as uploaded.
+    interop::Registrations& registrations() const { return m_registrations; }
 
 private:
     gl::Buffer m_vertices{gl::NoCreate};
@@ -84,9 +97,10 @@ private:
     gl::Buffer m_objectBuffer{gl::NoCreate};
     gl::VertexArray m_vertexArray{gl::NoCreate};
     /// After the buffers: unregistered before they are deleted.
-    interop::Registrations m_registrations;
+    mutable interop::Registrations m_registrations;
     std::uint32_t m_vertexCount = 0;
     std::uint32_t m_indexCount = 0;
+    std::size_t m_gpuBytes = 0;
     std::vector<GpuObject> m_objects;
     std::vector<std::string> m_names;
     io::Bounds m_bounds;

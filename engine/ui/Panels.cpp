@@ -111,9 +111,10 @@ void timingsPanel(const profile::Profiler& profiler,
     ImGui::Text("stacked: GPU stages per frame (GL and CUDA), scale %.0f ms", maxMs);
 }
 
-void interopPanel(const interop::InteropStatus& status, const std::string& path)
+void interopPanel(const interop::InteropStatus& status, const std::string& path,
+                  const std::string& pointPath)
 {
-    ImGui::Text("passes run on: %s", path.c_str());
+    ImGui::Text("passes run on: %s; points drawn by: %s", path.c_str(), pointPath.c_str());
     if (status.handoffMicroseconds >= 0)
         ImGui::SameLine(), ImGui::Text("(handoff %.0f us)", status.handoffMicroseconds);
     ImGui::TextWrapped("%s", status.reason.c_str());

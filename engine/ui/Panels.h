@@ -25,8 +25,10 @@ inline constexpr std::size_t TimingHistoryFrames = 120;
 void timingsPanel(const profile::Profiler& profiler,
                   const std::deque<profile::FrameRecord>& history);
 
-/// Which path post-processing takes (`path`, `description`) and the handoff measured at start.
-void interopPanel(const interop::InteropStatus& status, const std::string& path);
+/// Which path the passes take (`path`) and who draws the points (`pointPath`), with the interop
+/// doctor's reason and the handoff it measured at start.
+void interopPanel(const interop::InteropStatus& status, const std::string& path,
+                  const std::string& pointPath);
 
 /// The chain's stages: enable, reorder, remove, edit parameters (sliders over each
 /// parameter's range from its descriptor), add a stage. Returns whether anything changed.

@@ -4,7 +4,9 @@
 # tiers, a smoke render through the CUDA backend, RenderDoc captures of the CUDA path (when
 # gather.sh carried RenderDoc), and the benchmarks (the profiler's overhead three times, as its
 # target asks). Logs and results go to $OUT (or ./gpu-out).
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only]
+# --points builds what the points issue needs and runs only that: the gpu tier, tandem-bench
+# points, and tandem-raster end to end on a generated 1 M-point cloud (CUDA and GL points).
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -32,12 +34,34 @@ echo "== configure + build"
 if ! cmake --preset gpu-server "${generator[@]}" >"$out/configure.log" 2>&1; then
     tail -40 "$out/configure.log"; exit 1
 fi
-if ! cmake --build --preset gpu-server -j"$(nproc)" >"$out/build.log" 2>&1; then
+mode="${1:-}"
+targets=()
+[ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
+if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
-mode="${1:-}"
+if [ "$mode" = "--points" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    echo "== gpu tier"
+    ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+    echo "== tandem-bench points"
+    build-gpu/bin/tandem-bench points --commit "$commit" --frames 30 --warmup 3 --gl-frames 3 \
+        --json "$out/bench_points.json" >"$out/bench_points.txt" 2>&1 || status=1
+    tail -n 22 "$out/bench_points.txt"
+    echo "== tandem-raster end to end: 1M points, tonemap,fxaa, 1080p"
+    python3 scripts/make-point-cloud.py 1000000 "$out/cloud.ply"
+    for points in cuda gl; do
+        build-gpu/bin/tandem-raster --headless "$out/cloud.ply" --points "$points" \
+            --size 1920x1080 --postfx tonemap,fxaa --frames 300 --warmup 30 --format none \
+            --report "$out/e2e_$points.json" >"$out/e2e_$points.log" 2>&1 || status=1
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], r['points']['path'], {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/e2e_$points.json" "$points" 2>&1 | head -3
+    done
+    rm -f "$out/cloud.ply"
+    exit $status
+fi
 if [ "$mode" != "--bench-only" ]; then
 echo "== tests (unit, gpu)"
 ctest --test-dir build-gpu -L '^(unit|gpu)$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1

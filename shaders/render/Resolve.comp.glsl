@@ -4,8 +4,8 @@
 // A mesh pixel's triangle is the one, among those whose last vertex is that vertex, that the
 // pixel's view ray hits inside at the rasterized depth. The ray's barycentrics on it are
 // perspective-correct: normal and colour are interpolated, shaded, and written with the linear
-// view depth and the primitive id (triangles of all meshes first, then points). Points take
-// their vertex directly. Uncovered pixels get the background. COLOR_RGBA16F selects the colour
+// view depth and the primitive id + 1 (triangles of all meshes first, then points; points' ids
+// carry PointIdBit, as the CUDA point pass writes them). Points take their vertex directly. Uncovered pixels get the background. COLOR_RGBA16F selects the colour
 // target's image format.
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
@@ -47,6 +47,7 @@ layout(std430, binding = TANDEM_SSBO_OBJECTS) readonly buffer Objects { uvec4 ob
 const uint ObjectIsPoints = 1u;
 const uint ObjectHasColors = 2u;
 const uint ObjectHasNormals = 4u;
+const uint PointIdBit = 0x80000000u; // render::PointIdBit
 
 uvec4 objectOf(uint vertex)
 {
@@ -90,7 +91,7 @@ void main()
     vec4 color;
     if (isPoint) {
         position = positionOf(vertex);
-        normal = hasNormal ? normalOf(vertex) : -dir;
+        normal = hasNormal ? normalOf(vertex) : eye - position;
         color = colorOf(vertex);
     } else {
         // Where the rasterizer put the surface along this ray.
@@ -147,5 +148,5 @@ void main()
     imageStore(colorImage, pixel, vec4(lit ? shade(base, n, toEye) : base, 1.0));
     imageStore(normalImage, pixel, vec4(n, 1.0));
     imageStore(depthImage, pixel, vec4(-(camera.view * vec4(position, 1.0)).z));
-    imageStore(idImage, pixel, uvec4(primitive + 1u));
+    imageStore(idImage, pixel, uvec4(isPoint ? (primitive + 1u) | PointIdBit : primitive + 1u));
 }

@@ -77,7 +77,8 @@ private:
 /// Reads the scene's vertices and the G-buffer's linear depth into device memory of its own.
 class ReadPass final : public Pass {
 public:
-    ReadPass(render::GpuScene& scene, render::GBuffer& gbuffer) : m_scene(scene), m_gbuffer(gbuffer)
+    ReadPass(const render::GpuScene& scene, render::GBuffer& gbuffer)
+        : m_scene(scene), m_gbuffer(gbuffer)
     {
         TANDEM_CUDA_CHECK(cudaMalloc(&positions, scene.vertexCount() * 3 * sizeof(float)));
         TANDEM_CUDA_CHECK(cudaMalloc(&depth, sizeof(float) * gbuffer.width() * gbuffer.height()));
@@ -112,7 +113,7 @@ public:
     float* depth = nullptr;
 
 private:
-    render::GpuScene& m_scene;
+    const render::GpuScene& m_scene;
     render::GBuffer& m_gbuffer;
     BufferRef m_vertices;
     ImageRef m_depth;

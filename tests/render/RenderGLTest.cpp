@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/MeshLoader.h"
+#include "engine/render/PointSplat.h"
 #include "tests/support/FrameFixture.h"
 #include "tests/support/GlTestContext.h"
 #include "tests/support/ImageCompare.h"
@@ -101,7 +102,8 @@ TEST_F(Render, IdsAreDistinctPerTriangle)
 TEST_F(Render, SeveralObjectsInOneScene)
 {
     // A cube and a point grid in one scene: both are drawn, each keeps its own ids (the cube's
-    // 12 triangles first, then the grid's points), and the image holds each one's pixels.
+    // 12 triangles first, then the grid's points, marked with PointIdBit), and the image holds
+    // each one's pixels.
     Scene scene;
     scene.objects.push_back({"cube", colouredCube()});
     io::MeshData grid = pointGrid();
@@ -123,9 +125,12 @@ TEST_F(Render, SeveralObjectsInOneScene)
     const io::Image both = stack.render(gpu, camera, postfx::Chain{}, Channel::Color, options);
     std::size_t triangles = 0, points = 0;
     for (std::uint32_t id : readIds(stack.renderer.gbuffer())) {
-        triangles += id >= 1 && id <= 12 ? 1 : 0;
-        points += id > 12 && id <= 12 + grid.positions.size() ? 1 : 0;
-        EXPECT_LE(id, 12 + grid.positions.size()) << "an id past the scene's primitives";
+        const bool isPoint = (id & PointIdBit) != 0;
+        const std::uint32_t primitive = id & ~PointIdBit;
+        triangles += !isPoint && id >= 1 && id <= 12 ? 1 : 0;
+        points += isPoint && primitive > 12 && primitive <= 12 + grid.positions.size() ? 1 : 0;
+        EXPECT_LE(primitive, 12 + grid.positions.size()) << "an id past the scene's primitives";
+        EXPECT_TRUE(!isPoint || primitive > 12) << "a triangle's id marked as a point";
     }
     EXPECT_GT(triangles, 100u) << "the cube is drawn";
     EXPECT_GT(points, 20u) << "the points are drawn";

@@ -38,6 +38,18 @@ io::MeshData pointGrid()
     return mesh;
 }
 
+io::MeshData pointSheet(int n, float s, float z, glm::u8vec4 colour)
+{
+    io::MeshData mesh;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            mesh.positions.emplace_back(-s + 2.0f * s * (i + 0.5f) / n,
+                                        -s + 2.0f * s * (j + 0.5f) / n, z);
+            mesh.colors.push_back(colour);
+        }
+    return mesh;
+}
+
 io::MeshData cubeOnFloor()
 {
     io::MeshData mesh = colouredCube();

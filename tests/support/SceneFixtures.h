@@ -10,6 +10,8 @@ namespace tandem::test {
 io::MeshData colouredCube();
 /// A 20×20 grid of points without normals or colours, slightly wavy.
 io::MeshData pointGrid();
+/// An n×n sheet of points over [-s, s]² at height z (facing +z), all of colour `colour`.
+io::MeshData pointSheet(int n, float s, float z, glm::u8vec4 colour);
 /// Two cubes standing on a floor (creases for the occlusion and depth-guided stages).
 io::MeshData cubeOnFloor();
 

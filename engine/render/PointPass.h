@@ -1,0 +1,116 @@
+// Points drawn in CUDA (or, on the host, by the same per-point functions): each point of the
+// scene's point clouds is projected and its round splat written as a 64-bit atomicMin of (view
+// depth, point index) into a visibility buffer (a GL buffer registered once, sized with the
+// G-buffer), depth-tested against the meshes' linear depth; a resolve then writes the winning
+// point's colour, normal, linear depth and id into the same G-buffer targets the mesh pass
+// filled, so post-processing, channels, the overlay and captures work unchanged. A pass of the
+// frame: on CUDA inside its one handoff, before post-processing. Where neither runs, the geometry
+// pass draws points as GL_POINTS. Render thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/Result.h"
+#include "engine/gl/Buffer.h"
+#include "engine/interop/Pass.h"
+#include "engine/interop/Registrations.h"
+#include "engine/render/Camera.h"
+#include "engine/render/PointSplat.h"
+
+namespace tandem::render {
+
+class GBuffer;
+class GpuScene;
+
+/// Who draws the points.
+enum class PointPath {
+    Cuda, ///< the CUDA rasterizer, inside the frame's handoff
+    Host, ///< the same functions on CPU threads (reads the G-buffer back: slow, exact)
+    Gl,   ///< GL_POINTS in the geometry pass (round sprites, size attenuation)
+};
+/// "cuda", "host", "gl".
+const char* pointPathName(PointPath path);
+
+/// What the user asked for: auto picks CUDA when the frame's interop works, else GL_POINTS.
+enum class PointChoice { Auto, Cuda, Host, Gl };
+/// Parses "auto", "cuda", "host", "gl".
+Result<PointChoice> parsePointChoice(const std::string& text);
+
+/// How big splats are.
+struct PointSize {
+    float pixels = 2.0f; ///< diameter in pixels (when world is 0)
+    float world = 0.0f;  ///< diameter in world units, shrinking with distance; 0: use pixels
+};
+
+/// The frame data the point functions need for `camera` drawing a `width`×`height` region.
+PointFrame makePointFrame(const Camera& camera, int width, int height, bool colorIsHalf,
+                          const PointSize& size);
+
+class PointPass final : public interop::Pass {
+public:
+    /// A pass drawing points on `path` (Cuda or Host; with Gl it stays disabled: the geometry
+    /// pass draws them).
+    explicit PointPass(PointPath path);
+    ~PointPass() override;
+
+    /// This frame: the scene's point objects into `gbuffer` (after the mesh pass) seen by
+    /// `camera`. Grows the visibility buffer with the G-buffer (dropping its registration in
+    /// the same call).
+    void setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& camera,
+                  const PointSize& size);
+
+    const char* name() const override { return "points"; }
+    bool isEnabled() const override;
+    interop::Path path() const override;
+    void declare(interop::Uses& uses) override;
+    void run(const interop::MappedView* view, interop::PassHooks& hooks) override;
+
+    PointPath pointPath() const { return m_path; }
+    /// The frame data the last setFrame() prepared (tests, benchmarks).
+    const PointFrame& frame() const { return m_frame; }
+
+private:
+    void runHost(interop::PassHooks& hooks);
+
+    PointPath m_path;
+    const GpuScene* m_scene = nullptr;
+    GBuffer* m_gbuffer = nullptr;
+    PointFrame m_frame{};
+    std::vector<PointObject> m_objects;
+    // CUDA: the visibility buffer (one 64-bit key per pixel of the G-buffer's capacity) and its
+    // registration, which goes first.
+    gl::Buffer m_visibility{gl::NoCreate};
+    interop::Registrations m_registrations;
+    interop::BufferRef m_visibilityRef, m_verticesRef, m_objectsRef;
+    interop::ImageRef m_colorRef, m_normalRef, m_depthRef, m_idRef;
+    // Host: the vertices read back once per scene, and the keys.
+    struct Host;
+    std::unique_ptr<Host> m_host;
+};
+
+/// The CUDA side (PointPassCuda.cu, CUDA builds only): clears the visibility keys, rasterizes
+/// the point objects' splats, resolves the winners into the G-buffer's surfaces, all on
+/// `stream`. Does not block; throws CudaError on a failed launch. `hooks` hear "points.raster"
+/// and "points.resolve".
+struct PointLaunch {
+    void* stream; ///< cudaStream_t
+    PointFrame frame;
+    const PointVertex* vertices;    ///< device
+    const PointObject* objects;     ///< device: every object record of the scene
+    const PointObject* hostObjects; ///< the same records in host memory
+    int objectCount;
+    std::uint64_t* keys; ///< device, `pitch` keys a row
+    int pitch;
+    std::uint64_t depth, color, normal, id; ///< cudaSurfaceObject_t of the G-buffer targets
+};
+void rasterizePointsCuda(const PointLaunch& launch, interop::PassHooks& hooks);
+
+/// The floor the benchmark compares with: each point projected and one atomicMin of its key, no
+/// splat, no depth test, no resolve. CUDA builds only. Does not block.
+void bareAtomicMinCuda(void* stream, const PointFrame& frame, const PointVertex* vertices,
+                       std::uint32_t count, std::uint64_t* keys, int pitch);
+
+} // namespace tandem::render

@@ -1,0 +1,123 @@
+// The CUDA side of the point pass: kernels over the same per-point functions as the host
+// version (PointSplat.h), compiled without FMA contraction so both compute the same bits.
+#include "engine/cuda/CudaCheck.h"
+#include "engine/render/PointPass.h"
+
+namespace tandem::render {
+
+namespace {
+
+/// One thread per point of one object: its splat's pixels, depth-tested against the meshes,
+/// each an atomicMin of the point's key.
+__global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
+                                std::uint32_t first, std::uint32_t count,
+                                cudaSurfaceObject_t meshDepth, std::uint64_t* keys, int pitch)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    const std::uint32_t index = first + i;
+    const Projected p = projectPoint(f, vertices[index].position);
+    if (!p.visible)
+        return;
+    const std::uint64_t key = pointKey(p.depth, index);
+    const SplatBox box = splatBox(f, p);
+    for (int py = box.y0; py <= box.y1; ++py)
+        for (int px = box.x0; px <= box.x1; ++px) {
+            if (!splatCovers(p, px, py))
+                continue;
+            if (!inFrontOfMesh(p.depth, surf2Dread<float>(meshDepth, px * 4, py)))
+                continue;
+            std::uint64_t* slot = keys + static_cast<long long>(py) * pitch + px;
+            // A plain load first: most splat pixels of a dense cloud already hold a nearer key,
+            // and a read costs less than an atomic.
+            if (key < *slot)
+                atomicMin(reinterpret_cast<unsigned long long*>(slot),
+                          static_cast<unsigned long long>(key));
+        }
+}
+
+/// One thread per pixel: the winning point, if any, into the G-buffer's targets.
+__global__ void resolveKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
+                              const PointObject* objects, int objectCount,
+                              const std::uint64_t* keys, int pitch, cudaSurfaceObject_t depth,
+                              cudaSurfaceObject_t color, cudaSurfaceObject_t normal,
+                              cudaSurfaceObject_t id)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= f.width || y >= f.height)
+        return;
+    const std::uint64_t key = keys[static_cast<long long>(y) * pitch + x];
+    if (key == EmptyPointKey)
+        return;
+    const auto index = static_cast<std::uint32_t>(key);
+    const int o = objectOf(objects, objectCount, index);
+    if (o < 0)
+        return;
+    const ResolvedPixel r = resolvePoint(f, vertices[index], objects[o], index);
+    if (f.colorIsHalf)
+        surf2Dwrite(make_ushort4(r.color16[0], r.color16[1], r.color16[2], r.color16[3]), color,
+                    x * 8, y);
+    else
+        surf2Dwrite(make_uchar4(r.color8[0], r.color8[1], r.color8[2], r.color8[3]), color, x * 4,
+                    y);
+    surf2Dwrite(make_ushort4(r.normal[0], r.normal[1], r.normal[2], r.normal[3]), normal, x * 8, y);
+    surf2Dwrite(r.depth, depth, x * 4, y);
+    surf2Dwrite(static_cast<unsigned int>(r.id), id, x * 4, y);
+}
+
+__global__ void bareKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
+                           std::uint32_t count, std::uint64_t* keys, int pitch)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    const Projected p = projectPoint(f, vertices[i].position);
+    if (!p.visible)
+        return;
+    const int px = clampi(static_cast<int>(p.x), 0, f.width - 1);
+    const int py = clampi(static_cast<int>(p.y), 0, f.height - 1);
+    atomicMin(reinterpret_cast<unsigned long long*>(keys + static_cast<long long>(py) * pitch + px),
+              static_cast<unsigned long long>(pointKey(p.depth, i)));
+}
+
+} // namespace
+
+void rasterizePointsCuda(const PointLaunch& l, interop::PassHooks& hooks)
+{
+    const auto stream = static_cast<cudaStream_t>(l.stream);
+    const PointFrame& f = l.frame;
+    hooks.beginStage("points.raster", l.stream);
+    // Every key of the drawn region to empty (all bits set), one 2D memset.
+    TANDEM_CUDA_CHECK(cudaMemset2DAsync(l.keys, static_cast<std::size_t>(l.pitch) * 8, 0xff,
+                                        static_cast<std::size_t>(f.width) * 8,
+                                        static_cast<std::size_t>(f.height), stream));
+    for (int o = 0; o < l.objectCount; ++o) {
+        const PointObject& object = l.hostObjects[o];
+        if (!(object.flags & 1u) || object.vertexCount == 0) // ObjectIsPoints
+            continue;
+        const unsigned blocks = (object.vertexCount + 255) / 256;
+        rasterizeKernel<<<blocks, 256, 0, stream>>>(f, l.vertices, object.firstVertex,
+                                                    object.vertexCount, l.depth, l.keys, l.pitch);
+        cuda::checkLaunch("rasterizeKernel");
+    }
+    hooks.endStage("points.raster", l.stream);
+    hooks.beginStage("points.resolve", l.stream);
+    const dim3 block(32, 8);
+    const dim3 grid((f.width + 31) / 32, (f.height + 7) / 8);
+    resolveKernel<<<grid, block, 0, stream>>>(f, l.vertices, l.objects, l.objectCount, l.keys,
+                                              l.pitch, l.depth, l.color, l.normal, l.id);
+    cuda::checkLaunch("resolveKernel");
+    hooks.endStage("points.resolve", l.stream);
+}
+
+void bareAtomicMinCuda(void* stream, const PointFrame& frame, const PointVertex* vertices,
+                       std::uint32_t count, std::uint64_t* keys, int pitch)
+{
+    bareKernel<<<(count + 255) / 256, 256, 0, static_cast<cudaStream_t>(stream)>>>(
+        frame, vertices, count, keys, pitch);
+    cuda::checkLaunch("bareKernel");
+}
+
+} // namespace tandem::render

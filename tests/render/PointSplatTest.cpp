@@ -1,0 +1,195 @@
+// The point rasterizer's per-point functions (render/PointSplat.h), on the host: exact half
+// conversion, the order of visibility keys, round footprints of the sizes asked for, world
+// sizes shrinking with distance, and what a resolved pixel holds.
+#include "engine/render/PointSplat.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+namespace tandem::render {
+namespace {
+
+/// A frame looking down -z from the origin (view = identity) with a simple perspective.
+PointFrame lookDownZ(int width, int height, float sizePixels, float worldSize = 0.0f)
+{
+    PointFrame f{};
+    const float focal = static_cast<float>(height) * 0.5f; // 90° vertical field of view
+    const float aspect = static_cast<float>(width) / static_cast<float>(height);
+    const float nearPlane = 0.1f, farPlane = 100.0f;
+    // Row-major OpenGL perspective (tan(fovY/2) = 1).
+    const float p[16] = {1.0f / aspect,
+                         0,
+                         0,
+                         0,
+                         0,
+                         1,
+                         0,
+                         0,
+                         0,
+                         0,
+                         -(farPlane + nearPlane) / (farPlane - nearPlane),
+                         -2.0f * farPlane * nearPlane / (farPlane - nearPlane),
+                         0,
+                         0,
+                         -1,
+                         0};
+    std::memcpy(f.viewProjection, p, sizeof p);
+    const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    std::memcpy(f.view, identity, sizeof identity);
+    f.lightDir[2] = 1.0f;
+    f.width = width;
+    f.height = height;
+    f.sizePixels = sizePixels;
+    f.worldSize = worldSize;
+    f.focalPixels = focal;
+    return f;
+}
+
+int coveredPixels(const PointFrame& f, const Projected& p)
+{
+    const SplatBox box = splatBox(f, p);
+    int n = 0;
+    for (int y = box.y0; y <= box.y1; ++y)
+        for (int x = box.x0; x <= box.x1; ++x)
+            n += splatCovers(p, x, y) ? 1 : 0;
+    return n;
+}
+
+TEST(PointSplat, FloatToHalfRoundsToNearestEven)
+{
+    // A spread of float bit patterns, every midpoint between neighbouring halves (and the
+    // floats either side of it), and the edges, against the compiler's _Float16 conversion.
+    int mismatches = 0;
+    auto check = [&](std::uint32_t bits) {
+        const float value = floatOf(bits);
+        const _Float16 reference = static_cast<_Float16>(value);
+        std::uint16_t expected;
+        std::memcpy(&expected, &reference, 2);
+        const std::uint16_t got = floatToHalf(value);
+        if (std::isnan(value))
+            mismatches += (got & 0x7c00u) == 0x7c00u && (got & 0x3ffu) != 0 ? 0 : 1;
+        else if (got != expected && ++mismatches < 5)
+            ADD_FAILURE() << "float bits " << std::hex << bits << ": " << got << " != " << expected;
+    };
+    for (std::uint64_t bits = 0; bits <= 0xffffffffu; bits += 1021)
+        check(static_cast<std::uint32_t>(bits));
+    for (std::uint32_t h = 0; h < 0x7c00u; ++h) {
+        _Float16 lower, upper;
+        const std::uint16_t lowerBits = static_cast<std::uint16_t>(h);
+        const std::uint16_t upperBits = static_cast<std::uint16_t>(h + 1);
+        std::memcpy(&lower, &lowerBits, 2);
+        std::memcpy(&upper, &upperBits, 2);
+        // Exact in float: halves have 11 significant bits, their midpoints 12.
+        const float mid = (static_cast<float>(lower) + static_cast<float>(upper)) * 0.5f;
+        for (float value : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f)}) {
+            check(bitsOf(value));
+            check(bitsOf(-value));
+        }
+    }
+    for (std::uint32_t bits : {0x477fefffu, 0x477ff000u, 0x33000000u, 0x33000001u, 0x387fe000u,
+                               0x387ff000u, 0x80000000u, 0x7f800000u, 0xff800000u})
+        check(bits);
+    EXPECT_EQ(mismatches, 0);
+}
+
+TEST(PointSplat, KeysOrderByDepthThenIndex)
+{
+    EXPECT_LT(pointKey(1.0f, 7), pointKey(2.0f, 0)) << "nearer wins whatever the index";
+    EXPECT_LT(pointKey(1.5f, 3), pointKey(1.5f, 4)) << "a tie goes to the lower index";
+    EXPECT_LT(pointKey(1e-30f, 0xfffffffe), pointKey(1e30f, 0));
+    EXPECT_LT(pointKey(1e30f, 0xfffffffe), EmptyPointKey) << "any point beats an empty pixel";
+}
+
+TEST(PointSplat, FootprintsAreRoundDiscsOfTheSizeAsked)
+{
+    const PointFrame f8 = lookDownZ(64, 64, 8.0f);
+    const float centre[3] = {0.0f, 0.0f, -5.0f}; // the middle of the image, between pixels
+    const Projected p = projectPoint(f8, centre);
+    ASSERT_TRUE(p.visible);
+    EXPECT_FLOAT_EQ(p.x, 32.0f);
+    EXPECT_FLOAT_EQ(p.y, 32.0f);
+    EXPECT_FLOAT_EQ(p.radius, 4.0f);
+    // Pixel centres within 4 px of (32, 32): a disc of 52 pixels, not the 64 of its square.
+    EXPECT_EQ(coveredPixels(f8, p), 52);
+    EXPECT_FALSE(splatCovers(p, 28, 28)) << "the square's corner is outside the disc";
+    EXPECT_TRUE(splatCovers(p, 28, 31));
+    // One pixel: exactly the pixel holding the centre, wherever in it the centre falls.
+    const PointFrame f1 = lookDownZ(64, 64, 1.0f);
+    const float offCentre[3] = {0.33f * 5.0f / 32.0f, -0.2f * 5.0f / 32.0f, -5.0f};
+    const Projected q = projectPoint(f1, offCentre);
+    EXPECT_EQ(coveredPixels(f1, q), 1);
+    EXPECT_TRUE(
+        splatCovers(q, static_cast<int>(std::floor(q.x)), static_cast<int>(std::floor(q.y))));
+    // Three pixels: the 3×3 block around a pixel centre.
+    const PointFrame f3 = lookDownZ(64, 64, 3.0f);
+    const float onPixel[3] = {0.5f * 5.0f / 32.0f, 0.5f * 5.0f / 32.0f, -5.0f};
+    EXPECT_EQ(coveredPixels(f3, projectPoint(f3, onPixel)), 9);
+}
+
+TEST(PointSplat, WorldSizesShrinkWithDistance)
+{
+    const PointFrame f = lookDownZ(256, 256, 1.0f, 0.1f); // 0.1 world units across
+    const float near[3] = {0.0f, 0.0f, -2.0f};
+    const float far[3] = {0.0f, 0.0f, -8.0f};
+    const Projected a = projectPoint(f, near), b = projectPoint(f, far);
+    EXPECT_NEAR(a.radius, 0.5f * 0.1f * 128.0f / 2.0f, 1e-5f); // 3.2 px
+    EXPECT_NEAR(b.radius, a.radius / 4.0f, 1e-5f);
+    EXPECT_GT(coveredPixels(f, a), 4 * coveredPixels(f, b));
+    // Never below one pixel across, never above the largest splat.
+    const float veryFar[3] = {0.0f, 0.0f, -90.0f};
+    EXPECT_FLOAT_EQ(projectPoint(f, veryFar).radius, 0.5f);
+    const PointFrame huge = lookDownZ(256, 256, 1.0f, 50.0f);
+    EXPECT_FLOAT_EQ(projectPoint(huge, near).radius, MaxSplatRadius);
+}
+
+TEST(PointSplat, PointsBehindTheCameraOrOffScreenAreNotDrawn)
+{
+    const PointFrame f = lookDownZ(64, 64, 3.0f);
+    const float behind[3] = {0.0f, 0.0f, 1.0f};
+    const float offScreen[3] = {20.0f, 0.0f, -1.0f};
+    const float beyondFar[3] = {0.0f, 0.0f, -200.0f};
+    EXPECT_FALSE(projectPoint(f, behind).visible);
+    EXPECT_FALSE(projectPoint(f, offScreen).visible);
+    EXPECT_FALSE(projectPoint(f, beyondFar).visible);
+}
+
+TEST(PointSplat, MeshDepthHidesPointsBehindIt)
+{
+    EXPECT_TRUE(inFrontOfMesh(3.0f, 0.0f)) << "no mesh there";
+    EXPECT_TRUE(inFrontOfMesh(3.0f, 4.0f));
+    EXPECT_FALSE(inFrontOfMesh(4.0f, 4.0f)) << "a tie goes to the mesh, drawn first";
+    EXPECT_FALSE(inFrontOfMesh(5.0f, 4.0f));
+}
+
+TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
+{
+    const PointFrame f = lookDownZ(64, 64, 3.0f);
+    const PointObject objects[2] = {{0, 24, 0, 6u}, {24, 100, 12, 1u | 2u}};
+    EXPECT_EQ(objectOf(objects, 2, 23), 0);
+    EXPECT_EQ(objectOf(objects, 2, 24), 1);
+    EXPECT_EQ(objectOf(objects, 2, 124), -1);
+    PointVertex v{};
+    v.position[2] = -5.0f;
+    v.color = 0xff0080ffu; // red 255, green 128, blue 0
+    const ResolvedPixel r = resolvePoint(f, v, objects[1], 30);
+    EXPECT_EQ(r.id, PointIdBit | (12u + 6u + 1u));
+    EXPECT_FLOAT_EQ(r.depth, 5.0f);
+    // No normals: unlit, the vertex colour as is; the normal faces the eye.
+    EXPECT_EQ(r.color8[0], 255);
+    EXPECT_EQ(r.color8[1], 128);
+    EXPECT_EQ(r.color8[2], 0);
+    EXPECT_EQ(r.color8[3], 255);
+    EXPECT_EQ(r.normal[2], 0x3c00u);
+    // With a normal facing away, it is turned towards the eye and lit.
+    PointObject lit = objects[1];
+    lit.flags |= 4u;
+    v.normal[2] = -2.0f;
+    const ResolvedPixel s = resolvePoint(f, v, lit, 30);
+    EXPECT_EQ(s.normal[2], 0x3c00u) << "unit length, towards the eye";
+    EXPECT_EQ(s.color8[0], 255) << "light straight on: full colour";
+}
+
+} // namespace
+} // namespace tandem::render
