@@ -214,7 +214,7 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
             if (cuda) {
                 frame.setPointPath(render::PointPath::Gl);
                 BareAtomicMinPass bare(
-                    gpu, render::makePointFrame(camera, size.width, size.height, false, {}));
+                    gpu, render::makePointFrame(camera, size.width, size.height, false, {}, false));
                 frame.addPass(bare);
                 render::GeometryOptions noPoints;
                 noPoints.drawPoints = false;

@@ -36,6 +36,14 @@ TANDEM_HD int clampi(int v, int lo, int hi)
 {
     return v < lo ? lo : (v > hi ? hi : v);
 }
+TANDEM_HD int mini(int a, int b)
+{
+    return a < b ? a : b;
+}
+TANDEM_HD int maxi(int a, int b)
+{
+    return a > b ? a : b;
+}
 
 TANDEM_HD float sqrtf_hd(float v)
 {

@@ -120,11 +120,15 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
                    const render::GeometryOptions& options)
 {
     render::GBuffer& gbuffer = m_renderer.gbuffer();
-    // Points drawn by the point pass are left out of the geometry pass.
+    // Points drawn by the point pass are left out of the geometry pass; with nothing else to
+    // draw it does not run (the point pass then writes every pixel of the G-buffer).
     render::GeometryOptions geometry = options;
     const bool passPoints = m_points && scene.hasPoints();
     geometry.drawPoints = options.drawPoints && !passPoints;
-    if (m_geometryDetail) {
+    const bool meshes = scene.triangleCount() > 0;
+    if (passPoints && !meshes) {
+        // Nothing for GL to draw.
+    } else if (m_geometryDetail) {
         {
             profile::GlScope scope(*m_profiler, "geometry.visibility");
             m_renderer.geometry().drawVisibility(gbuffer, scene, camera, geometry);
@@ -136,7 +140,7 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
         m_renderer.drawGeometry(scene, camera, geometry);
     }
     if (passPoints)
-        m_points->setFrame(scene, gbuffer, camera, {options.pointSize, options.pointWorldSize});
+        m_points->setFrame(scene, gbuffer, camera, options, meshes);
 
     // A debug channel is its view stage in place of the chain (one definition of each view).
     const postfx::Chain* shown = &chain;

@@ -1,6 +1,7 @@
 #include "engine/render/GpuScene.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -81,6 +82,8 @@ Result<std::size_t> checkGpuMemory(const Scene& scene, std::size_t freeBytes)
 
 GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.bounds())
 {
+    static std::atomic<std::uint64_t> serials{0};
+    m_serial = ++serials;
     const std::size_t vertexTotal = scene.vertexCount();
     const std::size_t indexTotal = scene.triangleCount() * 3;
     if (vertexTotal > std::numeric_limits<std::uint32_t>::max() - 1 ||

@@ -72,6 +72,8 @@ public:
     std::uint32_t pointCount() const;
     /// GPU memory the scene's buffers take, bytes.
     std::size_t gpuBytes() const { return m_gpuBytes; }
+    /// A number no other scene of the process has: what caches of its data are keyed by.
+    std::uint64_t serial() const { return m_serial; }
     const io::Bounds& bounds() const { return m_bounds; }
     /// The object records, as uploaded.
     const std::vector<GpuObject>& objects() const { return m_objects; }
@@ -101,6 +103,7 @@ private:
     std::uint32_t m_vertexCount = 0;
     std::uint32_t m_indexCount = 0;
     std::size_t m_gpuBytes = 0;
+    std::uint64_t m_serial = 0;
     std::vector<GpuObject> m_objects;
     std::vector<std::string> m_names;
     io::Bounds m_bounds;

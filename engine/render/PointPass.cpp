@@ -51,8 +51,8 @@ struct PointPass::Host {
     ThreadPool pool;
     interop::HostTransfer transfer;
     std::vector<PointVertex> vertices;
-    GLuint verticesOf = 0; ///< the GL buffer `vertices` was read from
-    std::size_t verticesSize = 0;
+    std::vector<PointAttributes> attributes;
+    std::uint64_t serial = 0; ///< the scene `vertices` and `attributes` were made from
     std::vector<std::atomic<std::uint64_t>> keys;
     std::vector<std::uint8_t> color;
     std::vector<float> depth;
@@ -68,6 +68,13 @@ PointPass::PointPass(PointPath path) : m_path(path)
 
 PointPass::~PointPass() = default;
 
+void PointPass::DeviceMemory::operator()([[maybe_unused]] void* p) const noexcept
+{
+#ifdef TANDEM_HAS_CUDA
+    freePointMemory(p);
+#endif
+}
+
 namespace {
 
 void rowMajor(const glm::mat4& m, float out[16])
@@ -80,7 +87,7 @@ void rowMajor(const glm::mat4& m, float out[16])
 } // namespace
 
 PointFrame makePointFrame(const Camera& camera, int width, int height, bool colorIsHalf,
-                          const PointSize& size)
+                          const GeometryOptions& options, bool meshDrawn)
 {
     PointFrame f{};
     const CameraBlock block = makeCameraBlock(camera, width, height);
@@ -92,20 +99,25 @@ PointFrame makePointFrame(const Camera& camera, int width, int height, bool colo
     }
     f.width = width;
     f.height = height;
-    f.sizePixels = size.pixels;
-    f.worldSize = size.world;
+    f.sizePixels = options.pointSize;
+    f.worldSize = options.pointWorldSize;
     f.focalPixels = focalPixels(camera, height);
     f.colorIsHalf = colorIsHalf ? 1 : 0;
+    f.projection[0] = block.projection[0][0];
+    f.projection[1] = block.projection[1][1];
+    f.meshDrawn = meshDrawn ? 1 : 0;
+    for (int i = 0; i < 4; ++i)
+        f.background[i] = options.background[i];
     return f;
 }
 
 void PointPass::setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& camera,
-                         const PointSize& size)
+                         const GeometryOptions& options, bool meshDrawn)
 {
     m_scene = &scene;
     m_gbuffer = &gbuffer;
     m_frame = makePointFrame(camera, gbuffer.width(), gbuffer.height(),
-                             gbuffer.colorFormat() == ColorFormat::Rgba16F, size);
+                             gbuffer.colorFormat() == ColorFormat::Rgba16F, options, meshDrawn);
     m_objects.clear();
     for (const GpuObject& o : scene.objects())
         m_objects.push_back({o.firstVertex, o.vertexCount, o.firstPrimitive, o.flags});
@@ -120,6 +132,18 @@ void PointPass::setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& 
                       static_cast<double>(bytes) / (1024.0 * 1024.0), gbuffer.capacityWidth(),
                       gbuffer.capacityHeight());
         }
+#ifdef TANDEM_HAS_CUDA
+        const std::size_t count = scene.vertexCount();
+        if (m_attributeCapacity < count) {
+            m_attributes.reset();
+            m_attributeCapacity = 0;
+            m_attributes.reset(allocatePointMemory(count * sizeof(PointAttributes)));
+            m_attributeCapacity = count;
+            m_packedSerial = 0;
+            log::info("points: {:.1f} MiB of packed point attributes (8 bytes a point)",
+                      static_cast<double>(count * sizeof(PointAttributes)) / (1024.0 * 1024.0));
+        }
+#endif
     }
 }
 
@@ -140,7 +164,7 @@ void PointPass::declare(interop::Uses& uses)
     m_verticesRef = uses.buffer(m_scene->vertexBuffer(), m_scene->registrations(), Intent::Read);
     m_objectsRef = uses.buffer(m_scene->objectBuffer(), m_scene->registrations(), Intent::Read);
     const interop::FrameTextures t = m_gbuffer->frameTextures();
-    // Read (the meshes' depth, to test against) and written where a point wins.
+    // Read (the meshes' depth, to start the keys from) and written where a point wins.
     m_depthRef = uses.image(*t.depth, *t.registrations, Intent::ReadWrite);
     m_colorRef = uses.image(*t.color, *t.registrations, Intent::ReadWrite);
     m_normalRef = uses.image(*t.normal, *t.registrations, Intent::ReadWrite);
@@ -161,6 +185,8 @@ void PointPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
     launch.objects = static_cast<const PointObject*>(view->pointer(m_objectsRef));
     launch.hostObjects = m_objects.data();
     launch.objectCount = static_cast<int>(m_objects.size());
+    launch.attributes = static_cast<PointAttributes*>(m_attributes.get());
+    launch.pack = m_packedSerial != m_scene->serial();
     launch.keys = static_cast<std::uint64_t*>(view->pointer(m_visibilityRef));
     launch.pitch = m_gbuffer->capacityWidth();
     launch.depth = view->surface(m_depthRef);
@@ -168,6 +194,7 @@ void PointPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
     launch.normal = view->surface(m_normalRef);
     launch.id = view->surface(m_idRef);
     rasterizePointsCuda(launch, hooks);
+    m_packedSerial = m_scene->serial();
 #else
     (void)view;
     (void)hooks;
@@ -180,35 +207,48 @@ void PointPass::runHost(interop::PassHooks& hooks)
     const PointFrame& f = m_frame;
     const interop::FrameTextures t = m_gbuffer->frameTextures();
     const std::size_t pixels = static_cast<std::size_t>(f.width) * f.height;
-    // The scene's vertices, read back once per scene (a blocking read: the host path only).
-    const gl::Buffer& vertices = m_scene->vertexBuffer();
-    if (h.verticesOf != vertices.id() || h.verticesSize != vertices.size()) {
+    // The scene's vertices, read back and packed once per scene (a blocking read: the host
+    // path only).
+    if (h.serial != m_scene->serial()) {
+        const gl::Buffer& vertices = m_scene->vertexBuffer();
         h.vertices.resize(vertices.size() / sizeof(PointVertex));
         recordStall(StallCause::Readback);
         glGetNamedBufferSubData(vertices.id(), 0, static_cast<GLsizeiptr>(vertices.size()),
                                 h.vertices.data());
         gl::check("glGetNamedBufferSubData (points: vertices)");
-        h.verticesOf = vertices.id();
-        h.verticesSize = vertices.size();
+        h.attributes.assign(h.vertices.size(), PointAttributes{});
+        for (const PointObject& object : m_objects)
+            if (object.flags & ObjectIsPoints)
+                for (std::uint32_t i = 0; i < object.vertexCount; ++i)
+                    h.attributes[object.firstVertex + i] =
+                        packPoint(h.vertices[object.firstVertex + i], object.flags);
+        h.serial = m_scene->serial();
     }
-    // The G-buffer as the meshes left it.
-    const interop::HostFrame in = h.transfer.download(t);
-    const std::size_t colorBytes = pixels * (in.colorIsHalf ? 8 : 4);
-    h.color.assign(static_cast<const std::uint8_t*>(in.color),
-                   static_cast<const std::uint8_t*>(in.color) + colorBytes);
-    h.depth.assign(in.depth, in.depth + pixels);
-    h.normal.assign(in.normal, in.normal + pixels * 4);
-    h.id.assign(in.id, in.id + pixels);
-    h.transfer.release();
+    // The G-buffer as the meshes left it (its depth starts the keys; the rest is kept where no
+    // point wins). Without meshes nothing drew it: every pixel is written below.
+    if (f.meshDrawn) {
+        const interop::HostFrame in = h.transfer.download(t);
+        const std::size_t colorBytes = pixels * (in.colorIsHalf ? 8 : 4);
+        h.color.assign(static_cast<const std::uint8_t*>(in.color),
+                       static_cast<const std::uint8_t*>(in.color) + colorBytes);
+        h.depth.assign(in.depth, in.depth + pixels);
+        h.normal.assign(in.normal, in.normal + pixels * 4);
+        h.id.assign(in.id, in.id + pixels);
+        h.transfer.release();
+    } else {
+        h.color.resize(pixels * (f.colorIsHalf ? 8 : 4));
+        h.depth.assign(pixels, 0.0f);
+        h.normal.resize(pixels * 4);
+        h.id.resize(pixels);
+    }
     if (h.keys.size() < pixels)
         h.keys = std::vector<std::atomic<std::uint64_t>>(pixels);
 
     hooks.beginStage("points.raster", nullptr);
     h.pool.parallelFor(f.height, [&](int begin, int end) {
-        for (int y = begin; y < end; ++y)
-            for (int x = 0; x < f.width; ++x)
-                h.keys[static_cast<std::size_t>(y) * f.width + x].store(EmptyPointKey,
-                                                                        std::memory_order_relaxed);
+        for (std::size_t i = static_cast<std::size_t>(begin) * f.width;
+             i < static_cast<std::size_t>(end) * f.width; ++i)
+            h.keys[i].store(initialKey(h.depth[i]), std::memory_order_relaxed);
     });
     for (const PointObject& object : m_objects) {
         if (!(object.flags & ObjectIsPoints))
@@ -222,34 +262,40 @@ void PointPass::runHost(interop::PassHooks& hooks)
                     continue;
                 const std::uint64_t key = pointKey(p.depth, index);
                 const SplatBox box = splatBox(f, p);
-                for (int py = box.y0; py <= box.y1; ++py)
-                    for (int px = box.x0; px <= box.x1; ++px) {
-                        const std::size_t pixel = static_cast<std::size_t>(py) * f.width + px;
-                        if (!splatCovers(p, px, py) || !inFrontOfMesh(p.depth, h.depth[pixel]))
+                for (int py = box.y0; py <= box.y1; ++py) {
+                    const SplatRow row = splatRow(p, box, py);
+                    for (int px = row.x0; px <= row.x1; ++px) {
+                        if (!splatCovers(p, px, py))
                             continue;
-                        std::uint64_t seen = h.keys[pixel].load(std::memory_order_relaxed);
-                        while (key < seen && !h.keys[pixel].compare_exchange_weak(
-                                                 seen, key, std::memory_order_relaxed)) {
+                        auto& slot = h.keys[static_cast<std::size_t>(py) * f.width + px];
+                        std::uint64_t seen = slot.load(std::memory_order_relaxed);
+                        while (key < seen &&
+                               !slot.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
                         }
                     }
+                }
             }
         });
     }
     hooks.endStage("points.raster", nullptr);
     hooks.beginStage("points.resolve", nullptr);
+    const ResolvedPixel background = backgroundPixel(f);
     h.pool.parallelFor(f.height, [&](int begin, int end) {
         for (int y = begin; y < end; ++y)
             for (int x = 0; x < f.width; ++x) {
                 const std::size_t pixel = static_cast<std::size_t>(y) * f.width + x;
                 const std::uint64_t key = h.keys[pixel].load(std::memory_order_relaxed);
-                if (key == EmptyPointKey)
-                    continue;
                 const auto index = static_cast<std::uint32_t>(key);
-                const int o = objectOf(m_objects.data(), static_cast<int>(m_objects.size()), index);
-                if (o < 0)
+                const int o =
+                    index == NoPointIndex
+                        ? -1
+                        : objectOf(m_objects.data(), static_cast<int>(m_objects.size()), index);
+                if (o < 0 && f.meshDrawn)
                     continue;
-                const ResolvedPixel r = resolvePoint(f, h.vertices[index],
-                                                     m_objects[static_cast<std::size_t>(o)], index);
+                const ResolvedPixel r =
+                    o < 0 ? background
+                          : resolvePoint(f, h.attributes[index], keyDepth(key), x, y,
+                                         pointId(m_objects[static_cast<std::size_t>(o)], index));
                 if (f.colorIsHalf)
                     std::memcpy(h.color.data() + pixel * 8, r.color16, 8);
                 else

@@ -18,6 +18,7 @@
 #include "engine/interop/Pass.h"
 #include "engine/interop/Registrations.h"
 #include "engine/render/Camera.h"
+#include "engine/render/GeometryPass.h"
 #include "engine/render/PointSplat.h"
 
 namespace tandem::render {
@@ -39,15 +40,10 @@ enum class PointChoice { Auto, Cuda, Host, Gl };
 /// Parses "auto", "cuda", "host", "gl".
 Result<PointChoice> parsePointChoice(const std::string& text);
 
-/// How big splats are.
-struct PointSize {
-    float pixels = 2.0f; ///< diameter in pixels (when world is 0)
-    float world = 0.0f;  ///< diameter in world units, shrinking with distance; 0: use pixels
-};
-
-/// The frame data the point functions need for `camera` drawing a `width`×`height` region.
+/// The frame data the point functions need for `camera` drawing a `width`×`height` region with
+/// the splat sizes and background of `options`; `meshDrawn`: the geometry pass drew meshes.
 PointFrame makePointFrame(const Camera& camera, int width, int height, bool colorIsHalf,
-                          const PointSize& size);
+                          const GeometryOptions& options, bool meshDrawn);
 
 class PointPass final : public interop::Pass {
 public:
@@ -56,11 +52,13 @@ public:
     explicit PointPass(PointPath path);
     ~PointPass() override;
 
-    /// This frame: the scene's point objects into `gbuffer` (after the mesh pass) seen by
-    /// `camera`. Grows the visibility buffer with the G-buffer (dropping its registration in
+    /// This frame: the scene's point objects into `gbuffer` seen by `camera`, with the splat
+    /// sizes and background of `options`. `meshDrawn`: the geometry pass drew the scene's meshes
+    /// (points are depth-tested against them); otherwise it did not run, and the pass writes
+    /// every pixel. Grows the visibility buffer with the G-buffer (dropping its registration in
     /// the same call).
     void setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& camera,
-                  const PointSize& size);
+                  const GeometryOptions& options, bool meshDrawn);
 
     const char* name() const override { return "points"; }
     bool isEnabled() const override;
@@ -75,6 +73,10 @@ public:
 private:
     void runHost(interop::PassHooks& hooks);
 
+    struct DeviceMemory {
+        void operator()(void* p) const noexcept;
+    };
+
     PointPath m_path;
     const GpuScene* m_scene = nullptr;
     GBuffer* m_gbuffer = nullptr;
@@ -86,15 +88,20 @@ private:
     interop::Registrations m_registrations;
     interop::BufferRef m_visibilityRef, m_verticesRef, m_objectsRef;
     interop::ImageRef m_colorRef, m_normalRef, m_depthRef, m_idRef;
+    // CUDA: the packed attributes of the scene (serial) whose points they hold, device memory.
+    std::unique_ptr<void, DeviceMemory> m_attributes;
+    std::size_t m_attributeCapacity = 0;
+    std::uint64_t m_packedSerial = 0;
     // Host: the vertices read back once per scene, and the keys.
     struct Host;
     std::unique_ptr<Host> m_host;
 };
 
-/// The CUDA side (PointPassCuda.cu, CUDA builds only): clears the visibility keys, rasterizes
-/// the point objects' splats, resolves the winners into the G-buffer's surfaces, all on
-/// `stream`. Does not block; throws CudaError on a failed launch. `hooks` hear "points.raster"
-/// and "points.resolve".
+/// The CUDA side (PointPassCuda.cu, CUDA builds only): packs the points' attributes when asked,
+/// starts the visibility keys from the meshes' depth, rasterizes the point objects' splats,
+/// resolves the winners into the G-buffer's surfaces, all on `stream`. Does not block; throws
+/// CudaError on a failed launch. `hooks` hear "points.pack" (when packing), "points.raster" and
+/// "points.resolve".
 struct PointLaunch {
     void* stream; ///< cudaStream_t
     PointFrame frame;
@@ -102,11 +109,16 @@ struct PointLaunch {
     const PointObject* objects;     ///< device: every object record of the scene
     const PointObject* hostObjects; ///< the same records in host memory
     int objectCount;
-    std::uint64_t* keys; ///< device, `pitch` keys a row
+    PointAttributes* attributes; ///< device, one per vertex of the scene
+    bool pack;                   ///< fill `attributes` first (a new scene)
+    std::uint64_t* keys;         ///< device, `pitch` keys a row
     int pitch;
     std::uint64_t depth, color, normal, id; ///< cudaSurfaceObject_t of the G-buffer targets
 };
 void rasterizePointsCuda(const PointLaunch& launch, interop::PassHooks& hooks);
+/// cudaMalloc of `bytes` (throws CudaError naming the size) and cudaFree. CUDA builds only.
+void* allocatePointMemory(std::size_t bytes);
+void freePointMemory(void* p) noexcept;
 
 /// The floor the benchmark compares with: each point projected and one atomicMin of its key, no
 /// splat, no depth test, no resolve. CUDA builds only. Does not block.

@@ -7,11 +7,34 @@ namespace tandem::render {
 
 namespace {
 
-/// One thread per point of one object: its splat's pixels, depth-tested against the meshes,
-/// each an atomicMin of the point's key.
+constexpr std::uint32_t ObjectIsPointsBit = 1u; // render::ObjectIsPoints
+
+/// One thread per point of one object: what the resolve needs of it, packed.
+__global__ void packKernel(const PointVertex* vertices, std::uint32_t first, std::uint32_t count,
+                           std::uint32_t flags, PointAttributes* attributes)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count)
+        attributes[first + i] = packPoint(vertices[first + i], flags);
+}
+
+/// One thread per pixel: the key a pixel starts with (the meshes' depth, or empty).
+__global__ void initKernel(const __grid_constant__ PointFrame f, cudaSurfaceObject_t meshDepth,
+                           std::uint64_t* keys, int pitch)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= f.width || y >= f.height)
+        return;
+    keys[static_cast<long long>(y) * pitch + x] =
+        f.meshDrawn ? initialKey(surf2Dread<float>(meshDepth, x * 4, y)) : EmptyPointKey;
+}
+
+/// One thread per point of one object: each pixel of its splat an atomicMin of its key (a
+/// pixel behind a mesh already holds a smaller key).
 __global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
-                                std::uint32_t first, std::uint32_t count,
-                                cudaSurfaceObject_t meshDepth, std::uint64_t* keys, int pitch)
+                                std::uint32_t first, std::uint32_t count, std::uint64_t* keys,
+                                int pitch)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
@@ -22,11 +45,10 @@ __global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const Poin
         return;
     const std::uint64_t key = pointKey(p.depth, index);
     const SplatBox box = splatBox(f, p);
-    for (int py = box.y0; py <= box.y1; ++py)
-        for (int px = box.x0; px <= box.x1; ++px) {
+    for (int py = box.y0; py <= box.y1; ++py) {
+        const SplatRow row = splatRow(p, box, py);
+        for (int px = row.x0; px <= row.x1; ++px) {
             if (!splatCovers(p, px, py))
-                continue;
-            if (!inFrontOfMesh(p.depth, surf2Dread<float>(meshDepth, px * 4, py)))
                 continue;
             std::uint64_t* slot = keys + static_cast<long long>(py) * pitch + px;
             // A plain load first: most splat pixels of a dense cloud already hold a nearer key,
@@ -35,27 +57,29 @@ __global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const Poin
                 atomicMin(reinterpret_cast<unsigned long long*>(slot),
                           static_cast<unsigned long long>(key));
         }
+    }
 }
 
-/// One thread per pixel: the winning point, if any, into the G-buffer's targets.
-__global__ void resolveKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
-                              const PointObject* objects, int objectCount,
-                              const std::uint64_t* keys, int pitch, cudaSurfaceObject_t depth,
-                              cudaSurfaceObject_t color, cudaSurfaceObject_t normal,
-                              cudaSurfaceObject_t id)
+/// One thread per pixel: the winning point, if any, into the G-buffer's targets (or, when no
+/// mesh was drawn, the background where no point won).
+__global__ void resolveKernel(const __grid_constant__ PointFrame f,
+                              const PointAttributes* attributes, const PointObject* objects,
+                              int objectCount, const std::uint64_t* keys, int pitch,
+                              cudaSurfaceObject_t depth, cudaSurfaceObject_t color,
+                              cudaSurfaceObject_t normal, cudaSurfaceObject_t id)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= f.width || y >= f.height)
         return;
     const std::uint64_t key = keys[static_cast<long long>(y) * pitch + x];
-    if (key == EmptyPointKey)
-        return;
     const auto index = static_cast<std::uint32_t>(key);
-    const int o = objectOf(objects, objectCount, index);
-    if (o < 0)
+    const int o = index == NoPointIndex ? -1 : objectOf(objects, objectCount, index);
+    if (o < 0 && f.meshDrawn)
         return;
-    const ResolvedPixel r = resolvePoint(f, vertices[index], objects[o], index);
+    const ResolvedPixel r =
+        o < 0 ? backgroundPixel(f)
+              : resolvePoint(f, attributes[index], keyDepth(key), x, y, pointId(objects[o], index));
     if (f.colorIsHalf)
         surf2Dwrite(make_ushort4(r.color16[0], r.color16[1], r.color16[2], r.color16[3]), color,
                     x * 8, y);
@@ -88,25 +112,35 @@ void rasterizePointsCuda(const PointLaunch& l, interop::PassHooks& hooks)
 {
     const auto stream = static_cast<cudaStream_t>(l.stream);
     const PointFrame& f = l.frame;
+    if (l.pack) {
+        hooks.beginStage("points.pack", l.stream);
+        for (int o = 0; o < l.objectCount; ++o) {
+            const PointObject& object = l.hostObjects[o];
+            if (!(object.flags & ObjectIsPointsBit) || object.vertexCount == 0)
+                continue;
+            packKernel<<<(object.vertexCount + 255) / 256, 256, 0, stream>>>(
+                l.vertices, object.firstVertex, object.vertexCount, object.flags, l.attributes);
+            cuda::checkLaunch("packKernel");
+        }
+        hooks.endStage("points.pack", l.stream);
+    }
+    const dim3 block(32, 8);
+    const dim3 grid((f.width + 31) / 32, (f.height + 7) / 8);
     hooks.beginStage("points.raster", l.stream);
-    // Every key of the drawn region to empty (all bits set), one 2D memset.
-    TANDEM_CUDA_CHECK(cudaMemset2DAsync(l.keys, static_cast<std::size_t>(l.pitch) * 8, 0xff,
-                                        static_cast<std::size_t>(f.width) * 8,
-                                        static_cast<std::size_t>(f.height), stream));
+    initKernel<<<grid, block, 0, stream>>>(f, l.depth, l.keys, l.pitch);
+    cuda::checkLaunch("initKernel");
     for (int o = 0; o < l.objectCount; ++o) {
         const PointObject& object = l.hostObjects[o];
-        if (!(object.flags & 1u) || object.vertexCount == 0) // ObjectIsPoints
+        if (!(object.flags & ObjectIsPointsBit) || object.vertexCount == 0)
             continue;
         const unsigned blocks = (object.vertexCount + 255) / 256;
         rasterizeKernel<<<blocks, 256, 0, stream>>>(f, l.vertices, object.firstVertex,
-                                                    object.vertexCount, l.depth, l.keys, l.pitch);
+                                                    object.vertexCount, l.keys, l.pitch);
         cuda::checkLaunch("rasterizeKernel");
     }
     hooks.endStage("points.raster", l.stream);
     hooks.beginStage("points.resolve", l.stream);
-    const dim3 block(32, 8);
-    const dim3 grid((f.width + 31) / 32, (f.height + 7) / 8);
-    resolveKernel<<<grid, block, 0, stream>>>(f, l.vertices, l.objects, l.objectCount, l.keys,
+    resolveKernel<<<grid, block, 0, stream>>>(f, l.attributes, l.objects, l.objectCount, l.keys,
                                               l.pitch, l.depth, l.color, l.normal, l.id);
     cuda::checkLaunch("resolveKernel");
     hooks.endStage("points.resolve", l.stream);
@@ -118,6 +152,24 @@ void bareAtomicMinCuda(void* stream, const PointFrame& frame, const PointVertex*
     bareKernel<<<(count + 255) / 256, 256, 0, static_cast<cudaStream_t>(stream)>>>(
         frame, vertices, count, keys, pitch);
     cuda::checkLaunch("bareKernel");
+}
+
+void* allocatePointMemory(std::size_t bytes)
+{
+    void* p = nullptr;
+    const cudaError_t result = cudaMalloc(&p, bytes);
+    if (result != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw cuda::CudaError(result, "cudaMalloc (" + std::to_string(bytes >> 20) +
+                                          " MiB of packed point attributes)");
+    }
+    return p;
+}
+
+void freePointMemory(void* p) noexcept
+{
+    if (p)
+        (void)cudaFree(p);
 }
 
 } // namespace tandem::render

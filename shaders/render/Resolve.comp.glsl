@@ -91,7 +91,7 @@ void main()
     vec4 color;
     if (isPoint) {
         position = positionOf(vertex);
-        normal = hasNormal ? normalOf(vertex) : eye - position;
+        normal = hasNormal ? normalOf(vertex) : -dir;
         color = colorOf(vertex);
     } else {
         // Where the rasterizer put the surface along this ray.
@@ -139,7 +139,8 @@ void main()
             normal = cross(positionOf(i1) - positionOf(i0), positionOf(i2) - positionOf(i0));
         color = bestBary.x * colorOf(i0) + bestBary.y * colorOf(i1) + bestBary.z * colorOf(i2);
     }
-    vec3 toEye = normalize(eye - position);
+    // Points face the pixel's ray, as the CUDA point pass shades them (render/PointSplat.h).
+    vec3 toEye = isPoint ? -dir : normalize(eye - position);
     vec3 n = normalize(normal);
     if (dot(n, toEye) < 0.0)
         n = -n;

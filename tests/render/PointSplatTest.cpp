@@ -3,6 +3,7 @@
 // sizes shrinking with distance, and what a resolved pixel holds.
 #include "engine/render/PointSplat.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -44,6 +45,8 @@ PointFrame lookDownZ(int width, int height, float sizePixels, float worldSize = 
     f.sizePixels = sizePixels;
     f.worldSize = worldSize;
     f.focalPixels = focal;
+    f.projection[0] = 1.0f / aspect;
+    f.projection[1] = 1.0f;
     return f;
 }
 
@@ -51,9 +54,15 @@ int coveredPixels(const PointFrame& f, const Projected& p)
 {
     const SplatBox box = splatBox(f, p);
     int n = 0;
-    for (int y = box.y0; y <= box.y1; ++y)
-        for (int x = box.x0; x <= box.x1; ++x)
-            n += splatCovers(p, x, y) ? 1 : 0;
+    for (int y = box.y0; y <= box.y1; ++y) {
+        const SplatRow row = splatRow(p, box, y);
+        for (int x = box.x0; x <= box.x1; ++x) {
+            const bool covered = splatCovers(p, x, y);
+            n += covered ? 1 : 0;
+            EXPECT_TRUE(!covered || (x >= row.x0 && x <= row.x1))
+                << "row " << y << " leaves out covered column " << x;
+        }
+    }
     return n;
 }
 
@@ -157,10 +166,43 @@ TEST(PointSplat, PointsBehindTheCameraOrOffScreenAreNotDrawn)
 
 TEST(PointSplat, MeshDepthHidesPointsBehindIt)
 {
-    EXPECT_TRUE(inFrontOfMesh(3.0f, 0.0f)) << "no mesh there";
-    EXPECT_TRUE(inFrontOfMesh(3.0f, 4.0f));
-    EXPECT_FALSE(inFrontOfMesh(4.0f, 4.0f)) << "a tie goes to the mesh, drawn first";
-    EXPECT_FALSE(inFrontOfMesh(5.0f, 4.0f));
+    EXPECT_EQ(initialKey(0.0f), EmptyPointKey) << "no mesh there";
+    EXPECT_LT(pointKey(3.0f, 5), initialKey(4.0f)) << "in front of the mesh";
+    EXPECT_GT(pointKey(5.0f, 5), initialKey(4.0f)) << "behind it";
+    EXPECT_LT(pointKey(4.0f, 0xfffffffeu), initialKey(4.0f)) << "as near: the point";
+    EXPECT_EQ(static_cast<std::uint32_t>(initialKey(4.0f)), NoPointIndex);
+    EXPECT_EQ(keyDepth(initialKey(4.0f)), 4.0f);
+    EXPECT_EQ(keyDepth(pointKey(2.5f, 9)), 2.5f);
+}
+
+TEST(PointSplat, SplatRowsCoverEveryCoveredPixel)
+{
+    // Centres all over a pixel, radii from a pixel to the largest: coveredPixels() checks each
+    // covered pixel lies in its row's range.
+    const PointFrame f = lookDownZ(128, 128, 1.0f);
+    for (float radius : {0.5f, 0.75f, 1.5f, 2.0f, 4.0f, 7.3f, 32.0f})
+        for (float fx = 0.0f; fx < 1.0f; fx += 0.125f)
+            for (float fy = 0.0f; fy < 1.0f; fy += 0.125f) {
+                const Projected p{64.0f + fx, 64.0f + fy, 5.0f, radius, true};
+                EXPECT_GE(coveredPixels(f, p), 1);
+            }
+}
+
+TEST(PointSplat, OctahedralNormalsRoundTrip)
+{
+    float worst = 1.0f;
+    for (float x = -1.0f; x <= 1.0f; x += 0.1f)
+        for (float y = -1.0f; y <= 1.0f; y += 0.1f)
+            for (float z : {-0.7f, -0.01f, 0.0f, 0.3f, 1.0f}) {
+                const float length = std::sqrt(x * x + y * y + z * z);
+                if (length < 1e-3f)
+                    continue;
+                const float n[3] = {x / length, y / length, z / length};
+                float back[3];
+                decodeOctahedral(encodeOctahedral(n[0], n[1], n[2]), back);
+                worst = std::min(worst, n[0] * back[0] + n[1] * back[1] + n[2] * back[2]);
+            }
+    EXPECT_GT(worst, 0.99999f) << "within a few thousandths of a degree";
 }
 
 TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
@@ -170,10 +212,13 @@ TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
     EXPECT_EQ(objectOf(objects, 2, 23), 0);
     EXPECT_EQ(objectOf(objects, 2, 24), 1);
     EXPECT_EQ(objectOf(objects, 2, 124), -1);
+    EXPECT_EQ(pointId(objects[1], 30), 12u + 6u + 1u);
     PointVertex v{};
     v.position[2] = -5.0f;
     v.color = 0xff0080ffu; // red 255, green 128, blue 0
-    const ResolvedPixel r = resolvePoint(f, v, objects[1], 30);
+    const PointAttributes a = packPoint(v, objects[1].flags);
+    // The pixel at the image's centre looks straight down -z: the eye is at +z from it.
+    const ResolvedPixel r = resolvePoint(f, a, 5.0f, 32, 32, pointId(objects[1], 30));
     EXPECT_EQ(r.id, PointIdBit | (12u + 6u + 1u));
     EXPECT_FLOAT_EQ(r.depth, 5.0f);
     // No normals: unlit, the vertex colour as is; the normal faces the eye.
@@ -181,14 +226,24 @@ TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
     EXPECT_EQ(r.color8[1], 128);
     EXPECT_EQ(r.color8[2], 0);
     EXPECT_EQ(r.color8[3], 255);
-    EXPECT_EQ(r.normal[2], 0x3c00u);
+    EXPECT_NEAR(halfToFloat(r.normal[2]), 1.0f, 1e-3f);
+    // Without colours: the default grey.
+    const ResolvedPixel grey = resolvePoint(f, packPoint(v, 1u), 5.0f, 32, 32, 1);
+    EXPECT_EQ(grey.color8[0], toUnorm8(0.78f));
     // With a normal facing away, it is turned towards the eye and lit.
-    PointObject lit = objects[1];
-    lit.flags |= 4u;
     v.normal[2] = -2.0f;
-    const ResolvedPixel s = resolvePoint(f, v, lit, 30);
-    EXPECT_EQ(s.normal[2], 0x3c00u) << "unit length, towards the eye";
-    EXPECT_EQ(s.color8[0], 255) << "light straight on: full colour";
+    const ResolvedPixel s = resolvePoint(f, packPoint(v, 1u | 2u | 4u), 5.0f, 32, 32, 1);
+    EXPECT_NEAR(halfToFloat(s.normal[2]), 1.0f, 1e-3f) << "unit length, towards the eye";
+    EXPECT_GE(s.color8[0], 254) << "light nearly straight on: nearly full colour";
+    // An uncovered pixel without meshes: the background.
+    PointFrame b = f;
+    b.background[0] = 1.0f;
+    b.background[3] = 1.0f;
+    const ResolvedPixel empty = backgroundPixel(b);
+    EXPECT_EQ(empty.color8[0], 255);
+    EXPECT_EQ(empty.color8[1], 0);
+    EXPECT_EQ(empty.id, 0u);
+    EXPECT_EQ(empty.depth, 0.0f);
 }
 
 } // namespace
