@@ -30,30 +30,6 @@ __global__ void initKernel(const __grid_constant__ PointFrame f, cudaSurfaceObje
         f.meshDrawn ? initialKey(surf2Dread<float>(meshDepth, x * 4, y)) : EmptyPointKey;
 }
 
-/// One thread per point of one object: the key into the pixel holding the point's centre only
-/// (a pixel every splat covers). Run before the splats when they are wider than a pixel: a dense
-/// cloud then has nearly final keys everywhere early, and the splats' plain reads reject most
-/// pixels without an atomic. It changes no pixel's result: the splat pass writes the same key.
-__global__ void centreKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
-                             std::uint32_t first, std::uint32_t count, std::uint64_t* keys,
-                             int pitch)
-{
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count)
-        return;
-    const std::uint32_t index = first + i;
-    const Projected p = projectPoint(f, vertices[index].position);
-    const int px = static_cast<int>(floorHd(p.x));
-    const int py = static_cast<int>(floorHd(p.y));
-    if (!p.visible || px < 0 || py < 0 || px >= f.width || py >= f.height)
-        return;
-    const std::uint64_t key = pointKey(p.depth, index);
-    std::uint64_t* slot = keys + static_cast<long long>(py) * pitch + px;
-    if (key < *slot)
-        atomicMin(reinterpret_cast<unsigned long long*>(slot),
-                  static_cast<unsigned long long>(key));
-}
-
 /// One thread per point of one object: each pixel of its splat an atomicMin of its key (a
 /// pixel behind a mesh already holds a smaller key).
 __global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
@@ -153,25 +129,15 @@ void rasterizePointsCuda(const PointLaunch& l, interop::PassHooks& hooks)
     hooks.beginStage("points.raster", l.stream);
     initKernel<<<grid, block, 0, stream>>>(f, l.depth, l.keys, l.pitch);
     cuda::checkLaunch("initKernel");
-    // Measured on an H200 (1 M points, 1080p, 8 px): without the centres first, the splat pass
-    // took 0.64 ms, most of it atomics racing on pixels whose nearest point had not landed yet.
-    const bool centresFirst = f.worldSize > 0.0f || f.sizePixels > 1.0f;
-    for (int pass = centresFirst ? 0 : 1; pass < 2; ++pass)
-        for (int o = 0; o < l.objectCount; ++o) {
-            const PointObject& object = l.hostObjects[o];
-            if (!(object.flags & ObjectIsPointsBit) || object.vertexCount == 0)
-                continue;
-            const unsigned blocks = (object.vertexCount + 255) / 256;
-            if (pass == 0) {
-                centreKernel<<<blocks, 256, 0, stream>>>(f, l.vertices, object.firstVertex,
-                                                         object.vertexCount, l.keys, l.pitch);
-                cuda::checkLaunch("centreKernel");
-            } else {
-                rasterizeKernel<<<blocks, 256, 0, stream>>>(f, l.vertices, object.firstVertex,
-                                                            object.vertexCount, l.keys, l.pitch);
-                cuda::checkLaunch("rasterizeKernel");
-            }
-        }
+    for (int o = 0; o < l.objectCount; ++o) {
+        const PointObject& object = l.hostObjects[o];
+        if (!(object.flags & ObjectIsPointsBit) || object.vertexCount == 0)
+            continue;
+        const unsigned blocks = (object.vertexCount + 255) / 256;
+        rasterizeKernel<<<blocks, 256, 0, stream>>>(f, l.vertices, object.firstVertex,
+                                                    object.vertexCount, l.keys, l.pitch);
+        cuda::checkLaunch("rasterizeKernel");
+    }
     hooks.endStage("points.raster", l.stream);
     hooks.beginStage("points.resolve", l.stream);
     resolveKernel<<<grid, block, 0, stream>>>(f, l.attributes, l.objects, l.objectCount, l.keys,
