@@ -189,6 +189,8 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
     }
 
     nlohmann::json json = header("points", settings);
+    json["statistic"] = "median GPU time of the engine profiler's spans (CUDA events, GL "
+                        "timestamps), each frame synchronised before the next";
     json["cloud"] = "sphere shell of radius 1, colours and normals, camera fitted";
     json["gl_frames"] = points.glFrames;
     nlohmann::json results = nlohmann::json::array();

@@ -44,7 +44,12 @@ std::size_t Scene::triangleCount() const
 
 namespace {
 
-constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+/// "3.62 GiB", "12.4 MiB".
+std::string formatBytes(std::size_t bytes)
+{
+    const double mib = static_cast<double>(bytes) / (1024.0 * 1024.0);
+    return mib >= 1024.0 ? fmt::format("{:.2f} GiB", mib / 1024.0) : fmt::format("{:.1f} MiB", mib);
+}
 
 /// One past the last vertex of a mesh (not a point cloud): the provoking table's extent.
 std::size_t meshVertexEnd(const Scene& scene)
@@ -73,10 +78,10 @@ Result<std::size_t> checkGpuMemory(const Scene& scene, std::size_t freeBytes)
 {
     const std::size_t needed = gpuBytesOf(scene);
     if (freeBytes > 0 && needed > freeBytes)
-        return fail(fmt::format("the scene ({} vertices, {} triangles) needs {:.2f} GiB of GPU "
-                                "memory, and the GPU has {:.2f} GiB free",
-                                scene.vertexCount(), scene.triangleCount(), needed / GiB,
-                                freeBytes / GiB));
+        return fail(fmt::format("the scene ({} vertices, {} triangles) needs {} of GPU memory, "
+                                "and the GPU has {} free",
+                                scene.vertexCount(), scene.triangleCount(), formatBytes(needed),
+                                formatBytes(freeBytes)));
     return needed;
 }
 

@@ -3,6 +3,8 @@
 // sizes shrinking with distance, and what a resolved pixel holds.
 #include "engine/render/PointSplat.h"
 
+#include "engine/render/GpuScene.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -244,6 +246,26 @@ TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
     EXPECT_EQ(empty.color8[1], 0);
     EXPECT_EQ(empty.id, 0u);
     EXPECT_EQ(empty.depth, 0.0f);
+}
+
+TEST(SceneMemory, ACloudTooLargeForTheGpuIsAnErrorNamingSizeAndLimit)
+{
+    Scene scene;
+    io::MeshData cloud;
+    cloud.positions.resize(1000);
+    scene.objects.push_back({"cloud", cloud});
+    const std::size_t needed = gpuBytesOf(scene);
+    // 36 bytes a vertex, one provoking offset, one object record; no triangles.
+    EXPECT_EQ(needed, 1000u * 36u + 4u + 16u);
+    auto fits = checkGpuMemory(scene, needed);
+    ASSERT_TRUE(fits);
+    EXPECT_EQ(fits.value(), needed);
+    EXPECT_TRUE(checkGpuMemory(scene, 0)) << "free memory unknown: no check";
+    auto tooLarge = checkGpuMemory(scene, needed - 1);
+    ASSERT_FALSE(tooLarge);
+    EXPECT_NE(tooLarge.error().find("1000 vertices"), std::string::npos) << tooLarge.error();
+    EXPECT_NE(tooLarge.error().find("needs 0.0 MiB"), std::string::npos) << tooLarge.error();
+    EXPECT_NE(tooLarge.error().find("MiB free"), std::string::npos) << tooLarge.error();
 }
 
 } // namespace
