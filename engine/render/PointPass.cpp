@@ -261,13 +261,19 @@ void PointPass::runHost(interop::PassHooks& hooks)
                 if (!p.visible)
                     continue;
                 const std::uint64_t key = pointKey(p.depth, index);
-                forEachSplatPixel(f, p, [&](int px, int py) {
-                    auto& slot = h.keys[static_cast<std::size_t>(py) * f.width + px];
-                    std::uint64_t seen = slot.load(std::memory_order_relaxed);
-                    while (key < seen &&
-                           !slot.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
+                const SplatBox box = splatBox(f, p);
+                for (int py = box.y0; py <= box.y1; ++py) {
+                    const SplatRow row = splatRow(p, box, py);
+                    for (int px = row.x0; px <= row.x1; ++px) {
+                        if (!splatCovers(p, px, py))
+                            continue;
+                        auto& slot = h.keys[static_cast<std::size_t>(py) * f.width + px];
+                        std::uint64_t seen = slot.load(std::memory_order_relaxed);
+                        while (key < seen &&
+                               !slot.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
+                        }
                     }
-                });
+                }
             }
         });
     }

@@ -44,14 +44,20 @@ __global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const Poin
     if (!p.visible)
         return;
     const std::uint64_t key = pointKey(p.depth, index);
-    forEachSplatPixel(f, p, [&](int px, int py) {
-        std::uint64_t* slot = keys + static_cast<long long>(py) * pitch + px;
-        // A plain load first: most splat pixels of a dense cloud already hold a nearer key, and
-        // a read costs less than an atomic.
-        if (key < *slot)
-            atomicMin(reinterpret_cast<unsigned long long*>(slot),
-                      static_cast<unsigned long long>(key));
-    });
+    const SplatBox box = splatBox(f, p);
+    for (int py = box.y0; py <= box.y1; ++py) {
+        const SplatRow row = splatRow(p, box, py);
+        for (int px = row.x0; px <= row.x1; ++px) {
+            if (!splatCovers(p, px, py))
+                continue;
+            std::uint64_t* slot = keys + static_cast<long long>(py) * pitch + px;
+            // A plain load first: most splat pixels of a dense cloud already hold a nearer key,
+            // and a read costs less than an atomic.
+            if (key < *slot)
+                atomicMin(reinterpret_cast<unsigned long long*>(slot),
+                          static_cast<unsigned long long>(key));
+        }
+    }
 }
 
 /// One thread per pixel: the winning point, if any, into the G-buffer's targets (or, when no

@@ -178,19 +178,6 @@ TANDEM_HD SplatRow splatRow(const Projected& p, const SplatBox& box, int py)
     return {maxi(x0, box.x0), mini(x1, box.x1)};
 }
 
-/// Calls `cover(px, py)` for each pixel of the splat of `p` (splatCovers), row by row.
-template <class Cover>
-TANDEM_HD void forEachSplatPixel(const PointFrame& f, const Projected& p, Cover&& cover)
-{
-    const SplatBox box = splatBox(f, p);
-    for (int py = box.y0; py <= box.y1; ++py) {
-        const SplatRow row = splatRow(p, box, py);
-        for (int px = row.x0; px <= row.x1; ++px)
-            if (splatCovers(p, px, py))
-                cover(px, py);
-    }
-}
-
 /// Octahedral encoding of a unit vector into two snorm16 (x in the low half).
 TANDEM_HD std::uint32_t encodeOctahedral(float x, float y, float z)
 {
