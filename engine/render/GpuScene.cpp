@@ -66,6 +66,174 @@ std::size_t meshVertexEnd(const Scene& scene)
 
 } // namespace
 
+std::size_t SceneCounts::bytes() const
+{
+    return std::size_t{objects} * sizeof(GpuObject) + std::size_t{vertices} * sizeof(Vertex) +
+           (std::size_t{indices} + provokingOffsets + provokingTriangles) * sizeof(std::uint32_t);
+}
+
+SceneCounts SceneCounts::max(const SceneCounts& a, const SceneCounts& b)
+{
+    return {std::max(a.objects, b.objects), std::max(a.vertices, b.vertices),
+            std::max(a.indices, b.indices), std::max(a.provokingOffsets, b.provokingOffsets),
+            std::max(a.provokingTriangles, b.provokingTriangles)};
+}
+
+bool SceneCounts::fitsIn(const SceneCounts& c) const
+{
+    return objects <= c.objects && vertices <= c.vertices && indices <= c.indices &&
+           provokingOffsets <= c.provokingOffsets && provokingTriangles <= c.provokingTriangles;
+}
+
+SceneCounts SceneView::counts() const
+{
+    return {static_cast<std::uint32_t>(objects.size()), static_cast<std::uint32_t>(vertices.size()),
+            static_cast<std::uint32_t>(indices.size()),
+            static_cast<std::uint32_t>(provokingOffsets.size()),
+            static_cast<std::uint32_t>(provokingTriangles.size())};
+}
+
+namespace {
+
+/// Throws when `scene` cannot be indexed with 32 bits.
+void checkIndexable(std::size_t vertices, std::size_t indices)
+{
+    if (vertices > std::numeric_limits<std::uint32_t>::max() - 1 ||
+        indices > std::numeric_limits<std::uint32_t>::max())
+        throw Error(fmt::format("a scene of {} vertices and {} indices exceeds 32-bit indexing",
+                                vertices, indices),
+                    "render::GpuScene");
+}
+
+Vertex vertexOf(const io::MeshData& mesh, std::size_t i)
+{
+    Vertex v;
+    v.position = mesh.positions[i];
+    v.normal = mesh.normals.empty() ? glm::vec3(0.0f) : mesh.normals[i];
+    v.color = mesh.colors.empty() ? glm::u8vec4(255) : mesh.colors[i];
+    v.texcoord = mesh.texcoords.empty() ? glm::vec2(0.0f) : mesh.texcoords[i];
+    return v;
+}
+
+/// The object records of `scene` (objects without vertices skipped), calling
+/// `object(record, mesh)` for each in order. Triangles are numbered first (in object order, as
+/// they lie in the index buffer), then points.
+template <class F> void forEachRecord(const Scene& scene, F&& object)
+{
+    const std::size_t triangles = scene.triangleCount();
+    std::uint32_t nextPoint = static_cast<std::uint32_t>(triangles);
+    std::uint32_t nextTriangle = 0, firstVertex = 0;
+    for (const auto& o : scene.objects) {
+        const io::MeshData& mesh = o.mesh;
+        if (mesh.positions.empty())
+            continue;
+        GpuObject record{};
+        record.firstVertex = firstVertex;
+        record.vertexCount = static_cast<std::uint32_t>(mesh.positions.size());
+        const bool points = mesh.isPointCloud();
+        record.flags = (points ? ObjectIsPoints : 0u) |
+                       (!mesh.colors.empty() ? ObjectHasColors : 0u) |
+                       (!mesh.normals.empty() ? ObjectHasNormals : 0u);
+        if (points) {
+            record.firstPrimitive = nextPoint;
+            nextPoint += record.vertexCount;
+        } else {
+            record.firstPrimitive = nextTriangle;
+            nextTriangle += static_cast<std::uint32_t>(mesh.triangleCount());
+        }
+        firstVertex += record.vertexCount;
+        object(record, o);
+    }
+}
+
+/// Counting sort of triangles by their last vertex (GL_LAST_VERTEX_CONVENTION), over the
+/// vertices up to the last mesh's: point clouds have no triangles and need no entries.
+/// `offsets` has meshVertexEnd + 1 entries, `byVertex` one per triangle.
+void buildProvokingTable(std::span<const std::uint32_t> indices, std::span<std::uint32_t> offsets,
+                         std::span<std::uint32_t> byVertex)
+{
+    const std::size_t triangles = indices.size() / 3;
+    std::fill(offsets.begin(), offsets.end(), 0u);
+    for (std::size_t t = 0; t < triangles; ++t)
+        ++offsets[indices[3 * t + 2] + 1];
+    for (std::size_t v = 0; v + 1 < offsets.size(); ++v)
+        offsets[v + 1] += offsets[v];
+    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - (offsets.empty() ? 0 : 1));
+    for (std::size_t t = 0; t < triangles; ++t)
+        byVertex[next[indices[3 * t + 2]]++] = static_cast<std::uint32_t>(t);
+}
+
+} // namespace
+
+SceneCounts sceneCounts(const Scene& scene)
+{
+    SceneCounts c;
+    forEachRecord(scene, [&](const GpuObject&, const SceneObject&) { ++c.objects; });
+    checkIndexable(scene.vertexCount(), scene.triangleCount() * 3);
+    c.vertices = static_cast<std::uint32_t>(scene.vertexCount());
+    c.indices = static_cast<std::uint32_t>(scene.triangleCount() * 3);
+    const std::size_t end = meshVertexEnd(scene);
+    c.provokingOffsets = c.indices > 0 ? static_cast<std::uint32_t>(end + 1) : 0u;
+    c.provokingTriangles = c.indices / 3;
+    return c;
+}
+
+void layOutScene(const Scene& scene, const SceneArrays& out)
+{
+    std::size_t object = 0, vertex = 0, index = 0;
+    forEachRecord(scene, [&](const GpuObject& record, const SceneObject& o) {
+        out.objects[object++] = record;
+        const io::MeshData& mesh = o.mesh;
+        for (std::size_t i = 0; i < mesh.positions.size(); ++i)
+            out.vertices[vertex++] = vertexOf(mesh, i);
+        for (std::uint32_t i : mesh.indices)
+            out.indices[index++] = record.firstVertex + i;
+    });
+    if (!out.provokingOffsets.empty())
+        buildProvokingTable(out.indices, out.provokingOffsets, out.provokingTriangles);
+}
+
+Result<bool> validateScene(const SceneView& view, const std::string& name)
+{
+    const std::size_t vertices = view.vertices.size();
+    std::size_t triangles = 0, vertexEnd = 0;
+    for (const GpuObject& o : view.objects) {
+        if (std::size_t{o.firstVertex} + o.vertexCount > vertices)
+            return fail(fmt::format("{}: an object's vertices {}..{} lie past the {} vertices",
+                                    name, o.firstVertex, std::size_t{o.firstVertex} + o.vertexCount,
+                                    vertices));
+        if (!(o.flags & ObjectIsPoints))
+            vertexEnd =
+                std::max<std::size_t>(vertexEnd, std::size_t{o.firstVertex} + o.vertexCount);
+    }
+    if (view.indices.size() % 3 != 0)
+        return fail(
+            fmt::format("{}: {} indices are not whole triangles", name, view.indices.size()));
+    triangles = view.indices.size() / 3;
+    for (std::uint32_t i : view.indices)
+        if (i >= vertices)
+            return fail(fmt::format("{}: triangle index {} is out of range ({} vertices)", name, i,
+                                    vertices));
+    if (triangles > 0) {
+        if (view.provokingTriangles.size() != triangles ||
+            view.provokingOffsets.size() < vertexEnd + 1 ||
+            view.provokingOffsets.size() > vertices + 1)
+            return fail(
+                fmt::format("{}: the provoking-vertex table does not match the triangles", name));
+        std::uint32_t previous = 0;
+        for (std::uint32_t offset : view.provokingOffsets) {
+            if (offset < previous || offset > triangles)
+                return fail(fmt::format("{}: the provoking-vertex table is out of order", name));
+            previous = offset;
+        }
+        for (std::uint32_t t : view.provokingTriangles)
+            if (t >= triangles)
+                return fail(fmt::format("{}: the provoking-vertex table names triangle {} of {}",
+                                        name, t, triangles));
+    }
+    return true;
+}
+
 std::size_t gpuBytesOf(const Scene& scene)
 {
     const std::size_t triangles = scene.triangleCount();
@@ -85,73 +253,18 @@ Result<std::size_t> checkGpuMemory(const Scene& scene, std::size_t freeBytes)
     return needed;
 }
 
-GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.bounds())
+namespace {
+
+std::uint64_t nextSerial()
 {
     static std::atomic<std::uint64_t> serials{0};
-    m_serial = ++serials;
-    const std::size_t vertexTotal = scene.vertexCount();
-    const std::size_t indexTotal = scene.triangleCount() * 3;
-    if (vertexTotal > std::numeric_limits<std::uint32_t>::max() - 1 ||
-        indexTotal > std::numeric_limits<std::uint32_t>::max())
-        throw Error(fmt::format("a scene of {} vertices and {} indices exceeds 32-bit indexing",
-                                vertexTotal, indexTotal),
-                    "render::GpuScene");
-    auto fits = checkGpuMemory(scene, gl::freeVideoMemory());
-    if (!fits)
-        throw Error(fits.error(), "render::GpuScene");
-    m_gpuBytes = fits.value();
-    const std::string name(label);
-    // Vertices go up in chunks through one staging block: a 100 M-point cloud never exists
-    // twice in host memory.
-    m_vertices = gl::Buffer(vertexTotal * sizeof(Vertex), nullptr, GL_DYNAMIC_STORAGE_BIT,
-                            name + " vertices");
-    constexpr std::size_t ChunkVertices = std::size_t{1} << 20;
-    std::vector<Vertex> staging;
-    std::vector<std::uint32_t> indices;
-    indices.reserve(indexTotal);
-    // Triangles are numbered first (in object order, as they lie in the index buffer), then
-    // points: count the triangles before numbering the points.
-    std::uint32_t nextPoint = static_cast<std::uint32_t>(indexTotal / 3);
-    std::size_t uploaded = 0;
-    for (const auto& object : scene.objects) {
-        const io::MeshData& mesh = object.mesh;
-        if (mesh.positions.empty())
-            continue;
-        GpuObject record{};
-        record.firstVertex = static_cast<std::uint32_t>(uploaded);
-        record.vertexCount = static_cast<std::uint32_t>(mesh.positions.size());
-        const bool points = mesh.isPointCloud();
-        record.flags = (points ? ObjectIsPoints : 0u) |
-                       (!mesh.colors.empty() ? ObjectHasColors : 0u) |
-                       (!mesh.normals.empty() ? ObjectHasNormals : 0u);
-        for (std::size_t begin = 0; begin < mesh.positions.size(); begin += ChunkVertices) {
-            const std::size_t end = std::min(mesh.positions.size(), begin + ChunkVertices);
-            staging.resize(end - begin);
-            for (std::size_t i = begin; i < end; ++i) {
-                Vertex& v = staging[i - begin];
-                v.position = mesh.positions[i];
-                v.normal = mesh.normals.empty() ? glm::vec3(0.0f) : mesh.normals[i];
-                v.color = mesh.colors.empty() ? glm::u8vec4(255) : mesh.colors[i];
-                v.texcoord = mesh.texcoords.empty() ? glm::vec2(0.0f) : mesh.texcoords[i];
-            }
-            m_vertices.write(uploaded * sizeof(Vertex), staging.data(),
-                             staging.size() * sizeof(Vertex));
-            uploaded += staging.size();
-        }
-        if (points) {
-            record.firstPrimitive = nextPoint;
-            nextPoint += record.vertexCount;
-        } else {
-            record.firstPrimitive = static_cast<std::uint32_t>(indices.size() / 3);
-            for (std::uint32_t index : mesh.indices)
-                indices.push_back(record.firstVertex + index);
-        }
-        m_objects.push_back(record);
-        m_names.push_back(object.name);
-    }
-    m_vertexCount = static_cast<std::uint32_t>(uploaded);
-    m_indexCount = static_cast<std::uint32_t>(indices.size());
+    return ++serials;
+}
 
+} // namespace
+
+void GpuScene::makeLayout(const std::string& name, bool indexed)
+{
     m_vertexArray = gl::VertexArray(name + " layout");
     m_vertexArray.setVertexBuffer(0, m_vertices, 0, sizeof(Vertex));
     m_vertexArray.setAttribute(binding::AttrPosition, 0, 3, GL_FLOAT, false,
@@ -162,28 +275,115 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label) : m_bounds(scene.
                                offsetof(Vertex, color));
     m_vertexArray.setAttribute(binding::AttrTexcoord, 0, 2, GL_FLOAT, false,
                                offsetof(Vertex, texcoord));
+    if (indexed)
+        m_vertexArray.setIndexBuffer(m_indices);
+}
+
+GpuScene::GpuScene(const Scene& scene, std::string_view label)
+    : m_serial(nextSerial()), m_bounds(scene.bounds())
+{
+    checkIndexable(scene.vertexCount(), scene.triangleCount() * 3);
+    auto fits = checkGpuMemory(scene, gl::freeVideoMemory());
+    if (!fits)
+        throw Error(fits.error(), "render::GpuScene");
+    m_gpuBytes = fits.value();
+    const std::string name(label);
+    // Vertices go up in chunks through one staging block: a 100 M-point cloud never exists
+    // twice in host memory.
+    const std::size_t vertexTotal = scene.vertexCount();
+    m_vertices = gl::Buffer(vertexTotal * sizeof(Vertex), nullptr, GL_DYNAMIC_STORAGE_BIT,
+                            name + " vertices");
+    constexpr std::size_t ChunkVertices = std::size_t{1} << 20;
+    std::vector<Vertex> staging;
+    std::vector<std::uint32_t> indices;
+    indices.reserve(scene.triangleCount() * 3);
+    std::size_t uploaded = 0;
+    forEachRecord(scene, [&](const GpuObject& record, const SceneObject& object) {
+        const io::MeshData& mesh = object.mesh;
+        for (std::size_t begin = 0; begin < mesh.positions.size(); begin += ChunkVertices) {
+            const std::size_t end = std::min(mesh.positions.size(), begin + ChunkVertices);
+            staging.resize(end - begin);
+            for (std::size_t i = begin; i < end; ++i)
+                staging[i - begin] = vertexOf(mesh, i);
+            m_vertices.write(uploaded * sizeof(Vertex), staging.data(),
+                             staging.size() * sizeof(Vertex));
+            uploaded += staging.size();
+        }
+        for (std::uint32_t index : mesh.indices)
+            indices.push_back(record.firstVertex + index);
+        m_objects.push_back(record);
+        m_names.push_back(object.name);
+    });
+    m_vertexCount = static_cast<std::uint32_t>(uploaded);
+    m_indexCount = static_cast<std::uint32_t>(indices.size());
     m_objectBuffer =
         gl::Buffer(m_objects.size() * sizeof(GpuObject), m_objects.data(), 0, name + " objects");
-    // Counting sort of triangles by their last vertex (GL_LAST_VERTEX_CONVENTION), over the
-    // vertices up to the last mesh's: point clouds have no triangles and need no entries.
-    const std::size_t triangles = indices.size() / 3;
     std::vector<std::uint32_t> offsets(meshVertexEnd(scene) + 1, 0);
-    for (std::size_t t = 0; t < triangles; ++t)
-        ++offsets[indices[3 * t + 2] + 1];
-    for (std::size_t v = 0; v + 1 < offsets.size(); ++v)
-        offsets[v + 1] += offsets[v];
-    std::vector<std::uint32_t> byVertex(triangles);
-    std::vector<std::uint32_t> next(offsets.begin(), offsets.end() - 1);
-    for (std::size_t t = 0; t < triangles; ++t)
-        byVertex[next[indices[3 * t + 2]]++] = static_cast<std::uint32_t>(t);
+    std::vector<std::uint32_t> byVertex(indices.size() / 3);
+    buildProvokingTable(indices, offsets, byVertex);
     m_indices =
         gl::Buffer(indices.size() * sizeof(std::uint32_t), indices.data(), 0, name + " indices");
-    if (!indices.empty())
-        m_vertexArray.setIndexBuffer(m_indices);
     m_provokingOffsets = gl::Buffer(offsets.size() * sizeof(std::uint32_t), offsets.data(), 0,
                                     name + " provoking offsets");
     m_provokingTriangles = gl::Buffer(byVertex.size() * sizeof(std::uint32_t), byVertex.data(), 0,
                                       name + " provoking triangles");
+    m_capacity = {static_cast<std::uint32_t>(m_objects.size()), m_vertexCount, m_indexCount,
+                  static_cast<std::uint32_t>(offsets.size()),
+                  static_cast<std::uint32_t>(byVertex.size())};
+    makeLayout(name, !indices.empty());
+}
+
+GpuScene::GpuScene(const SceneCounts& capacity, std::string_view label)
+    : m_capacity(capacity), m_serial(nextSerial())
+{
+    checkIndexable(capacity.vertices, capacity.indices);
+    const std::size_t needed = capacity.bytes();
+    const std::size_t freeBytes = gl::freeVideoMemory();
+    if (freeBytes > 0 && needed > freeBytes)
+        throw Error(fmt::format("a streamed frame's buffers need {} of GPU memory, and the GPU "
+                                "has {} free",
+                                formatBytes(needed), formatBytes(freeBytes)),
+                    "render::GpuScene");
+    m_gpuBytes = needed;
+    const std::string name(label);
+    // Zero-sized storage is an error in GL: every buffer holds at least one record.
+    const auto bytes = [](std::size_t count, std::size_t size) {
+        return std::max<std::size_t>(count, 1) * size;
+    };
+    m_vertices = gl::Buffer(bytes(capacity.vertices, sizeof(Vertex)), nullptr,
+                            GL_DYNAMIC_STORAGE_BIT, name + " vertices");
+    m_indices =
+        gl::Buffer(bytes(capacity.indices, 4), nullptr, GL_DYNAMIC_STORAGE_BIT, name + " indices");
+    m_provokingOffsets = gl::Buffer(bytes(capacity.provokingOffsets, 4), nullptr,
+                                    GL_DYNAMIC_STORAGE_BIT, name + " provoking offsets");
+    m_provokingTriangles = gl::Buffer(bytes(capacity.provokingTriangles, 4), nullptr,
+                                      GL_DYNAMIC_STORAGE_BIT, name + " provoking triangles");
+    m_objectBuffer = gl::Buffer(bytes(capacity.objects, sizeof(GpuObject)), nullptr,
+                                GL_DYNAMIC_STORAGE_BIT, name + " objects");
+    makeLayout(name, capacity.indices > 0);
+}
+
+void GpuScene::setContents(const SceneView& view, bool writeArrays)
+{
+    TANDEM_ASSERT(view.counts().fitsIn(m_capacity),
+                  "render::GpuScene::setContents(): the view exceeds the capacity");
+    const auto write = [](gl::Buffer& buffer, const auto& span) {
+        if (!span.empty())
+            buffer.write(0, span.data(), span.size_bytes());
+    };
+    write(m_objectBuffer, view.objects);
+    if (writeArrays) {
+        write(m_vertices, view.vertices);
+        write(m_indices, view.indices);
+        write(m_provokingOffsets, view.provokingOffsets);
+        write(m_provokingTriangles, view.provokingTriangles);
+    }
+    m_objects.assign(view.objects.begin(), view.objects.end());
+    m_names.assign(m_objects.size(), std::string());
+    m_vertexCount = static_cast<std::uint32_t>(view.vertices.size());
+    m_indexCount = static_cast<std::uint32_t>(view.indices.size());
+    m_bounds = view.bounds;
+    m_serial = nextSerial();
 }
 
 std::uint32_t GpuScene::pointCount() const

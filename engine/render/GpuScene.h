@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,6 +47,56 @@ struct GpuObject {
 };
 static_assert(sizeof(GpuObject) == 16, "GpuObject mirrors a uvec4");
 
+/// How many records each of a scene's GPU arrays holds (GpuScene's layout).
+struct SceneCounts {
+    std::uint32_t objects = 0;
+    std::uint32_t vertices = 0;
+    std::uint32_t indices = 0;            ///< 3 per triangle
+    std::uint32_t provokingOffsets = 0;   ///< one past the last mesh vertex + 1, or 0
+    std::uint32_t provokingTriangles = 0; ///< one per triangle
+
+    /// Bytes of all arrays together.
+    std::size_t bytes() const;
+    /// Each count the larger of the two.
+    static SceneCounts max(const SceneCounts& a, const SceneCounts& b);
+    bool fitsIn(const SceneCounts& capacity) const;
+};
+
+/// A scene laid out as GpuScene's buffers hold it, in memory someone else owns (a streamed
+/// frame in staging memory, say): object records, interleaved vertices, global triangle
+/// indices and the provoking-vertex table.
+struct SceneView {
+    std::span<const GpuObject> objects;
+    std::span<const Vertex> vertices;
+    std::span<const std::uint32_t> indices;
+    std::span<const std::uint32_t> provokingOffsets;
+    std::span<const std::uint32_t> provokingTriangles;
+    io::Bounds bounds;
+
+    SceneCounts counts() const;
+};
+
+/// The counts `scene` lays out to (objects without vertices are skipped).
+SceneCounts sceneCounts(const Scene& scene);
+
+/// Writable arrays of a scene's layout, each exactly as long as sceneCounts() says.
+struct SceneArrays {
+    std::span<GpuObject> objects;
+    std::span<Vertex> vertices;
+    std::span<std::uint32_t> indices;
+    std::span<std::uint32_t> provokingOffsets;
+    std::span<std::uint32_t> provokingTriangles;
+};
+
+/// Lays `scene` out into `out` (sized by sceneCounts(scene)): what GpuScene uploads. Any
+/// thread; no GL.
+void layOutScene(const Scene& scene, const SceneArrays& out);
+
+/// Checks that `view` is internally consistent (object ranges inside the vertices, triangle
+/// indices below the vertex count, the provoking table in range) before it goes to the GPU,
+/// where a bad index reads out of bounds. `name` goes into the message.
+Result<bool> validateScene(const SceneView& view, const std::string& name);
+
 /// The GPU memory uploading `scene` takes, bytes.
 std::size_t gpuBytesOf(const Scene& scene);
 /// gpuBytesOf(scene), or a failure naming the scene, what it needs and `freeBytes` when it does
@@ -58,6 +109,10 @@ public:
     /// does not fit in the GPU's free memory (where the driver says), GlError on other failures.
     /// Objects without vertices are skipped.
     explicit GpuScene(const Scene& scene, std::string_view label = "scene");
+    /// An empty scene whose buffers hold up to `capacity` (dynamic storage, allocated once),
+    /// to be filled frame after frame with setContents() or by CUDA through its registrations:
+    /// a streamed sequence's ping-ponged buffers. Throws as the other constructor.
+    GpuScene(const SceneCounts& capacity, std::string_view label);
 
     GpuScene(GpuScene&&) noexcept = default;
     /// Not assignable: the registrations must go before the buffers they name.
@@ -75,6 +130,14 @@ public:
     /// A number no other scene of the process has: what caches of its data are keyed by.
     std::uint64_t serial() const { return m_serial; }
     const io::Bounds& bounds() const { return m_bounds; }
+    /// What the buffers can hold (their sizes), in records.
+    const SceneCounts& capacity() const { return m_capacity; }
+    /// Replaces the contents with `view` (which must fit the capacity): the object records
+    /// through GL always, the bulk arrays too when `writeArrays` (glNamedBufferSubData), else
+    /// the caller writes them itself (a CUDA copy through registrations()). Takes a new
+    /// serial, so caches of the old contents go stale. Expects a scene made with a capacity.
+    void setContents(const SceneView& view, bool writeArrays);
+
     /// The object records, as uploaded.
     const std::vector<GpuObject>& objects() const { return m_objects; }
     const std::vector<std::string>& names() const { return m_names; }
@@ -92,6 +155,8 @@ public:
     interop::Registrations& registrations() const { return m_registrations; }
 
 private:
+    void makeLayout(const std::string& name, bool indexed);
+
     gl::Buffer m_vertices{gl::NoCreate};
     gl::Buffer m_indices{gl::NoCreate};
     gl::Buffer m_provokingOffsets{gl::NoCreate};
@@ -100,6 +165,7 @@ private:
     gl::VertexArray m_vertexArray{gl::NoCreate};
     /// After the buffers: unregistered before they are deleted.
     mutable interop::Registrations m_registrations;
+    SceneCounts m_capacity;
     std::uint32_t m_vertexCount = 0;
     std::uint32_t m_indexCount = 0;
     std::size_t m_gpuBytes = 0;

@@ -1,0 +1,142 @@
+#include "engine/stream/Block.h"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace tandem::stream {
+
+namespace {
+
+std::size_t alignUp(std::size_t n)
+{
+    return (n + BlockAlign - 1) / BlockAlign * BlockAlign;
+}
+
+/// The header of a block of `counts`, offsets filled in.
+BlockHeader headerFor(const render::SceneCounts& counts)
+{
+    BlockHeader h{};
+    h.magic = BlockMagic;
+    h.objectCount = counts.objects;
+    h.vertexCount = counts.vertices;
+    h.indexCount = counts.indices;
+    h.provokingOffsetCount = counts.provokingOffsets;
+    h.provokingTriangleCount = counts.provokingTriangles;
+    std::size_t at = alignUp(sizeof(BlockHeader));
+    const auto section = [&](std::uint64_t& offset, std::size_t bytes) {
+        offset = at;
+        at = alignUp(at + bytes);
+    };
+    section(h.objectsOffset, std::size_t{counts.objects} * sizeof(render::GpuObject));
+    section(h.verticesOffset, std::size_t{counts.vertices} * sizeof(render::Vertex));
+    section(h.indicesOffset, std::size_t{counts.indices} * 4);
+    section(h.provokingOffsetsOffset, std::size_t{counts.provokingOffsets} * 4);
+    section(h.provokingTrianglesOffset, std::size_t{counts.provokingTriangles} * 4);
+    h.totalBytes = at;
+    return h;
+}
+
+} // namespace
+
+std::size_t blockBytes(const render::SceneCounts& counts)
+{
+    return headerFor(counts).totalBytes;
+}
+
+std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out)
+{
+    const render::SceneCounts counts = render::sceneCounts(scene);
+    BlockHeader h = headerFor(counts);
+    TANDEM_ASSERT(out.size() >= h.totalBytes, "stream::writeBlock(): the block does not fit");
+    const io::Bounds bounds = scene.bounds();
+    for (int i = 0; i < 3; ++i) {
+        h.boundsMin[i] = bounds.min[i];
+        h.boundsMax[i] = bounds.max[i];
+    }
+    std::memset(out.data(), 0, h.totalBytes);
+    std::memcpy(out.data(), &h, sizeof(h));
+    std::uint8_t* base = out.data();
+    const auto at = [&](std::uint64_t offset) {
+        return base + offset;
+    };
+    render::SceneArrays arrays{
+        {reinterpret_cast<render::GpuObject*>(at(h.objectsOffset)), counts.objects},
+        {reinterpret_cast<render::Vertex*>(at(h.verticesOffset)), counts.vertices},
+        {reinterpret_cast<std::uint32_t*>(at(h.indicesOffset)), counts.indices},
+        {reinterpret_cast<std::uint32_t*>(at(h.provokingOffsetsOffset)), counts.provokingOffsets},
+        {reinterpret_cast<std::uint32_t*>(at(h.provokingTrianglesOffset)),
+         counts.provokingTriangles}};
+    render::layOutScene(scene, arrays);
+    return h.totalBytes;
+}
+
+namespace {
+
+Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::string& name)
+{
+    if (block.size() < sizeof(BlockHeader))
+        return fail(fmt::format("{}: a frame block of {} bytes is shorter than its header", name,
+                                block.size()));
+    BlockHeader h;
+    std::memcpy(&h, block.data(), sizeof(h));
+    if (h.magic != BlockMagic)
+        return fail(fmt::format("{}: not a frame block (bad magic)", name));
+    const render::SceneCounts counts{h.objectCount, h.vertexCount, h.indexCount,
+                                     h.provokingOffsetCount, h.provokingTriangleCount};
+    const BlockHeader expected = headerFor(counts);
+    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 6 * sizeof(std::uint64_t)) != 0)
+        return fail(
+            fmt::format("{}: the frame block's section offsets do not match its counts", name));
+    if (h.totalBytes > block.size())
+        return fail(fmt::format("{}: the frame block needs {} bytes but has {}", name, h.totalBytes,
+                                block.size()));
+    return h;
+}
+
+} // namespace
+
+Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,
+                                        const std::string& name)
+{
+    auto h = readHeader(block, name);
+    if (!h)
+        return fail(h.error());
+    const BlockHeader& v = h.value();
+    return render::SceneCounts{v.objectCount, v.vertexCount, v.indexCount, v.provokingOffsetCount,
+                               v.provokingTriangleCount};
+}
+
+Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const std::string& name,
+                                    bool trusted)
+{
+    auto header = readHeader(block, name);
+    if (!header)
+        return fail(header.error());
+    const BlockHeader& h = header.value();
+    const std::uint8_t* base = block.data();
+    render::SceneView view;
+    view.objects = {reinterpret_cast<const render::GpuObject*>(base + h.objectsOffset),
+                    h.objectCount};
+    view.vertices = {reinterpret_cast<const render::Vertex*>(base + h.verticesOffset),
+                     h.vertexCount};
+    view.indices = {reinterpret_cast<const std::uint32_t*>(base + h.indicesOffset), h.indexCount};
+    view.provokingOffsets = {
+        reinterpret_cast<const std::uint32_t*>(base + h.provokingOffsetsOffset),
+        h.provokingOffsetCount};
+    view.provokingTriangles = {
+        reinterpret_cast<const std::uint32_t*>(base + h.provokingTrianglesOffset),
+        h.provokingTriangleCount};
+    for (int i = 0; i < 3; ++i) {
+        view.bounds.min[i] = h.boundsMin[i];
+        view.bounds.max[i] = h.boundsMax[i];
+    }
+    if (!trusted) {
+        auto valid = render::validateScene(view, name);
+        if (!valid)
+            return fail(valid.error());
+    }
+    return view;
+}
+
+} // namespace tandem::stream

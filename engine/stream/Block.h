@@ -1,0 +1,60 @@
+// A streamed frame as one contiguous block of bytes laid out for direct upload: a fixed header,
+// then GpuScene's arrays (object records, interleaved vertices, triangle indices, the
+// provoking-vertex table), each section aligned. Loaders write blocks into staging memory, the
+// pack format stores them as they are, and the upload copies the sections straight into the GPU
+// buffers. No GL, any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "engine/core/Result.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/Scene.h"
+
+namespace tandem::stream {
+
+/// Every section of a block starts at a multiple of this many bytes (from the block's start).
+inline constexpr std::size_t BlockAlign = 256;
+/// "TDFB", little endian.
+inline constexpr std::uint32_t BlockMagic = 0x42464454u;
+
+/// The block's first bytes. Offsets are from the start of the block.
+struct BlockHeader {
+    std::uint32_t magic;                    ///< BlockMagic
+    std::uint32_t objectCount;              ///< render::GpuObject records
+    std::uint32_t vertexCount;              ///< render::Vertex records (36 bytes)
+    std::uint32_t indexCount;               ///< uint32 triangle indices
+    std::uint32_t provokingOffsetCount;     ///< uint32
+    std::uint32_t provokingTriangleCount;   ///< uint32
+    float boundsMin[3];                     ///< world units
+    float boundsMax[3];                     ///< world units; min > max: empty
+    std::uint64_t objectsOffset;            ///< bytes
+    std::uint64_t verticesOffset;           ///< bytes
+    std::uint64_t indicesOffset;            ///< bytes
+    std::uint64_t provokingOffsetsOffset;   ///< bytes
+    std::uint64_t provokingTrianglesOffset; ///< bytes
+    std::uint64_t totalBytes;               ///< the whole block
+};
+static_assert(sizeof(BlockHeader) == 96, "BlockHeader is part of the pack format");
+
+/// The bytes a block of `counts` takes.
+std::size_t blockBytes(const render::SceneCounts& counts);
+
+/// Lays `scene` out as a block into `out`, which must be at least
+/// blockBytes(render::sceneCounts(scene)) long; returns the bytes written.
+std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out);
+
+/// The counts a block's header states (no checks beyond its size and magic).
+Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,
+                                        const std::string& name);
+
+/// The scene a block holds, pointing into `block`. Checks the header (magic, offsets, sizes
+/// inside the block) and, unless `trusted` (a block whose checksum just matched), the contents
+/// with render::validateScene. `name` (the frame) goes into messages.
+Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const std::string& name,
+                                    bool trusted = false);
+
+} // namespace tandem::stream

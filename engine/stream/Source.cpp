@@ -1,0 +1,22 @@
+#include "engine/stream/Source.h"
+
+#include <fmt/format.h>
+
+#include "engine/stream/Block.h"
+
+namespace tandem::stream {
+
+Result<std::span<const std::uint8_t>> blockFromScene(const render::Scene& scene,
+                                                     const BlockSink& sink, const std::string& name)
+{
+    const std::size_t bytes = blockBytes(render::sceneCounts(scene));
+    std::span<std::uint8_t> out = sink(bytes);
+    if (out.size() < bytes)
+        return fail(fmt::format("{}: the frame ({:.1f} MiB) does not fit in the streaming memory "
+                                "budget (--cache-mb)",
+                                name, static_cast<double>(bytes) / (1024.0 * 1024.0)));
+    const std::size_t written = writeBlock(scene, out);
+    return std::span<const std::uint8_t>(out.data(), written);
+}
+
+} // namespace tandem::stream
