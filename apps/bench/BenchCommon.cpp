@@ -173,6 +173,20 @@ double median(std::vector<double> values)
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+std::size_t parseCount(const std::string& text)
+{
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    double scale = 1;
+    if (end && (*end == 'k' || *end == 'K'))
+        scale = 1e3, ++end;
+    else if (end && (*end == 'M' || *end == 'm'))
+        scale = 1e6, ++end;
+    if (!end || *end != '\0' || !(value > 0))
+        return 0;
+    return static_cast<std::size_t>(value * scale);
+}
+
 double timeFrames(const Settings& settings, const std::function<void()>& frame,
                   const std::function<void()>& finish)
 {

@@ -86,6 +86,9 @@ private:
 /// A wavy torus of about `triangles` triangles (rounded to a grid), with normals and colours.
 io::MeshData makeTorus(int triangles);
 
+/// "1M" → 1000000, "10k" → 10000, "2500" → 2500; 0 when malformed.
+std::size_t parseCount(const std::string& text);
+
 /// The items of a comma-separated list, empty ones left out.
 std::vector<std::string> splitList(const std::string& text);
 

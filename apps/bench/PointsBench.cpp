@@ -32,21 +32,6 @@ std::string ms(double v)
     return v >= 0 ? fmt::format("{:.3f}", v) : "n/a";
 }
 
-/// "1M" → 1000000, "10k" → 10000, "2500" → 2500; 0 when malformed.
-std::size_t parseCount(const std::string& text)
-{
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    double scale = 1;
-    if (end && (*end == 'k' || *end == 'K'))
-        scale = 1e3, ++end;
-    else if (end && (*end == 'M' || *end == 'm'))
-        scale = 1e6, ++end;
-    if (!end || *end != '\0' || !(value > 0))
-        return 0;
-    return static_cast<std::size_t>(value * scale);
-}
-
 /// `count` points on a sphere shell of radius 1 (a little thickness), normals outwards, colours
 /// by position. Deterministic (a fixed-seed xorshift).
 io::MeshData makeCloud(std::size_t count)

@@ -4,6 +4,7 @@
 //   tandem-bench overhead [--json FILE]  the profiler's cost: frame and CPU time on vs off
 //   tandem-bench export [--json FILE]    headless frames/s with frame output (none, PAM, PNG)
 //   tandem-bench points [--json FILE]    CUDA point pass vs GL_POINTS vs a bare atomicMin
+//   tandem-bench stream [--json FILE]    upload paths, source load speeds, the viewer streaming
 // With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
 // RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "OverheadBench.h"
 #include "PointsBench.h"
 #include "RasterBench.h"
+#include "StreamBench.h"
 #include "engine/capture/CaptureOptions.h"
 #include "engine/core/Error.h"
 #include "engine/cuda/Device.h"
@@ -89,6 +91,34 @@ int main(int argc, char** argv)
     pointsBench->add_option("--gl-frames", pointsSettings.glFrames, "timed GL_POINTS frames")
         ->check(CLI::Range(1, 10000))
         ->capture_default_str();
+    CLI::App* streamBench = app.add_subcommand(
+        "stream", "streaming 1M-point frames: pinned bandwidth, each upload path, loading a frame "
+                  "from PLY and packs per core, tandem-pack conversion, and the viewer end to end "
+                  "(streamed vs preloaded pack, PLY) at 1080p and 4K");
+    common(streamBench);
+    bench::StreamBenchSettings streamSettings;
+    streamBench->add_option("--points", streamSettings.points, "points a frame")
+        ->capture_default_str();
+    streamBench
+        ->add_option("--sequence-frames", streamSettings.sequenceFrames,
+                     "frames of the generated pack")
+        ->check(CLI::Range(2, 100000))
+        ->capture_default_str();
+    streamBench
+        ->add_option("--load-frames", streamSettings.loadFrames,
+                     "frames per source kind in the load table")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    streamBench
+        ->add_option("--ply-frames", streamSettings.plyFrames, "frames of the PLY end-to-end rows")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    streamBench->add_option("--sizes", streamSettings.sizes, "1080p, 4K or WxH, comma separated")
+        ->capture_default_str();
+    streamBench->add_option("--work", streamSettings.workDir,
+                            "folder for the generated packs and PLY files (kept; default: a "
+                            "temporary folder, removed after)");
+    streamBench->add_flag("--keep", streamSettings.keep, "keep the temporary folder");
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})
@@ -126,6 +156,8 @@ int main(int argc, char** argv)
             return bench::runExportBench(settings, exportSettings);
         if (pointsBench->parsed())
             return bench::runPointsBench(settings, pointsSettings);
+        if (streamBench->parsed())
+            return bench::runStreamBench(settings, streamSettings);
 #ifdef TANDEM_HAS_CUDA
         if (auto device = cuda::selectDevice(settings.device); !device) {
             std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n",

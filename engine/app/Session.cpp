@@ -304,6 +304,7 @@ void Session::setScene(const render::Scene& scene)
 {
     m_scene.reset(); // its registrations and buffers go before the new ones come
     m_scene = std::make_unique<render::GpuScene>(scene);
+    m_shown = m_scene.get();
     const std::size_t freeBytes = gl::freeVideoMemory();
     log::info("scene on the GPU: {:.1f} MiB ({} vertices, {} triangles, {} points){}",
               static_cast<double>(m_scene->gpuBytes()) / (1024.0 * 1024.0), m_scene->vertexCount(),
@@ -311,7 +312,17 @@ void Session::setScene(const render::Scene& scene)
               freeBytes > 0 ? fmt::format("; {:.1f} GiB left free", static_cast<double>(freeBytes) /
                                                                         (1024.0 * 1024.0 * 1024.0))
                             : std::string());
-    m_bounds = scene.bounds();
+    fitCamera(scene.bounds());
+}
+
+void Session::showScene(const render::GpuScene* scene)
+{
+    m_shown = scene;
+}
+
+void Session::fitCamera(const io::Bounds& bounds)
+{
+    m_bounds = bounds;
     m_controller.fit(m_bounds);
 }
 
@@ -326,6 +337,24 @@ void Session::onKey(platform::Key key, std::function<void()> action)
     m_keys[key].push_back(std::move(action));
 }
 
+void Session::setFrameLimit(int frames)
+{
+    m_frames = frames;
+    if (m_progress)
+        m_progress = std::make_unique<frame::Progress>(m_info.name, frames > 0 ? frames : 0,
+                                                       !m_options.quiet);
+}
+
+void Session::onDrop(std::function<void(const std::string&)> action)
+{
+    m_drops.push_back(std::move(action));
+}
+
+void Session::onReport(std::function<void(Report&)> action)
+{
+    m_reporters.push_back(std::move(action));
+}
+
 bool Session::outputFailed()
 {
     if (m_error.empty() && m_writer)
@@ -335,7 +364,8 @@ bool Session::outputFailed()
 
 bool Session::nextFrame()
 {
-    TANDEM_ASSERT(m_scene, "app::Session::nextFrame(): no scene (load() or setScene() first)");
+    TANDEM_ASSERT(m_shown, "app::Session::nextFrame(): no scene (load(), setScene() or "
+                           "showScene() first)");
     if (m_quit || (m_frames > 0 && m_index >= m_frames) || outputFailed())
         return false;
     m_profiler->beginFrame();
@@ -365,6 +395,11 @@ void Session::handleInput()
     using platform::InputEvent;
     using platform::Key;
     for (const auto& event : m_context->takeEvents()) {
+        if (event.type == InputEvent::Type::Drop) {
+            for (const auto& action : m_drops)
+                action(event.path);
+            continue;
+        }
         const bool isMouse =
             event.type != InputEvent::Type::Key && event.type != InputEvent::Type::Resize;
         if (isMouse && m_overlay && m_overlay->wantsMouse())
@@ -414,7 +449,7 @@ void Session::renderFrame()
     m_capturing = m_capture && m_capture->beginFrame(m_index);
     // On captured frames what CUDA wrote also goes through GL, so the capture replays it.
     m_frame->setCaptureFaithful(m_capturing && !m_options.captureNoUpload);
-    m_frame->render(*m_scene, m_controller.camera(), m_chain, m_channel, m_geometry);
+    m_frame->render(*m_shown, m_controller.camera(), m_chain, m_channel, m_geometry);
     if (m_overlay) {
         profile::GlScope scope(*m_profiler, "overlay");
         m_overlay->draw(m_renderer->presentFramebuffer(), m_renderer->width(),
@@ -564,14 +599,14 @@ int Session::finish()
         report.set("points", {{"path", render::pointPathName(m_frame->pointPath())},
                               {"size_pixels", m_geometry.pointSize},
                               {"world_size", m_geometry.pointWorldSize},
-                              {"count", m_scene->pointCount()}});
+                              {"count", m_shown->pointCount()}});
         report.set("channel", std::string(frame::channelName(m_channel)));
         report.set("resolution", {m_renderer->width(), m_renderer->height()});
         report.set("frames", m_rendered);
         report.set("files", m_files);
-        report.set("scene", {{"objects", m_scene->objects().size()},
-                             {"vertices", m_scene->vertexCount()},
-                             {"triangles", m_scene->triangleCount()}});
+        report.set("scene", {{"objects", m_shown->objects().size()},
+                             {"vertices", m_shown->vertexCount()},
+                             {"triangles", m_shown->triangleCount()}});
         report.set("warmup_frames", m_options.warmup);
         report.set("camera_path", m_options.cameraPath.empty() ? "spin" : m_options.cameraPath);
         nlohmann::json output = {{"ring_depth", m_ring->depth()},
@@ -587,6 +622,8 @@ int Session::finish()
         }
         report.set("output", output);
         report.setProfile(*m_profiler);
+        for (const auto& reporter : m_reporters)
+            reporter(report);
         if (auto written = report.write(m_options.reportPath, m_options.overwrite); !written)
             failWith(written.error());
         else

@@ -86,6 +86,11 @@ public:
     Result<bool> load(const std::vector<std::string>& files);
     /// Uploads `scene` (replacing the one before) and fits the camera to it.
     void setScene(const render::Scene& scene);
+    /// Draws `scene` (not owned; it must stay alive while it is shown, or be replaced) from the
+    /// next frame on: a streamed sequence's front buffers, a different one each frame.
+    void showScene(const render::GpuScene* scene);
+    /// Fits the camera to `bounds` (and makes R return there).
+    void fitCamera(const io::Bounds& bounds);
 
     /// Starts the next frame: input (routed to the overlay, the camera, the keys), resize, the
     /// camera path or spin. False when the run is over: the frames asked for are done, the
@@ -102,6 +107,15 @@ public:
     void addPanel(ui::Panel panel);
     /// Calls `action` when `key` is pressed in the window (after the session's own keys).
     void onKey(platform::Key key, std::function<void()> action);
+    /// Calls `action` with each file or folder dropped on the window.
+    void onDrop(std::function<void(const std::string&)> action);
+    /// Calls `action` with the run report before it is written (an app adds its sections).
+    void onReport(std::function<void(Report&)> action);
+    /// Ends the run after the frame being rendered (headless: the sequence is done).
+    void stop() { m_quit = true; }
+    /// Renders `frames` frames and ends (the progress line counts towards it); -1: until the
+    /// window closes.
+    void setFrameLimit(int frames);
 
     frame::Frame& frame() { return *m_frame; }
     render::OrbitController& controller() { return m_controller; }
@@ -160,6 +174,9 @@ private:
     io::Bounds m_bounds;
     std::deque<profile::FrameRecord> m_history;
     std::map<platform::Key, std::vector<std::function<void()>>> m_keys;
+    std::vector<std::function<void(const std::string&)>> m_drops;
+    std::vector<std::function<void(Report&)>> m_reporters;
+    const render::GpuScene* m_shown = nullptr; ///< what frames draw: m_scene or the app's
     std::map<std::uint64_t, std::filesystem::path> m_pendingScreenshots;
     int m_index = 0; ///< the frame being rendered
     int m_rendered = 0;

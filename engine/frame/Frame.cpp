@@ -110,8 +110,15 @@ void Frame::addPass(interop::Pass& pass)
         m_extraPasses.push_back(&pass);
 }
 
+void Frame::addFirstPass(interop::Pass& pass)
+{
+    if (std::find(m_firstPasses.begin(), m_firstPasses.end(), &pass) == m_firstPasses.end())
+        m_firstPasses.push_back(&pass);
+}
+
 void Frame::removePass(interop::Pass& pass)
 {
+    std::erase(m_firstPasses, &pass);
     std::erase(m_extraPasses, &pass);
 }
 
@@ -153,6 +160,9 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     m_processor.setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
                          gbuffer.frameTextures(), channel != Channel::Color);
     m_active.clear();
+    for (interop::Pass* pass : m_firstPasses)
+        if (pass->isEnabled())
+            m_active.push_back(pass);
     if (passPoints && m_points->isEnabled())
         m_active.push_back(m_points.get());
     if (m_processor.pass().isEnabled())

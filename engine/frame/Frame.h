@@ -64,6 +64,9 @@ public:
     /// passes next to other CUDA passes share the frame's handoff). It must outlive the frame or
     /// be removed first.
     void addPass(interop::Pass& pass);
+    /// Adds a pass that runs first, before the point pass (a streamed frame's upload starts
+    /// there, so its copies overlap the passes after it in the same handoff).
+    void addFirstPass(interop::Pass& pass);
     void removePass(interop::Pass& pass);
 
     /// Times the geometry pass as two spans (geometry.visibility, geometry.resolve) instead of
@@ -106,6 +109,7 @@ private:
     profile::Profiler* m_profiler;
     std::unique_ptr<Hooks> m_hooks;
     std::unique_ptr<interop::Handoff> m_handoff;
+    std::vector<interop::Pass*> m_firstPasses;
     std::vector<interop::Pass*> m_extraPasses;
     std::unique_ptr<render::PointPass> m_points;
     std::vector<interop::Pass*> m_active;

@@ -141,7 +141,12 @@ const MappedView& Handoff::map(const Uses& uses)
         for (auto& candidate : owner.m_entries)
             if (candidate.id == id && candidate.isBuffer == !image)
                 entry = &candidate;
-        if (entry && entry->flags == flags) {
+        // A buffer registered without a hint serves every intent: buffers that alternate
+        // between being written and read (a streamed sequence's ping-ponged buffers) keep one
+        // registration instead of one a frame.
+        const bool serves = entry && (entry->flags == flags ||
+                                      (!image && entry->flags == cudaGraphicsRegisterFlagsNone));
+        if (serves) {
             s.entries.push_back(entry);
             s.resources.push_back(entry->resource);
             continue;

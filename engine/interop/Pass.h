@@ -30,7 +30,7 @@ const char* pathName(Path path);
 enum class Intent {
     Read,      ///< only reads it (registered ReadOnly)
     Write,     ///< overwrites all of it (WriteDiscard: GL's old contents need not be kept)
-    ReadWrite, ///< reads and writes it (no flag)
+    ReadWrite, ///< reads and writes it (no flag; a buffer so registered serves every intent)
 };
 
 /// A declared image or buffer: an index into the frame's declarations.

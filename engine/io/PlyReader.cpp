@@ -83,6 +83,10 @@ struct Header {
     Format format = Format::Ascii;
     std::vector<Element> elements;
     std::size_t bodyOffset = 0;
+    /// From "comment" lines: world = scale * position + translation.
+    double scale = 1.0;
+    glm::dvec3 translation{0.0};
+    std::vector<std::string> warnings;
 };
 
 /// Splits a header line into whitespace-separated words.
@@ -101,6 +105,55 @@ std::vector<std::string_view> words(std::string_view line)
         i = j;
     }
     return out;
+}
+
+/// A finite number spelled exactly by `word`.
+std::optional<double> finiteNumber(std::string_view word)
+{
+    if (word.starts_with('+'))
+        word.remove_prefix(1);
+    double value = 0;
+    const auto [p, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (ec != std::errc() || p != word.data() + word.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+/// Reads a scale or translation comment ("comment frame_to_world_scale 0.18", "comment
+/// translation 1 2 3") into `header`. A malformed one is a warning and changes nothing: the file
+/// still loads, only not placed where its writer meant.
+void readTransformComment(const std::vector<std::string_view>& w, Header& header,
+                          const std::string& name, int lineNumber)
+{
+    if (w.size() < 2)
+        return;
+    const bool isScale = w[1] == "frame_to_world_scale" || w[1] == "scale";
+    const bool isTranslation =
+        w[1] == "frame_to_world_translation" || w[1] == "translation" || w[1] == "offset";
+    if (!isScale && !isTranslation)
+        return;
+    auto warn = [&](std::string_view what) {
+        std::string line;
+        for (std::string_view word : w)
+            line += (line.empty() ? "" : " ") + std::string(word);
+        header.warnings.push_back(
+            fmt::format("{}: header line {}: {}, ignored: \"{}\"", name, lineNumber, what, line));
+    };
+    if (isScale) {
+        const auto scale = w.size() == 3 ? finiteNumber(w[2]) : std::nullopt;
+        if (!scale)
+            return warn("a scale comment takes one number");
+        if (!(*scale > 0.0))
+            return warn("a scale must be positive");
+        header.scale = *scale;
+        return;
+    }
+    std::optional<double> t[3];
+    for (int i = 0; i < 3 && w.size() == 5; ++i)
+        t[i] = finiteNumber(w[2 + i]);
+    if (!t[0] || !t[1] || !t[2])
+        return warn("a translation comment takes three numbers");
+    header.translation = glm::dvec3(*t[0], *t[1], *t[2]);
 }
 
 Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::string& name)
@@ -134,7 +187,11 @@ Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::strin
             return fail(
                 fmt::format("{}: header line {}: {}: \"{}\"", name, lineNumber, what, line));
         };
-        if (w[0] == "comment" || w[0] == "obj_info")
+        if (w[0] == "comment") {
+            readTransformComment(w, header, name, lineNumber);
+            continue;
+        }
+        if (w[0] == "obj_info")
             continue;
         if (w[0] == "end_header")
             break;
@@ -373,6 +430,7 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
     if (!vertexElement)
         return fail(fmt::format("{}: no 'vertex' element", name));
 
+    const bool placed = header.scale != 1.0 || header.translation != glm::dvec3(0.0);
     MeshData mesh;
     std::uint64_t skippedFaces = 0;
     std::vector<double> values;
@@ -478,7 +536,11 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
             if (!isVertex)
                 continue;
             const auto i = static_cast<std::size_t>(e);
-            const glm::vec3 position(values[x], values[y], values[z]);
+            glm::dvec3 world(values[x], values[y], values[z]);
+            // Only when a comment asks: the identity would still turn -0 into +0.
+            if (placed)
+                world = header.scale * world + header.translation;
+            const glm::vec3 position(world);
             if (!std::isfinite(position.x) || !std::isfinite(position.y) ||
                 !std::isfinite(position.z))
                 return fail(fmt::format("{}: vertex {} has a non-finite coordinate ({}, {}, {})",
@@ -507,6 +569,8 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
         return fail(
             fmt::format("{}: none of its {} faces has 3 or more vertices", name, skippedFaces));
     Result<MeshData> result(std::move(mesh));
+    for (const std::string& warning : header.warnings)
+        result.addWarning(warning);
     if (header.format != Format::Ascii && reader.remaining() > 0)
         result.addWarning(fmt::format("{}: {} bytes after the last element were ignored", name,
                                       reader.remaining()));

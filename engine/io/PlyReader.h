@@ -16,7 +16,17 @@ namespace tandem::io {
 /// Reads a PLY file: positions (x y z), normals (nx ny nz), colours (red green blue [alpha],
 /// uchar or float), texture coordinates (u v, s t, texture_u texture_v), and faces
 /// (vertex_indices or vertex_index lists, triangulated as fans). Comments, obj_info and unknown
-/// elements and properties are skipped.
+/// elements and properties are skipped. Coordinates may be any scalar type (float and double
+/// included); float colours are 0..1.
+///
+/// Header comments that place the points in the world are applied to positions, as
+/// world = scale · position + translation (in double precision, then stored as float):
+/// - `comment frame_to_world_scale S` and `comment frame_to_world_translation X Y Z`, as the
+///   8i voxelized full bodies write them (voxel indices to centimetres);
+/// - `comment scale S`, and `comment translation X Y Z` or `comment offset X Y Z`.
+/// The last of each kind wins. S must be positive, so normals stay as they are (a positive
+/// uniform scale does not turn them). A malformed comment (not a number, a wrong count, a scale
+/// of 0 or less) is a warning on the result and is ignored, not an error.
 Result<MeshData> readPly(const std::filesystem::path& path);
 
 /// Same, from bytes already in memory; `name` is used in messages.

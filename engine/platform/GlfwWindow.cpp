@@ -51,6 +51,18 @@ Key toKey(int key)
         return Key::Up;
     case GLFW_KEY_DOWN:
         return Key::Down;
+    case GLFW_KEY_L:
+        return Key::L;
+    case GLFW_KEY_HOME:
+        return Key::Home;
+    case GLFW_KEY_END:
+        return Key::End;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD:
+        return Key::Plus;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+        return Key::Minus;
     default:
         return Key::Other;
     }
@@ -93,6 +105,14 @@ public:
             event.key = toKey(key);
             event.pressed = action == GLFW_PRESS;
             self(w)->m_events.push_back(event);
+        });
+        glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+            for (int i = 0; i < count; ++i) {
+                InputEvent event;
+                event.type = InputEvent::Type::Drop;
+                event.path = paths[i];
+                self(w)->m_events.push_back(event);
+            }
         });
         glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int width, int height) {
             InputEvent event;

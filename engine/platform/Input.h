@@ -2,14 +2,36 @@
 // window on the render thread in pollEvents().
 #pragma once
 
+#include <string>
+
 namespace tandem::platform {
 
 /// Keys the apps use; everything else arrives as Key::Other.
-enum class Key { Other, Escape, Space, C, S, R, Q, F1, F2, F12, Left, Right, Up, Down };
+enum class Key {
+    Other,
+    Escape,
+    Space,
+    C,
+    S,
+    R,
+    Q,
+    L,
+    F1,
+    F2,
+    F12,
+    Left,
+    Right,
+    Up,
+    Down,
+    Home,
+    End,
+    Plus,  ///< + or = (the same key on US layouts), keypad +
+    Minus, ///< - and keypad -
+};
 
 /// One input event.
 struct InputEvent {
-    enum class Type { MouseMove, MouseButton, Scroll, Key, Resize };
+    enum class Type { MouseMove, MouseButton, Scroll, Key, Resize, Drop };
     Type type = Type::MouseMove;
     double x = 0;         ///< MouseMove: cursor x in pixels; Scroll: horizontal offset
     double y = 0;         ///< MouseMove: cursor y in pixels; Scroll: vertical offset
@@ -18,6 +40,7 @@ struct InputEvent {
     Key key = Key::Other; ///< Key
     int width = 0;        ///< Resize: framebuffer width
     int height = 0;       ///< Resize: framebuffer height
+    std::string path;     ///< Drop: a file or folder dropped on the window (one event each)
 };
 
 } // namespace tandem::platform

@@ -6,7 +6,10 @@
 # target asks). Logs and results go to $OUT (or ./gpu-out).
 # --points builds what the points issue needs and runs only that: the gpu tier, tandem-bench
 # points, and tandem-raster end to end on a generated 1 M-point cloud (CUDA and GL points).
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points]
+# --stream builds what the viewer issue needs and runs only that: the gpu tier, tandem-bench
+# stream, tandem-pack on a 1 M-point sample sequence, tandem-viewer --headless --every-frame
+# from that pack at 1080p and 4K, and a 10 000-frame viewer run for memory.
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -37,11 +40,42 @@ fi
 mode="${1:-}"
 targets=()
 [ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
+[ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
+if [ "$mode" = "--stream" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    work="${TANDEM_WORK:-/tmp/tandem-stream}"
+    mkdir -p "$work"
+    echo "== gpu tier"
+    ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+    echo "== tandem-bench stream"
+    build-gpu/bin/tandem-bench stream --commit "$commit" --frames 120 --warmup 10 \
+        --work "$work/bench" --json "$out/bench_stream.json" >"$out/bench_stream.txt" 2>&1 || status=1
+    grep -v "^tandem: info" "$out/bench_stream.txt" | tail -n 40
+    echo "== tandem-pack: 1M-point sample, 120 frames"
+    build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/seq.tdpk" --overwrite \
+        >"$out/pack.log" 2>&1 || status=1
+    tail -n 2 "$out/pack.log"
+    build-gpu/bin/tandem-pack --info "$work/seq.tdpk" >"$out/pack_info.txt" 2>&1 || status=1
+    for size in 1920x1080 3840x2160; do
+        echo "== tandem-viewer --headless --every-frame, 1M points a frame, $size, tonemap,fxaa"
+        build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
+            --frames 1200 --format none --postfx tonemap,fxaa --size "$size" -q \
+            --report "$out/viewer_$size.json" --overwrite >"$out/viewer_$size.log" 2>&1 || status=1
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','upload_path','upload_gb_per_s','cache_hit_rate','loader_waits','loader_threads')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$size.json" || tail -5 "$out/viewer_$size.log"
+    done
+    echo "== 10 000 frames (100k points each), host memory"
+    build-gpu/bin/tandem-viewer --headless --every-frame "sample:points=100000,frames=10000" \
+        --format none --cache-mb 256 --size 1280x720 -q --report "$out/viewer_10k.json" \
+        --overwrite >"$out/viewer_10k.log" 2>&1 || status=1
+    python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['streaming']; print(s['frames_shown'], 'frames', round(s['frames_per_second']), 'frames/s; rss', s['host_rss_mb'], 'gpu free', s['gpu_free_mb'])" "$out/viewer_10k.json" || tail -5 "$out/viewer_10k.log"
+    exit $status
+fi
 if [ "$mode" = "--points" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     echo "== gpu tier"

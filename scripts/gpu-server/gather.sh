@@ -25,6 +25,7 @@ copy() { # copy SRC... DESTDIR, keeping symlinks as they are
 inc=/usr/include
 copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $inc/imgui \
      $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h $inc/spng.h \
+     $inc/lz4.h $inc/lz4hc.h $inc/lz4frame.h $inc/zstd.h $inc/zstd_errors.h $inc/libdeflate.h \
      "$out/sysroot/usr/include"
 
 lib=/usr/lib/$arch
@@ -33,6 +34,8 @@ copy $lib/libstb.a $lib/libgtest.a $lib/libgtest_main.a $lib/libgmock.a $lib/lib
      $lib/libtinyobjloader.so $lib/libtinyobjloader.so.2rc10 \
      $lib/libtinyobjloader_double.so $lib/libtinyobjloader_double.so.2rc10 \
      $lib/libspng.so $lib/libspng.so.0 $lib/libspng.so.0.7.3 "$out/sysroot/usr/lib/$arch"
+# The pack format (engine/stream/Pack.cpp): static archives, so nothing is needed at run time.
+copy $lib/liblz4.a $lib/libzstd.a $lib/libdeflate.a "$out/sysroot/usr/lib/$arch"
 copy $lib/cmake/GTest $lib/cmake/fmt $lib/cmake/tinyobjloader "$out/sysroot/usr/lib/$arch/cmake"
 copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$out/sysroot/usr/share/cmake"
 

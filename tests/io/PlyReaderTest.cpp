@@ -7,8 +7,10 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace tandem::io {
@@ -252,6 +254,172 @@ TEST(PlyReader, DegenerateFacesAreSkippedWithAWarning)
     EXPECT_EQ(mesh.value().triangleCount(), 1u);
     ASSERT_EQ(mesh.warnings().size(), 1u);
     EXPECT_NE(mesh.warnings()[0].find("skipped 1 faces"), std::string::npos);
+}
+
+// --- capture formats: ascii and binary, float or double coordinates, uchar or float colours,
+// optional normals; scale and translation comments ---
+
+TEST(PlyReader, CaptureFormatMatrix)
+{
+    const double p[2][3] = {{0.5, -1.25, 3.0}, {-2.0, 4.75, 0.125}};
+    const double n[2][3] = {{0, 0, 2}, {0, -1, 0}};
+    const int byteColour[2][3] = {{10, 200, 255}, {0, 1, 128}};
+    const double floatColour[2][3] = {{0.0, 0.5, 1.0}, {0.25, 1.0, 0.0}};
+    const glm::u8vec4 expectedFloatColour[2] = {{0, 128, 255, 255}, {64, 255, 0, 255}};
+    for (const std::string format : {"ascii", "binary_little_endian", "binary_big_endian"})
+        for (const std::string coordinate : {"float", "double"})
+            for (const std::string colour : {"none", "uchar", "float"})
+                for (bool normals : {false, true}) {
+                    const std::string what =
+                        format + " " + coordinate + " colour " + colour + (normals ? " +n" : "");
+                    std::string header = "ply\nformat " + format + " 1.0\nelement vertex 2\n";
+                    for (const char* axis : {"x", "y", "z"})
+                        header += "property " + coordinate + " " + axis + "\n";
+                    if (normals)
+                        for (const char* axis : {"nx", "ny", "nz"})
+                            header += "property " + coordinate + " " + axis + "\n";
+                    if (colour != "none")
+                        for (const char* channel : {"red", "green", "blue"})
+                            header += "property " + colour + " " + channel + "\n";
+                    header += "end_header\n";
+                    Writer w(header, format == "binary_big_endian");
+                    std::string text = header;
+                    auto put = [&](const std::string& type, double value) {
+                        if (format == "ascii")
+                            text += fmt::format("{} ", value);
+                        else if (type == "float")
+                            w.put<float>(static_cast<float>(value));
+                        else if (type == "double")
+                            w.put<double>(value);
+                        else
+                            w.put<std::uint8_t>(static_cast<std::uint8_t>(value));
+                    };
+                    for (int v = 0; v < 2; ++v) {
+                        for (double c : p[v])
+                            put(coordinate, c);
+                        if (normals)
+                            for (double c : n[v])
+                                put(coordinate, c);
+                        for (int c = 0; c < 3 && colour != "none"; ++c)
+                            put(colour, colour == "uchar" ? byteColour[v][c] : floatColour[v][c]);
+                        text += "\n";
+                    }
+                    auto mesh = format == "ascii" ? parse(text) : readPly(w.bytes, "matrix.ply");
+                    ASSERT_TRUE(mesh) << what << ": " << mesh.error();
+                    const MeshData& m = mesh.value();
+                    ASSERT_EQ(m.vertexCount(), 2u) << what;
+                    EXPECT_TRUE(m.isPointCloud()) << what;
+                    EXPECT_TRUE(mesh.warnings().empty()) << what;
+                    for (int v = 0; v < 2; ++v)
+                        EXPECT_EQ(m.positions[v], glm::vec3(p[v][0], p[v][1], p[v][2])) << what;
+                    ASSERT_EQ(m.normals.size(), normals ? 2u : 0u) << what;
+                    if (normals) {
+                        EXPECT_EQ(m.normals[0], glm::vec3(0, 0, 1)) << what;
+                        EXPECT_EQ(m.normals[1], glm::vec3(0, -1, 0)) << what;
+                    }
+                    ASSERT_EQ(m.colors.size(), colour == "none" ? 0u : 2u) << what;
+                    for (int v = 0; v < 2 && colour == "uchar"; ++v)
+                        EXPECT_EQ(m.colors[v], glm::u8vec4(byteColour[v][0], byteColour[v][1],
+                                                           byteColour[v][2], 255))
+                            << what;
+                    for (int v = 0; v < 2 && colour == "float"; ++v)
+                        EXPECT_EQ(m.colors[v], expectedFloatColour[v]) << what;
+                }
+}
+
+TEST(PlyReader, EightIFrameToWorldScaleAndTranslation)
+{
+    // The header of an 8i voxelized full body (longdress_vox10_1051.ply), two points.
+    auto mesh = parse("ply\nformat ascii 1.0\n"
+                      "comment Version 2, Copyright 2017, 8i Labs, Inc.\n"
+                      "comment frame_to_world_scale 0.181731\n"
+                      "comment frame_to_world_translation -39.1599 3.75652 46.6228\n"
+                      "comment width 1023\n"
+                      "element vertex 2\n"
+                      "property float x\nproperty float y\nproperty float z\n"
+                      "property uchar red\nproperty uchar green\nproperty uchar blue\n"
+                      "end_header\n"
+                      "0 0 0 1 2 3\n"
+                      "236 1001 421 4 5 6\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.warnings().empty());
+    const auto& positions = mesh.value().positions;
+    EXPECT_EQ(positions[0], glm::vec3(glm::dvec3(-39.1599, 3.75652, 46.6228)));
+    EXPECT_EQ(positions[1],
+              glm::vec3(glm::dvec3(0.181731 * 236 - 39.1599, 0.181731 * 1001 + 3.75652,
+                                   0.181731 * 421 + 46.6228)));
+    EXPECT_NEAR(positions[1].y, 185.66925, 1e-4);
+    EXPECT_EQ(mesh.value().colors[1], glm::u8vec4(4, 5, 6, 255));
+}
+
+TEST(PlyReader, ScaleTranslationAndOffsetComments)
+{
+    const std::string body = "element vertex 2\n"
+                             "property double x\nproperty double y\nproperty double z\n"
+                             "property double nx\nproperty double ny\nproperty double nz\n"
+                             "end_header\n";
+    for (const char* translation : {"translation", "offset"}) {
+        Writer w(std::string("ply\nformat binary_little_endian 1.0\ncomment scale 2.5\n") +
+                 "comment " + translation + " 1 -2 0.5\n" + body);
+        w.put(1.0).put(2.0).put(3.0).put(0.0).put(3.0).put(4.0);
+        w.put(-1.0).put(0.0).put(0.0).put(1.0).put(0.0).put(0.0);
+        auto mesh = readPly(w.bytes, "scaled.ply");
+        ASSERT_TRUE(mesh) << translation << ": " << mesh.error();
+        EXPECT_TRUE(mesh.warnings().empty()) << translation;
+        EXPECT_EQ(mesh.value().positions[0], glm::vec3(3.5f, 3.0f, 8.0f)) << translation;
+        EXPECT_EQ(mesh.value().positions[1], glm::vec3(-1.5f, -2.0f, 0.5f)) << translation;
+        // A positive uniform scale leaves normals as they are (unit length, same direction).
+        EXPECT_EQ(mesh.value().normals[0], glm::vec3(0.0f, 0.6f, 0.8f)) << translation;
+        EXPECT_EQ(mesh.value().normals[1], glm::vec3(1, 0, 0)) << translation;
+    }
+    // Only a scale, or only a translation.
+    auto scaled = parse("ply\nformat ascii 1.0\ncomment scale 0.5\nelement vertex 1\n"
+                        "property float x\nproperty float y\nproperty float z\nend_header\n"
+                        "2 4 -6\n");
+    ASSERT_TRUE(scaled) << scaled.error();
+    EXPECT_EQ(scaled.value().positions[0], glm::vec3(1, 2, -3));
+    auto moved = parse("ply\nformat ascii 1.0\ncomment offset 10 20 30\nelement vertex 1\n"
+                       "property float x\nproperty float y\nproperty float z\nend_header\n"
+                       "2 4 -6\n");
+    ASSERT_TRUE(moved) << moved.error();
+    EXPECT_EQ(moved.value().positions[0], glm::vec3(12, 24, 24));
+}
+
+TEST(PlyReader, MalformedTransformCommentsAreWarnings)
+{
+    const std::string vertices = "element vertex 1\nproperty float x\nproperty float y\n"
+                                 "property float z\nend_header\n2 4 -6\n";
+    const std::pair<std::string, std::string> cases[] = {
+        {"comment frame_to_world_scale abc", "a scale comment takes one number"},
+        {"comment scale 1.5x", "a scale comment takes one number"},
+        {"comment scale", "a scale comment takes one number"},
+        {"comment scale -2", "a scale must be positive"},
+        {"comment scale 0", "a scale must be positive"},
+        {"comment frame_to_world_translation 1 2", "a translation comment takes three numbers"},
+        {"comment translation 1 two 3", "a translation comment takes three numbers"},
+        {"comment offset 1 2 3 4", "a translation comment takes three numbers"},
+        {"comment offset 1 2 nan", "a translation comment takes three numbers"},
+    };
+    for (const auto& [comment, fragment] : cases) {
+        auto mesh = parse("ply\nformat ascii 1.0\n" + comment + "\n" + vertices);
+        ASSERT_TRUE(mesh) << comment << ": " << mesh.error();
+        EXPECT_EQ(mesh.value().positions[0], glm::vec3(2, 4, -6)) << comment << ": ignored";
+        ASSERT_EQ(mesh.warnings().size(), 1u) << comment;
+        EXPECT_NE(mesh.warnings()[0].find(fragment), std::string::npos) << mesh.warnings()[0];
+        EXPECT_NE(mesh.warnings()[0].find("test.ply: header line 3"), std::string::npos)
+            << mesh.warnings()[0];
+    }
+    // The good part of a header still applies when another comment is malformed.
+    auto mixed = parse("ply\nformat ascii 1.0\ncomment scale 2\ncomment offset x y z\n" + vertices);
+    ASSERT_TRUE(mixed) << mixed.error();
+    EXPECT_EQ(mixed.value().positions[0], glm::vec3(4, 8, -12));
+    EXPECT_EQ(mixed.warnings().size(), 1u);
+    // Other comments that merely start with another word are not transforms.
+    auto plain =
+        parse("ply\nformat ascii 1.0\ncomment scaled by hand\ncomment offsets: none\n" + vertices);
+    ASSERT_TRUE(plain) << plain.error();
+    EXPECT_TRUE(plain.warnings().empty());
+    EXPECT_EQ(plain.value().positions[0], glm::vec3(2, 4, -6));
 }
 
 // --- bad input: one clear message naming the file and the problem ---

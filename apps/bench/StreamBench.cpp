@@ -1,0 +1,518 @@
+// tandem-bench stream: what streaming a volumetric sequence of 1 M-point frames costs and where
+// it is bound. In one run: the pinned host-to-device bandwidth (the ceiling); each upload path
+// for one frame's vertices (glNamedBufferSubData from pinned memory; a persistent-mapped
+// staging buffer and a GL copy; a CUDA copy from pinned memory into a registered GL buffer),
+// as GB/s and as a share of that ceiling; loading one frame on one core from each source kind
+// (binary and ASCII PLY, packs with each codec and position encoding) and tandem-pack's
+// conversion speed per core; and the viewer end to end (the session and sequence run
+// tandem-viewer uses, --headless --every-frame, tonemap,fxaa, no output) streaming from a pack
+// against the same pack preloaded, and from binary PLY files, at 1080p and 4K.
+#include "StreamBench.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <glad/gl.h>
+#if TANDEM_HAS_CUDA
+// After glad: cuda_gl_interop.h includes GL/gl.h, which glad's guard then leaves empty.
+#include <cuda_gl_interop.h>
+
+#include "engine/cuda/CudaCheck.h"
+#include "engine/cuda/Stream.h"
+#endif
+
+#include "engine/app/SequenceRun.h"
+#include "engine/app/Session.h"
+#include "engine/core/Error.h"
+#include "engine/core/ThreadPool.h"
+#include "engine/gl/Buffer.h"
+#include "engine/stream/Block.h"
+#include "engine/stream/Open.h"
+#include "engine/stream/Pack.h"
+#include "engine/stream/SampleSource.h"
+#include "engine/stream/Streamer.h"
+
+namespace tandem::bench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Writes `mesh` (points with normals and colours) as PLY, binary little endian or ASCII.
+void writePly(const fs::path& path, const io::MeshData& mesh, bool ascii)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << "ply\nformat " << (ascii ? "ascii" : "binary_little_endian") << " 1.0\n"
+        << "comment tandem-bench stream\nelement vertex " << mesh.positions.size() << "\n"
+        << "property float x\nproperty float y\nproperty float z\n"
+        << "property float nx\nproperty float ny\nproperty float nz\n"
+        << "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n";
+    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+        const glm::vec3& p = mesh.positions[i];
+        const glm::vec3& n = mesh.normals[i];
+        const glm::u8vec4& c = mesh.colors[i];
+        if (ascii) {
+            out << fmt::format("{} {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z, n.x, n.y, n.z, c.r,
+                               c.g, c.b);
+        } else {
+            const float v[6] = {p.x, p.y, p.z, n.x, n.y, n.z};
+            out.write(reinterpret_cast<const char*>(v), sizeof(v));
+            out.write(reinterpret_cast<const char*>(&c), 3);
+        }
+    }
+    if (!out)
+        throw Error(fmt::format("could not write {}", path.string()));
+}
+
+std::vector<std::uint8_t> blockOf(const render::Scene& scene)
+{
+    std::vector<std::uint8_t> block(stream::blockBytes(render::sceneCounts(scene)));
+    stream::writeBlock(scene, block);
+    return block;
+}
+
+/// Writes frames [0, frames) of the sample with `points` points into a pack, encoding on
+/// every core, appending in order.
+void writeSamplePack(const fs::path& path, std::uint32_t points, int frames,
+                     const stream::PackSettings& packSettings)
+{
+    stream::SampleSettings sample;
+    sample.points = points;
+    sample.frames = frames;
+    auto writer = stream::PackWriter::create(path, packSettings);
+    if (!writer)
+        throw Error(writer.error());
+    ThreadPool pool;
+    const int batch = static_cast<int>(pool.size()) * 2;
+    for (int first = 0; first < frames; first += batch) {
+        const int count = std::min(batch, frames - first);
+        std::vector<std::optional<stream::EncodedFrame>> encoded(static_cast<std::size_t>(count));
+        std::vector<std::string> errors(static_cast<std::size_t>(count));
+        pool.parallelFor(count, [&](int begin, int end) {
+            for (int i = begin; i < end; ++i) {
+                auto frame = stream::PackWriter::encode(
+                    blockOf(stream::sampleFrame(sample, first + i)),
+                    fmt::format("sample frame {}", first + i), packSettings);
+                if (frame)
+                    encoded[static_cast<std::size_t>(i)] = std::move(frame.value());
+                else
+                    errors[static_cast<std::size_t>(i)] = frame.error();
+            }
+        });
+        for (int i = 0; i < count; ++i) {
+            if (!encoded[static_cast<std::size_t>(i)])
+                throw Error(errors[static_cast<std::size_t>(i)]);
+            if (auto added =
+                    writer.value()->append(std::move(*encoded[static_cast<std::size_t>(i)]));
+                !added)
+                throw Error(added.error());
+        }
+    }
+    if (auto done = writer.value()->finish(); !done)
+        throw Error(done.error());
+}
+
+/// Pinned (where CUDA works) memory holding `bytes`, freed with the object.
+struct Staging {
+    stream::HostMemory memory{true};
+    std::uint8_t* data = nullptr;
+    std::size_t bytes = 0;
+    explicit Staging(std::size_t n) : bytes(n)
+    {
+        data = static_cast<std::uint8_t*>(memory.allocate(n));
+        if (!data)
+            throw Error(fmt::format("could not allocate {} bytes of staging memory", n));
+    }
+    ~Staging() { memory.release(data); }
+    Staging(const Staging&) = delete;
+    Staging& operator=(const Staging&) = delete;
+};
+
+// --- 1 and 2: the ceiling and the upload paths ---------------------------------------------
+
+nlohmann::json measureUploads(const Settings& settings, const std::vector<std::uint8_t>& vertices,
+                              std::vector<std::vector<std::string>>& rows)
+{
+    const std::size_t bytes = vertices.size();
+    Staging staging(bytes);
+    std::memcpy(staging.data, vertices.data(), bytes);
+    const auto gbps = [&](double ms) {
+        return ms > 0 ? bytes / (ms * 1e6) : 0.0;
+    };
+    nlohmann::json out = nlohmann::json::object();
+    out["bytes"] = bytes;
+    out["staging_pinned"] = staging.memory.isPinned();
+    double ceiling = 0.0;
+#if TANDEM_HAS_CUDA
+    if (staging.memory.isPinned()) {
+        cuda::Stream stream;
+        void* device = nullptr;
+        TANDEM_CUDA_CHECK(cudaMalloc(&device, bytes));
+        const double pinnedMs = timeFrames(
+            settings,
+            [&] {
+                TANDEM_CUDA_CHECK(cudaMemcpyAsync(device, staging.data, bytes,
+                                                  cudaMemcpyHostToDevice, stream.get()));
+            },
+            [&] { stream.synchronize(); });
+        std::vector<std::uint8_t> pageable(vertices);
+        const double pageableMs = timeFrames(
+            settings,
+            [&] {
+                TANDEM_CUDA_CHECK(cudaMemcpyAsync(device, pageable.data(), bytes,
+                                                  cudaMemcpyHostToDevice, stream.get()));
+            },
+            [&] { stream.synchronize(); });
+        TANDEM_CUDA_CHECK(cudaFree(device));
+        ceiling = gbps(pinnedMs);
+        out["pinned_h2d_gb_per_s"] = ceiling;
+        out["pageable_h2d_gb_per_s"] = gbps(pageableMs);
+        rows.push_back({"pinned host->device (cudaMemcpyAsync)", fmt::format("{:.3f}", pinnedMs),
+                        fmt::format("{:.1f}", ceiling), "100 %"});
+        rows.push_back({"pageable host->device", fmt::format("{:.3f}", pageableMs),
+                        fmt::format("{:.1f}", gbps(pageableMs)),
+                        fmt::format("{:.0f} %", 100 * gbps(pageableMs) / ceiling)});
+    }
+#endif
+    const auto share = [&](double g) {
+        return ceiling > 0 ? fmt::format("{:.0f} %", 100 * g / ceiling) : std::string("-");
+    };
+    nlohmann::json paths = nlohmann::json::array();
+    const auto add = [&](const std::string& name, const std::string& label, double ms) {
+        const double g = gbps(ms);
+        paths.push_back({{"path", name},
+                         {"median_ms", ms},
+                         {"gb_per_s", g},
+                         {"share_of_pinned", ceiling > 0 ? g / ceiling : 0.0}});
+        rows.push_back({label, fmt::format("{:.3f}", ms), fmt::format("{:.1f}", g), share(g)});
+    };
+    gl::Buffer target(bytes, nullptr, GL_DYNAMIC_STORAGE_BIT, "bench upload target");
+    add("gl-subdata", "glNamedBufferSubData from pinned",
+        timeFrames(
+            settings, [&] { target.write(0, staging.data, bytes); }, [] { glFinish(); }));
+    {
+        gl::Buffer upload(bytes, nullptr,
+                          GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT |
+                              GL_CLIENT_STORAGE_BIT,
+                          "bench persistent staging");
+        std::uint8_t* mapped =
+            upload.map(0, bytes, GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT);
+        std::memcpy(mapped, staging.data, bytes);
+        add("gl-copy", "persistent-mapped staging + glCopyNamedBufferSubData",
+            timeFrames(
+                settings,
+                [&] {
+                    glCopyNamedBufferSubData(upload.id(), target.id(), 0, 0,
+                                             static_cast<GLsizeiptr>(bytes));
+                },
+                [] { glFinish(); }));
+        upload.unmap();
+    }
+#if TANDEM_HAS_CUDA
+    if (staging.memory.isPinned()) {
+        cuda::Stream stream;
+        cudaGraphicsResource* resource = nullptr;
+        TANDEM_CUDA_CHECK(
+            cudaGraphicsGLRegisterBuffer(&resource, target.id(), cudaGraphicsRegisterFlagsNone));
+        TANDEM_CUDA_CHECK(cudaGraphicsMapResources(1, &resource, stream.get()));
+        void* pointer = nullptr;
+        std::size_t size = 0;
+        TANDEM_CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource));
+        add("cuda-copy", "CUDA copy from pinned into a mapped GL buffer",
+            timeFrames(
+                settings,
+                [&] {
+                    TANDEM_CUDA_CHECK(cudaMemcpyAsync(pointer, staging.data, bytes,
+                                                      cudaMemcpyHostToDevice, stream.get()));
+                },
+                [&] { stream.synchronize(); }));
+        TANDEM_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource, stream.get()));
+        add("cuda-copy+map", "  the same with a map and unmap each time",
+            timeFrames(
+                settings,
+                [&] {
+                    TANDEM_CUDA_CHECK(cudaGraphicsMapResources(1, &resource, stream.get()));
+                    TANDEM_CUDA_CHECK(
+                        cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource));
+                    TANDEM_CUDA_CHECK(cudaMemcpyAsync(pointer, staging.data, bytes,
+                                                      cudaMemcpyHostToDevice, stream.get()));
+                    TANDEM_CUDA_CHECK(cudaGraphicsUnmapResources(1, &resource, stream.get()));
+                },
+                [&] { stream.synchronize(); }));
+        TANDEM_CUDA_CHECK(cudaGraphicsUnregisterResource(resource));
+    }
+#endif
+    out["paths"] = paths;
+    return out;
+}
+
+// --- 3: loading one frame on one core -------------------------------------------------------
+
+struct Kind {
+    std::string name;
+    std::string spec; ///< what openSource() opens
+    std::uint64_t fileBytes = 0;
+};
+
+nlohmann::json measureLoads(const std::vector<Kind>& kinds,
+                            std::size_t blockCapacity, const stream::PackSettings& convert,
+                            std::vector<std::vector<std::string>>& rows)
+{
+    nlohmann::json out = nlohmann::json::array();
+    Staging sink(blockCapacity);
+    const stream::BlockSink give = [&](std::size_t bytes) {
+        return bytes <= sink.bytes ? std::span<std::uint8_t>(sink.data, bytes)
+                                   : std::span<std::uint8_t>();
+    };
+    const int reps = 2;
+    for (const Kind& kind : kinds) {
+        auto source = stream::openSource(kind.spec, {});
+        if (!source)
+            throw Error(source.error());
+        std::vector<double> times, converts;
+        std::uint64_t blockBytes = 0;
+        const int frames = source.value()->frameCount();
+        for (int rep = 0; rep < reps; ++rep)
+            for (int i = 0; i < frames; ++i) {
+                const auto start = Clock::now();
+                auto block = source.value()->load(i, give);
+                if (!block)
+                    throw Error(block.error());
+                times.push_back(msSince(start));
+                blockBytes = block.value().size();
+                // tandem-pack's work per frame: load, then encode as `convert` says.
+                if (rep == 0 && kind.name.rfind("ply", 0) == 0) {
+                    const auto again = Clock::now();
+                    auto reloaded = source.value()->load(i, give);
+                    std::vector<std::uint8_t> copy(reloaded.value().begin(),
+                                                   reloaded.value().end());
+                    auto encoded = stream::PackWriter::encode(std::move(copy), "frame", convert);
+                    if (!encoded)
+                        throw Error(encoded.error());
+                    converts.push_back(msSince(again));
+                }
+            }
+        const double ms = median(times);
+        const double fileMb = static_cast<double>(kind.fileBytes) / frames / 1e6;
+        nlohmann::json row = {{"source", kind.name},
+                              {"file_mb_per_frame", fileMb},
+                              {"block_mb_per_frame", blockBytes / 1e6},
+                              {"median_ms_per_frame", ms},
+                              {"frames_per_s_per_core", 1e3 / ms},
+                              {"file_mb_per_s_per_core", fileMb / (ms * 1e-3)},
+                              {"block_gb_per_s_per_core", blockBytes / (ms * 1e6)}};
+        std::string convertText = "-";
+        if (!converts.empty()) {
+            const double c = median(converts);
+            row["pack_convert_ms_per_frame"] = c;
+            row["pack_convert_mb_per_s_per_core"] = fileMb / (c * 1e-3);
+            convertText = fmt::format("{:.0f}", fileMb / (c * 1e-3));
+        }
+        out.push_back(row);
+        rows.push_back({kind.name, fmt::format("{:.1f}", fileMb), fmt::format("{:.2f}", ms),
+                        fmt::format("{:.0f}", 1e3 / ms),
+                        fmt::format("{:.0f}", fileMb / (ms * 1e-3)), convertText});
+    }
+    return out;
+}
+
+// --- 4: the viewer end to end ---------------------------------------------------------------
+
+struct EndToEnd {
+    std::string name;
+    std::string spec;
+    bool preload = false;
+    std::size_t budgetBytes = 0;
+    int frames = 0;
+};
+
+nlohmann::json runViewer(const Settings& settings, const Size& size, const EndToEnd& e,
+                         const fs::path& reportPath, std::vector<std::vector<std::string>>& rows)
+{
+    app::CommonOptions o;
+    o.headless = true;
+    o.size = fmt::format("{}x{}", size.width, size.height);
+    o.frames = settings.warmup + e.frames;
+    o.format = "none";
+    o.postfx = "tonemap,fxaa";
+    o.quiet = true;
+    o.device = settings.device;
+    o.reportPath = reportPath.string();
+    o.overwrite = true;
+    app::OpenFailure failure;
+    auto session = app::Session::open({"tandem-bench", ""}, o, settings.argv, failure);
+    if (!session)
+        throw Error(failure.message);
+    app::SequenceSettings s;
+    s.everyFrame = true;
+    s.loop = "loop";
+    s.framesGiven = o.frames;
+    s.preload = e.preload;
+    s.quiet = true;
+    s.stream.budgetBytes = e.budgetBytes;
+    bool usage = false;
+    auto run = app::SequenceRun::open(*session, e.spec, s, usage);
+    if (!run)
+        throw Error(run.error());
+    int rendered = 0;
+    auto steady = Clock::now();
+    run.value()->update();
+    while (session->nextFrame()) {
+        session->renderFrame();
+        run.value()->update();
+        if (++rendered == settings.warmup)
+            steady = Clock::now();
+    }
+    const double seconds = msSince(steady) * 1e-3;
+    if (const int code = session->finish(); code != 0)
+        throw Error(fmt::format("the viewer run '{}' failed (exit {})", e.name, code));
+    run.value().reset();
+    session.reset();
+    const nlohmann::json report = nlohmann::json::parse(std::ifstream(reportPath));
+    const double fps = e.frames / seconds;
+    const auto& streaming = report["streaming"];
+    const double gpuMs = report["profile"]["gpu_stages"]["frame"]["p50_ms"].get<double>();
+    rows.push_back({size.name, e.name, fmt::format("{:.0f}", fps), fmt::format("{:.3f}", gpuMs),
+                    streaming["upload_path"].get<std::string>(),
+                    fmt::format("{:.1f}", streaming["upload_gb_per_s"].get<double>()),
+                    fmt::format("{:.2f}", streaming["cache_hit_rate"].get<double>()),
+                    std::to_string(streaming["loader_waits"].get<int>())});
+    return {{"size", size.name},
+            {"resolution", {size.width, size.height}},
+            {"variant", e.name},
+            {"source", e.spec},
+            {"preloaded", e.preload},
+            {"frames", e.frames},
+            {"frames_per_second", fps},
+            {"gpu_frame_ms_p50", gpuMs},
+            {"streaming", streaming},
+            {"points", report["points"]},
+            {"backend", report["backend"]},
+            {"stalls_by_cause", report["profile"]["stalls_by_cause"]}};
+}
+
+} // namespace
+
+int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
+{
+    const std::size_t points = parseCount(b.points);
+    if (points < 16 || points > 200'000'000)
+        throw Error(fmt::format("--points '{}' is not a point count (16 to 200M)", b.points));
+    const std::vector<Size> sizes = parseSizes(b.sizes);
+    fs::path root = b.workDir.empty() ? fs::temp_directory_path() /
+                                            fmt::format("tandem-stream-bench-{}", getpid())
+                                      : fs::path(b.workDir);
+    fs::create_directories(root);
+    auto context = makeContext(settings.device);
+    nlohmann::json json = header("stream", settings);
+    json["points_per_frame"] = points;
+    json["sequence"] = "the built-in sample (a deforming surface), coloured, with normals";
+    json["hardware_threads"] = std::thread::hardware_concurrency();
+    std::printf("stream benchmark: %zu points a frame, work folder %s\n", points,
+                root.string().c_str());
+
+    // 1, 2: one frame's vertices through each path.
+    stream::SampleSettings sample;
+    sample.points = static_cast<std::uint32_t>(points);
+    const render::Scene frame0 = stream::sampleFrame(sample, 0);
+    const std::vector<std::uint8_t> block = blockOf(frame0);
+    const render::SceneView view = stream::viewBlock(block, "frame 0").value();
+    const std::vector<std::uint8_t> vertices(
+        reinterpret_cast<const std::uint8_t*>(view.vertices.data()),
+        reinterpret_cast<const std::uint8_t*>(view.vertices.data()) + view.vertices.size_bytes());
+    std::vector<std::vector<std::string>> uploadRows;
+    json["uploads"] = measureUploads(settings, vertices, uploadRows);
+    std::printf("\none frame's vertices (%.1f MB), median of %d:\n", vertices.size() / 1e6,
+                settings.frames);
+    printTable({"path", "ms", "GB/s", "of pinned"}, uploadRows);
+
+    // 3: sources.
+    std::vector<Kind> kinds;
+    for (bool ascii : {false, true}) {
+        const fs::path dir = root / (ascii ? "ply-ascii" : "ply-binary");
+        fs::create_directories(dir);
+        Kind kind{ascii ? "ply ascii" : "ply binary", dir.string()};
+        for (int i = 0; i < b.loadFrames; ++i) {
+            const fs::path file = dir / fmt::format("frame_{:04d}.ply", i);
+            if (!fs::exists(file))
+                writePly(file, stream::sampleFrame(sample, i).objects[0].mesh, ascii);
+            kind.fileBytes += fs::file_size(file);
+        }
+        kinds.push_back(kind);
+    }
+    struct PackKind {
+        stream::Codec codec;
+        stream::PositionEncoding positions;
+    };
+    for (PackKind k : {PackKind{stream::Codec::None, stream::PositionEncoding::F32},
+                       PackKind{stream::Codec::Lz4, stream::PositionEncoding::F32},
+                       PackKind{stream::Codec::Zstd, stream::PositionEncoding::F32},
+                       PackKind{stream::Codec::None, stream::PositionEncoding::U16},
+                       PackKind{stream::Codec::Lz4, stream::PositionEncoding::U16}}) {
+        const std::string name = fmt::format("pack {} {}", stream::codecName(k.codec),
+                                             stream::positionEncodingName(k.positions));
+        const fs::path path = root / fmt::format("load-{}-{}.tdpk", stream::codecName(k.codec),
+                                                 stream::positionEncodingName(k.positions));
+        stream::PackSettings p;
+        p.codec = k.codec;
+        p.positions = k.positions;
+        p.overwrite = true;
+        writeSamplePack(path, sample.points, b.loadFrames, p);
+        kinds.push_back({name, path.string(), stream::readPackInfo(path).value().storedBytes()});
+    }
+    std::vector<std::vector<std::string>> loadRows;
+    stream::PackSettings convert; // what tandem-pack does by default
+    json["loads"] = measureLoads(kinds, block.size() + 4096, convert, loadRows);
+    std::printf("\none frame loaded on one core (median of %d frames x reps):\n", b.loadFrames);
+    printTable(
+        {"source", "file MB", "ms/frame", "frames/s/core", "file MB/s/core", "pack MB/s/core"},
+        loadRows);
+
+    // 4: the viewer end to end.
+    const fs::path pack = root / fmt::format("sequence-{}-{}.tdpk", b.points, b.sequenceFrames);
+    if (!fs::exists(pack)) {
+        std::printf("\nwriting %s (%d frames)...\n", pack.string().c_str(), b.sequenceFrames);
+        stream::PackSettings p;
+        writeSamplePack(pack, sample.points, b.sequenceFrames, p);
+    }
+    const std::size_t blockBytes = (block.size() + 4095) / 4096 * 4096;
+    const std::size_t streamed = std::max<std::size_t>(std::size_t{1024} << 20, 4 * blockBytes);
+    const std::size_t preloaded = blockBytes * static_cast<std::size_t>(b.sequenceFrames + 2);
+    const int loops = std::max(1, settings.frames / b.sequenceFrames);
+    std::vector<EndToEnd> variants = {
+        {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
+        {"pack preloaded", pack.string(), true, preloaded, b.sequenceFrames * loops},
+        {"ply binary streamed", (root / "ply-binary").string(), false, streamed, b.plyFrames}};
+    nlohmann::json endToEnd = nlohmann::json::array();
+    std::vector<std::vector<std::string>> viewerRows;
+    for (const Size& size : sizes)
+        for (const EndToEnd& e : variants) {
+            if (e.name.rfind("ply", 0) == 0 && &size != &sizes.front())
+                continue; // loader-bound: one size says it
+            std::printf("viewer: %s, %s...\n", size.name.c_str(), e.name.c_str());
+            endToEnd.push_back(runViewer(settings, size, e, root / "report.json", viewerRows));
+        }
+    json["viewer"] = endToEnd;
+    json["viewer_command"] = "tandem-viewer --headless --every-frame --loop loop --format none "
+                             "--postfx tonemap,fxaa SEQUENCE (in process)";
+    std::printf("\nthe viewer end to end (--every-frame, tonemap,fxaa, no output):\n");
+    printTable({"size", "source", "frames/s", "GPU ms p50", "upload", "upload GB/s", "hit rate",
+                "loader waits"},
+               viewerRows);
+    if (!b.keep && b.workDir.empty())
+        fs::remove_all(root);
+    return writeJson(settings, json) ? 0 : 1;
+}
+
+} // namespace tandem::bench

@@ -1,0 +1,80 @@
+// tandem-viewer: plays volumetric video — sequences of per-frame point clouds or meshes (a
+// folder, a manifest, a pattern, a .tdpk pack, or the built-in sample) — streamed to the GPU, in
+// a window or headless, with the post-process chain, the overlay, capture and frame output.
+// Wiring only: app::Session and app::SequenceRun do the rest.
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "engine/app/Options.h"
+#include "engine/app/SequenceRun.h"
+#include "engine/app/Session.h"
+
+using namespace tandem;
+
+int main(int argc, char** argv)
+{
+    app::CommonOptions options;
+    app::SequenceSettings settings;
+    std::string spec = "sample";
+    double cacheMb = 1024.0;
+    const std::string description = fmt::format(
+        "tandem-viewer: play a volumetric video sequence (per-frame PLY/OBJ point clouds or "
+        "meshes) streamed to the GPU, in a window or headless (--headless renders the sequence "
+        "once to --out or --video).\n"
+        "Window controls: {}; left drag orbit, right/middle drag pan, wheel zoom, C cycle "
+        "channel, S or F2 screenshot, R reset view, F1 overlay, F12 RenderDoc capture, Esc or Q "
+        "quit; drop a file or folder on the window to open it.",
+        app::sequenceKeysHelp());
+    CLI::App cli{description};
+    cli.add_option("SEQUENCE", spec,
+                   "a folder of .ply/.obj frames (natural order), a .json manifest, a pattern "
+                   "(frame_*.ply, frame_%04d.ply), a .tdpk pack, or sample[:mesh,points=N,"
+                   "frames=N,fps=F] (default: the built-in sample)");
+    cli.add_flag("--every-frame", settings.everyFrame,
+                 "show every sequence frame once, in order, whatever the time (headless: render "
+                 "each frame; default: the sequence clock)");
+    cli.add_flag("--preload", settings.preload,
+                 "load the whole sequence into staging memory before playing (--cache-mb must "
+                 "hold it)");
+    cli.add_option("--speed", settings.speed, "playback speed, 0.1 to 8 (default 1)");
+    cli.add_option("--loop", settings.loop,
+                   "loop, ping-pong or once (default: once headless, loop in a window)");
+    cli.add_option("--cache-mb", cacheMb,
+                   "staging memory for loaded frames, MiB (default 1024): host memory stays "
+                   "within it whatever the sequence length")
+        ->check(CLI::Range(16.0, 1048576.0));
+    cli.add_option("--loader-threads", settings.stream.loaderThreads,
+                   "threads reading and decoding frames (default: half the cores, 1 to 8)")
+        ->check(CLI::Range(0, 64));
+    cli.add_option("--upload", settings.upload,
+                   "auto, cuda (a copy stream inside the frame's handoff) or gl "
+                   "(glNamedBufferSubData); auto: cuda when the passes run on CUDA");
+    cli.add_option("--sequence-fps", settings.sequence.fps,
+                   "frame rate of a folder or pattern of files (default 30; a manifest or pack "
+                   "says its own)")
+        ->check(CLI::Range(0.001, 1000.0));
+    app::addCommonOptions(cli, options);
+    return app::runApp(cli, options, argc, argv, [&] {
+        settings.stream.budgetBytes = static_cast<std::size_t>(cacheMb * 1048576.0);
+        settings.sequence.fpsGiven = cli.count("--sequence-fps") > 0;
+        settings.framesGiven = options.frames;
+        settings.outputFps = options.fps;
+        settings.quiet = options.quiet;
+        app::OpenFailure failure;
+        auto session = app::Session::open({"tandem-viewer", ""}, options, argv, failure);
+        if (!session)
+            return app::exitWith(failure.exitCode, failure.message);
+        bool usage = false;
+        auto run = app::SequenceRun::open(*session, spec, settings, usage);
+        if (!run)
+            return app::exitWith(usage ? app::ExitUsage : app::ExitInput, run.error());
+        run.value()->update();
+        while (session->nextFrame()) {
+            session->renderFrame();
+            run.value()->update();
+        }
+        return session->finish();
+    });
+}

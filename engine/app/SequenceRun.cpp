@@ -1,0 +1,251 @@
+#include "engine/app/SequenceRun.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "engine/app/Report.h"
+#include "engine/app/Session.h"
+#include "engine/core/Log.h"
+#include "engine/frame/Frame.h"
+#include "engine/gl/Gl.h"
+#include "engine/stream/Open.h"
+#include "engine/ui/PlaybackPanel.h"
+
+namespace tandem::app {
+
+const char* sequenceKeysHelp()
+{
+    return "Space play/pause, Left/Right step one frame (pauses), Home/End first/last frame, "
+           "+/- speed (0.1x-8x), L loop mode (loop, ping-pong, once); the overlay's playback "
+           "panel (F1) has the timeline slider";
+}
+
+namespace {
+
+/// The process's resident set, MiB (Linux); 0 when unknown.
+double residentMb()
+{
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0.0;
+    unsigned long long size = 0, resident = 0;
+    const int read = std::fscanf(f, "%llu %llu", &size, &resident);
+    std::fclose(f);
+    return read == 2 ? resident * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1048576.0 : 0.0;
+}
+
+/// Frames between memory samples, and frames before the first (warm-up: buffers and caches
+/// fill).
+constexpr int MemoryEvery = 25;
+constexpr int MemoryAfter = 100;
+
+Result<stream::LoopMode> parseLoop(const std::string& text)
+{
+    if (text == "loop")
+        return stream::LoopMode::Loop;
+    if (text == "ping-pong")
+        return stream::LoopMode::PingPong;
+    if (text == "once")
+        return stream::LoopMode::Once;
+    return fail(fmt::format("--loop: '{}' is not loop, ping-pong or once", text));
+}
+
+} // namespace
+
+Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session, const std::string& spec,
+                                                       const SequenceSettings& settings,
+                                                       bool& usage)
+{
+    usage = true;
+    if (!(settings.speed >= stream::Playback::MinSpeed &&
+          settings.speed <= stream::Playback::MaxSpeed))
+        return fail(fmt::format("--speed {} is out of range (0.1 to 8)", settings.speed));
+    if (!settings.loop.empty())
+        if (auto loop = parseLoop(settings.loop); !loop)
+            return fail(loop.error());
+    if (settings.upload != "auto" && settings.upload != "cuda" && settings.upload != "gl")
+        return fail(fmt::format("--upload: '{}' is not auto, cuda or gl", settings.upload));
+    const bool cudaFrame = session.frame().path() == interop::Path::Cuda;
+    usage = false;
+    if (settings.upload == "cuda" && !cudaFrame)
+        return fail("--upload cuda needs the passes on CUDA, and they run on the host here "
+                    "(no GPU, or --backend host)");
+    auto source = stream::openSource(spec, settings.sequence);
+    if (!source)
+        return fail(source.error());
+    log::info("sequence: {}", source.value()->description());
+    std::unique_ptr<SequenceRun> run(new SequenceRun(session, std::move(source.value()), settings));
+    if (settings.preload)
+        if (auto loaded = run->m_player->preload(settings.quiet); !loaded)
+            return fail(loaded.error());
+    run->m_start = run->m_last = std::chrono::steady_clock::now();
+    return run;
+}
+
+SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> source,
+                         const SequenceSettings& settings)
+    : m_session(session), m_source(std::move(source)), m_settings(settings),
+      m_playback(m_source->frameCount(), m_source->fps())
+{
+    const bool headless = session.isHeadless();
+    const bool cudaFrame = session.frame().path() == interop::Path::Cuda;
+    const stream::UploadPath path = settings.upload == "gl" || !cudaFrame
+                                        ? stream::UploadPath::GlSubData
+                                        : stream::UploadPath::CudaCopy;
+    m_player = std::make_unique<stream::SequencePlayer>(*m_source, settings.stream, path,
+                                                        &session.profiler());
+    if (path == stream::UploadPath::CudaCopy) {
+        session.frame().addFirstPass(m_player->uploadPass());
+        session.frame().addPass(m_player->joinPass());
+    }
+    m_playback.setSpeed(settings.speed);
+    m_playback.setEveryFrame(settings.everyFrame);
+    m_playback.setLoopMode(!settings.loop.empty() ? parseLoop(settings.loop).value()
+                           : headless             ? stream::LoopMode::Once
+                                                  : stream::LoopMode::Loop);
+    const int count = m_source->frameCount();
+    if (settings.framesGiven > 0)
+        m_headlessFrames = settings.framesGiven;
+    else if (settings.everyFrame)
+        m_headlessFrames = count;
+    else
+        m_headlessFrames =
+            std::max(1, static_cast<int>(std::ceil(
+                            count / m_source->fps() * settings.outputFps / settings.speed - 1e-9)));
+    if (headless)
+        session.setFrameLimit(m_headlessFrames);
+    const stream::StreamStats s = m_player->streamStats();
+    log::info("streaming: {} loader threads, {} staging slots, {:.0f} of {:.0f} MiB{}, upload {}",
+              s.loaderThreads, s.slots, s.allocatedBytes / 1048576.0, s.budgetBytes / 1048576.0,
+              s.pinned ? " page-locked" : "", stream::uploadPathName(path));
+    if (const auto bounds = m_source->bounds()) {
+        session.fitCamera(*bounds);
+        m_fitted = true;
+    }
+    bindKeys();
+    session.addPanel({"Playback", true, [this] {
+                          ui::playbackPanel(m_playback, m_player->stats(), m_player->streamStats(),
+                                            m_player->recentWarnings(), m_source->description(),
+                                            m_player->shownFrame(), sequenceKeysHelp());
+                      }});
+    session.onReport([this](Report& r) { report(r); });
+    m_start = m_last = std::chrono::steady_clock::now();
+}
+
+SequenceRun::~SequenceRun() = default;
+
+void SequenceRun::Memory::add(double v)
+{
+    if (first < 0)
+        first = v;
+    min = std::min(min, v);
+    max = std::max(max, v);
+    last = v;
+}
+
+void SequenceRun::bindKeys()
+{
+    using platform::Key;
+    m_session.onKey(Key::Space, [this] { m_playback.togglePlay(); });
+    m_session.onKey(Key::Right, [this] { m_playback.step(1); });
+    m_session.onKey(Key::Left, [this] { m_playback.step(-1); });
+    m_session.onKey(Key::Home, [this] { m_playback.toStart(); });
+    m_session.onKey(Key::End, [this] { m_playback.toEnd(); });
+    m_session.onKey(Key::Plus, [this] { m_playback.faster(); });
+    m_session.onKey(Key::Minus, [this] { m_playback.slower(); });
+    m_session.onKey(Key::L, [this] {
+        const stream::LoopMode next =
+            m_playback.loopMode() == stream::LoopMode::Loop       ? stream::LoopMode::PingPong
+            : m_playback.loopMode() == stream::LoopMode::PingPong ? stream::LoopMode::Once
+                                                                  : stream::LoopMode::Loop;
+        m_playback.setLoopMode(next);
+        log::info("loop mode: {}", stream::loopModeName(next));
+    });
+}
+
+void SequenceRun::update()
+{
+    const auto now = std::chrono::steady_clock::now();
+    const bool headless = m_session.isHeadless();
+    double seconds = std::chrono::duration<double>(now - m_last).count();
+    if (headless)
+        seconds = m_updates == 0 ? 0.0 : 1.0 / m_settings.outputFps;
+    m_last = now;
+    if (m_updates > 0 || m_playback.isEveryFrame())
+        m_playback.advance(seconds);
+    // Headless renders are exact: each output frame waits for its sequence frame. A window
+    // never waits, but for the very first frame.
+    m_player->update(m_playback, headless || m_player->scene() == nullptr);
+    ++m_updates;
+    if (m_updates >= MemoryAfter && m_updates % MemoryEvery == 0) {
+        m_rss.add(residentMb());
+        if (const std::size_t free = gl::freeVideoMemory(); free > 0)
+            m_gpuFree.add(static_cast<double>(free) / 1048576.0);
+    }
+    if (const render::GpuScene* scene = m_player->scene()) {
+        m_session.showScene(scene);
+        if (!m_fitted) {
+            m_session.fitCamera(scene->bounds());
+            m_fitted = true;
+        }
+    }
+}
+
+void SequenceRun::report(Report& r) const
+{
+    const stream::PlayerStats p = m_player->stats();
+    const stream::StreamStats s = m_player->streamStats();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    const std::uint64_t asked = s.hits + s.misses;
+    r.set("streaming",
+          {{"source", m_source->description()},
+           {"sequence_frames", m_source->frameCount()},
+           {"sequence_fps", m_source->fps()},
+           {"every_frame", m_playback.isEveryFrame()},
+           {"speed", m_playback.speed()},
+           {"loop", stream::loopModeName(m_playback.loopMode())},
+           {"upload_path", stream::uploadPathName(m_player->uploadPath())},
+           {"staging_pinned", s.pinned},
+           {"cache_budget_mb", s.budgetBytes / 1048576.0},
+           {"cache_allocated_mb", s.allocatedBytes / 1048576.0},
+           {"staging_slots", s.slots},
+           {"loader_threads", s.loaderThreads},
+           {"frames_shown", p.shown},
+           {"frames_late", p.late},
+           {"frames_dropped", p.dropped},
+           {"frames_skipped", p.skipped},
+           {"uploads", p.uploads},
+           {"bytes_uploaded", p.bytesUploaded},
+           {"upload_gb_per_s", seconds > 0 ? p.bytesUploaded / seconds / 1e9 : 0.0},
+           {"gpu_buffer_reallocations", p.reallocations},
+           {"frames_loaded", s.loaded},
+           {"frames_failed_to_load", s.failed},
+           {"bytes_loaded", s.bytesLoaded},
+           {"mean_load_ms",
+            s.loaded + s.failed > 0 ? 1e3 * s.loadSeconds / (s.loaded + s.failed) : 0.0},
+           {"cache_hits", s.hits},
+           {"cache_misses", s.misses},
+           {"cache_hit_rate", asked > 0 ? static_cast<double>(s.hits) / asked : 0.0},
+           {"loader_waits", s.waits},
+           {"loader_wait_seconds", s.waitSeconds},
+           {"wall_seconds", seconds},
+           {"host_rss_mb", m_rss.first < 0 ? nlohmann::json(nullptr)
+                                           : nlohmann::json{{"after_warmup", m_rss.first},
+                                                            {"max", m_rss.max},
+                                                            {"end", m_rss.last},
+                                                            {"growth", m_rss.max - m_rss.first},
+                                                            {"samples_from_frame", MemoryAfter}}},
+           {"gpu_free_mb", m_gpuFree.first < 0 ? nlohmann::json(nullptr)
+                                               : nlohmann::json{{"after_warmup", m_gpuFree.first},
+                                                                {"min", m_gpuFree.min},
+                                                                {"end", m_gpuFree.last}}},
+           {"frames_per_second", seconds > 0 ? m_updates / seconds : 0.0}});
+}
+
+} // namespace tandem::app

@@ -1,0 +1,81 @@
+// A volumetric video sequence played in a session: opens the source, streams it through a
+// sequence player (the CUDA upload inside the frame's handoff when the frame's passes run on
+// CUDA, else GL), drives the playback clock — wall time in a window, the output frame rate or
+// every frame headless —, binds the playback keys and the overlay panel, shows the frame the
+// clock wants, and adds streaming statistics to the report. Render thread.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "engine/core/Result.h"
+#include "engine/stream/FolderSource.h"
+#include "engine/stream/Playback.h"
+#include "engine/stream/SequencePlayer.h"
+
+namespace tandem::app {
+
+class Session;
+
+struct SequenceSettings {
+    stream::StreamSettings stream;
+    stream::SequenceOptions sequence; ///< frame rate of file sequences (--sequence-fps)
+    std::string upload = "auto";      ///< auto, cuda, gl
+    bool everyFrame = false;          ///< one sequence frame per rendered frame
+    bool preload = false;             ///< load every frame before playing (--preload)
+    double speed = 1.0;
+    std::string loop;        ///< loop, ping-pong, once; empty: once headless, loop in a window
+    int framesGiven = -1;    ///< --frames; -1: headless renders the sequence once
+    double outputFps = 30.0; ///< headless clock: sequence seconds advance 1/outputFps a frame
+    bool outputFpsGiven = false;
+    bool quiet = false; ///< no progress lines (-q)
+};
+
+/// The playback keys, for --help and the help panel.
+const char* sequenceKeysHelp();
+
+class SequenceRun {
+public:
+    /// Opens `spec` (stream::openSource) in `session`: fails with a usage error for bad
+    /// settings (exit 2) or an input error (missing files, no frames; exit 1), `usage` saying
+    /// which.
+    static Result<std::unique_ptr<SequenceRun>> open(Session& session, const std::string& spec,
+                                                     const SequenceSettings& settings, bool& usage);
+    ~SequenceRun();
+
+    /// Before each rendered frame: moves the clock, brings its frame to the screen (or counts
+    /// it late), logs skipped frames. Headless: ends the session's run after the last frame.
+    void update();
+
+    /// How many frames a headless run renders (the sequence once, or --frames).
+    int headlessFrames() const { return m_headlessFrames; }
+    stream::Playback& playback() { return m_playback; }
+    const stream::SequencePlayer& player() const { return *m_player; }
+    const stream::Source& source() const { return *m_source; }
+
+private:
+    SequenceRun(Session& session, std::unique_ptr<stream::Source> source,
+                const SequenceSettings& settings);
+    void bindKeys();
+    void report(class Report& report) const;
+
+    Session& m_session;
+    std::unique_ptr<stream::Source> m_source;
+    SequenceSettings m_settings;
+    stream::Playback m_playback;
+    std::unique_ptr<stream::SequencePlayer> m_player;
+    std::chrono::steady_clock::time_point m_last;
+    std::chrono::steady_clock::time_point m_start;
+    int m_headlessFrames = 0;
+    int m_updates = 0;
+    // Memory over the run, sampled every few frames (MiB): host RSS, the GPU's free memory.
+    struct Memory {
+        double first = -1, min = 1e300, max = 0, last = 0;
+        void add(double v);
+    };
+    Memory m_rss, m_gpuFree;
+    bool m_fitted = false;
+};
+
+} // namespace tandem::app

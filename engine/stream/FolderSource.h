@@ -1,0 +1,76 @@
+// Volumetric video as a sequence of PLY/OBJ files on disk, one file a frame: a folder, a JSON
+// manifest, a glob or printf pattern, or a single file. Opening lists the frames and checks
+// that they exist; each load decodes one file (io::loadMesh) into a frame block. No caching and
+// no look-ahead here (the streamer does that). Any thread; load() from several at once.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/core/Result.h"
+#include "engine/stream/Source.h"
+
+namespace tandem::stream {
+
+struct SequenceOptions {
+    double fps = 30.0;     ///< frames per second when the spec does not say (0 < fps ≤ 1000)
+    bool fpsGiven = false; ///< the user chose `fps`: it overrides a manifest's "fps"
+};
+
+/// One frame of a file sequence.
+struct SequenceFrame {
+    std::filesystem::path file;                   ///< a .ply or .obj file
+    std::optional<std::filesystem::path> texture; ///< from a manifest; not drawn yet
+};
+
+/// A sequence of mesh or point-cloud files. Immutable after construction, so load() may run on
+/// several threads at once.
+class FolderSource final : public Source {
+public:
+    /// Expects `frames` not empty and `fps` > 0. `description` is what description() returns.
+    FolderSource(std::vector<SequenceFrame> frames, double fps, std::string description);
+
+    std::string description() const override { return m_description; }
+    int frameCount() const override { return static_cast<int>(m_frames.size()); }
+    double fps() const override { return m_fps; }
+    /// The frame's file path, as the spec composed it ("scans/frame_0001.ply").
+    std::string frameName(int index) const override;
+    /// The texture a manifest gave frame `index`, if any. The renderer does not draw textures
+    /// yet: they are kept so that a manifest that names them opens today and is drawn later.
+    std::optional<std::filesystem::path> texture(int index) const;
+
+    /// Decodes the frame's file with io::loadMesh into a scene of one object named after the
+    /// file, then into a block from `sink`. A failure names the file; the loader's warnings are
+    /// passed on. Thread-safe.
+    Result<std::span<const std::uint8_t>> load(int index, const BlockSink& sink) const override;
+
+private:
+    std::vector<SequenceFrame> m_frames;
+    double m_fps;
+    std::string m_description;
+};
+
+/// Opens the file sequence `spec` names, which is one of (tried in this order):
+/// - a folder: every .ply/.obj file in it (extension case-insensitive, not recursive, other
+///   files ignored), in natural order (NaturalOrder.h);
+/// - a file-name part with `*` or `?` ("scans/frame_*.ply"): the .ply/.obj files of that folder
+///   whose names match (fnmatch, case-sensitive), in natural order;
+/// - a file-name part with one `%d` or `%0Nd` ("scans/frame_%04d.ply"): frames 0, 1, 2, … if
+///   the file for index 0 exists, else 1, 2, 3, … if the one for 1 does, up to the first index
+///   whose file is missing (a gap ends the sequence; use a glob for other first indices);
+/// - a JSON manifest (*.json): `{"fps": 30, "frames": ["f0.ply", {"file": "f1.obj",
+///   "texture": "f1.png"}, …], "textures": [null, "t1.png", …]}`; paths relative to the
+///   manifest's folder; "fps" optional; textures per frame either inside the frame's object or
+///   in the optional "textures" array as long as "frames" (null: none), not both;
+/// - a single .ply or .obj file: a sequence of one frame.
+/// The frame rate is options.fps, or the manifest's when it gives one and !options.fpsGiven.
+/// Fails with one message naming the spec and the problem: it does not exist, no frames, a
+/// malformed manifest, or (manifests) every file it names that is missing, in one list. Only
+/// checks that files exist; their contents are read by load().
+Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
+                                                 const SequenceOptions& options);
+
+} // namespace tandem::stream

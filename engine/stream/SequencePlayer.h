@@ -1,0 +1,118 @@
+// The GPU side of streaming: a sequence's frames go from the streamer's staging slots into two
+// ping-ponged GPU scenes (buffers allocated once, at the largest frame when the source knows it):
+// the front one is drawn, the back one filled, then they swap. On the CUDA path the upload is a
+// copy on its own stream inside the frame's one handoff — started by the first pass, joined by
+// the last — so frame N+1's upload overlaps frame N's passes and the buffer being drawn is never
+// written; elsewhere glNamedBufferSubData. The render loop never waits for a loader (a late
+// frame keeps the previous one on screen and is counted) unless asked to show every frame.
+// Render thread, GL context current.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/interop/Pass.h"
+#include "engine/render/GpuScene.h"
+#include "engine/stream/Playback.h"
+#include "engine/stream/Streamer.h"
+
+namespace tandem::stream {
+
+/// How frames reach the GPU buffers.
+enum class UploadPath {
+    GlSubData, ///< glNamedBufferSubData from staging, on the render thread
+    CudaCopy,  ///< cudaMemcpyAsync from pinned staging on a copy stream, inside the handoff
+};
+const char* uploadPathName(UploadPath path);
+
+/// Counters since the player started.
+struct PlayerStats {
+    std::uint64_t shown = 0;   ///< sequence frames that reached the screen
+    std::uint64_t late = 0;    ///< rendered frames that kept an older frame: the wanted one
+                               ///< was not loaded yet
+    std::uint64_t dropped = 0; ///< frames the clock wanted that never reached the screen
+    std::uint64_t skipped = 0; ///< frames that failed to load (named in warnings)
+    std::uint64_t uploads = 0;
+    std::uint64_t cudaCopies = 0; ///< uploads that went through the copy stream
+    std::uint64_t bytesUploaded = 0;
+    std::uint64_t reallocations = 0; ///< GPU buffers grown for a larger frame
+};
+
+class SequencePlayer {
+public:
+    /// Streams `source` (which must outlive the player) with `settings`, uploading on `path`
+    /// (CudaCopy: add uploadPass() first and joinPass() last to the frame, whose passes must
+    /// run on CUDA). `profiler` may be null. Throws Error when the budget or GPU memory cannot
+    /// hold the largest frame, CudaError when the copy stream cannot be made.
+    SequencePlayer(const Source& source, const StreamSettings& settings, UploadPath path,
+                   profile::Profiler* profiler);
+    ~SequencePlayer();
+    SequencePlayer(const SequencePlayer&) = delete;
+    SequencePlayer& operator=(const SequencePlayer&) = delete;
+
+    /// Before each rendered frame: brings the frame `playback` shows to the front if it is
+    /// loaded (else keeps the one shown and counts a late frame), starts the upload of the next
+    /// one, and tells the loaders what comes after. `waitForFrame`: block until the wanted frame
+    /// is loaded (every-frame rendering; counted as waits).
+    void update(const Playback& playback, bool waitForFrame);
+
+    /// Loads every frame into staging memory now (blocking, with a progress line unless
+    /// `quiet`), so playback reads nothing from the source. Fails when the budget cannot hold
+    /// the whole sequence, saying how much it needs.
+    Result<bool> preload(bool quiet);
+
+    /// The scene to draw: the front buffers. Null until the first frame arrives.
+    const render::GpuScene* scene() const;
+    /// The sequence frame on the front buffers, -1 before the first.
+    int shownFrame() const { return m_front.index; }
+
+    /// The CUDA passes of the upload (CudaCopy): first and last of the frame's passes.
+    interop::Pass& uploadPass();
+    interop::Pass& joinPass();
+
+    UploadPath uploadPath() const { return m_path; }
+    PlayerStats stats() const { return m_stats; }
+    StreamStats streamStats() const { return m_streamer->stats(); }
+    /// Warnings since the last call (a frame skipped, naming it and why): the app logs them
+    /// and shows them in the overlay.
+    std::vector<std::string> takeWarnings();
+    /// The last warnings (at most a few), for the overlay.
+    const std::vector<std::string>& recentWarnings() const { return m_recent; }
+
+private:
+    class Upload;
+    class Join;
+    struct Buffers {
+        std::unique_ptr<render::GpuScene> scene;
+        int index = -1;
+        Ticket ticket;        ///< staging slot held until its copy is done
+        bool copying = false; ///< a CUDA copy into it is in flight (ticket held)
+    };
+
+    /// Puts `ticket`'s frame into the back buffers; false when it failed (skipped).
+    bool stage(Ticket ticket, bool immediate);
+    void ensureCapacity(Buffers& buffers, const render::SceneCounts& counts);
+    void releaseFinished();
+    void skip(const Ticket& ticket);
+
+    const Source& m_source;
+    UploadPath m_path;
+    profile::Profiler* m_profiler;
+    std::unique_ptr<Streamer> m_streamer;
+    render::SceneCounts m_capacity;
+    Buffers m_front, m_back;
+    struct Cuda;
+    std::unique_ptr<Cuda> m_cuda;
+    std::unique_ptr<Upload> m_upload;
+    std::unique_ptr<Join> m_join;
+    PlayerStats m_stats;
+    std::vector<int> m_failed; ///< frames known to be broken: skipped without reloading
+    std::vector<std::string> m_warnings, m_recent;
+    int m_lastWanted = -1;
+    bool m_wantedShown = true;
+    int m_slots = 2;
+};
+
+} // namespace tandem::stream

@@ -1,0 +1,341 @@
+#include "engine/stream/Streamer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "engine/core/Error.h"
+#include "engine/core/Log.h"
+#include "engine/profile/Profiler.h"
+#include "engine/stream/Block.h"
+
+#if TANDEM_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace tandem::stream {
+
+namespace {
+
+constexpr std::size_t PageBytes = 4096;
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+// --- HostMemory ----------------------------------------------------------------------------
+
+HostMemory::HostMemory(bool pinned) : m_pinned(false)
+{
+#if TANDEM_HAS_CUDA
+    if (pinned) {
+        int devices = 0;
+        m_pinned = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+        if (!m_pinned) {
+            (void)cudaGetLastError();
+            log::info("stream: no CUDA device, staging memory is not page-locked");
+        }
+    }
+#else
+    (void)pinned;
+#endif
+}
+
+void* HostMemory::allocate(std::size_t bytes)
+{
+    bytes = std::max<std::size_t>(PageBytes, (bytes + PageBytes - 1) / PageBytes * PageBytes);
+#if TANDEM_HAS_CUDA
+    if (m_pinned) {
+        void* memory = nullptr;
+        if (cudaHostAlloc(&memory, bytes, cudaHostAllocPortable) == cudaSuccess)
+            return memory;
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+#endif
+    return std::aligned_alloc(PageBytes, bytes);
+}
+
+void HostMemory::release(void* memory) noexcept
+{
+    if (!memory)
+        return;
+#if TANDEM_HAS_CUDA
+    if (m_pinned) {
+        if (cudaFreeHost(memory) != cudaSuccess)
+            (void)cudaGetLastError(); // the driver may be shutting down at exit
+        return;
+    }
+#endif
+    std::free(memory);
+}
+
+// --- Streamer ------------------------------------------------------------------------------
+
+Streamer::Streamer(const Source& source, const StreamSettings& settings,
+                   profile::Profiler* profiler)
+    : m_source(source), m_settings(settings), m_profiler(profiler), m_memory(settings.pinned)
+{
+    const std::size_t budget = std::max<std::size_t>(settings.budgetBytes, 2 * PageBytes);
+    m_stats.budgetBytes = budget;
+    m_stats.pinned = m_memory.isPinned();
+    if (const auto largest = source.largestFrame()) {
+        const std::size_t block = (blockBytes(*largest) + PageBytes - 1) / PageBytes * PageBytes;
+        if (2 * block > budget)
+            throw Error(fmt::format("the largest frame of {} takes {:.1f} MiB and the streaming "
+                                    "budget ({:.0f} MiB, --cache-mb) holds fewer than two",
+                                    source.description(), block / 1048576.0, budget / 1048576.0),
+                        "stream::Streamer");
+        // Slots get their memory when first filled: a short sequence never takes the budget.
+        const int count = static_cast<int>(std::min<std::size_t>(budget / block, 256));
+        m_slots.resize(static_cast<std::size_t>(count));
+    } else {
+        // Frame sizes are found as frames load: slots grow within the budget.
+        m_slots.resize(8);
+    }
+    m_stats.slots = static_cast<int>(m_slots.size());
+    int threads = settings.loaderThreads;
+    if (threads <= 0)
+        threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u));
+    threads = std::min(threads, static_cast<int>(m_slots.size()));
+    m_stats.loaderThreads = threads;
+    for (int t = 0; t < threads; ++t)
+        m_loaders.emplace_back([this, t] { loaderMain(t); });
+}
+
+Streamer::~Streamer()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_work.notify_all();
+    m_ready.notify_all();
+    for (std::thread& loader : m_loaders)
+        loader.join();
+    for (Slot& slot : m_slots)
+        m_memory.release(slot.memory);
+}
+
+void Streamer::want(std::span<const int> order)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_order.assign(order.begin(), order.end());
+    }
+    m_work.notify_all();
+}
+
+int Streamer::priorityOf(int index) const
+{
+    const auto it = std::find(m_order.begin(), m_order.end(), index);
+    return it == m_order.end() ? -1 : static_cast<int>(it - m_order.begin());
+}
+
+int Streamer::findSlot(int index) const
+{
+    for (std::size_t s = 0; s < m_slots.size(); ++s)
+        if (m_slots[s].index == index && m_slots[s].state != State::Free)
+            return static_cast<int>(s);
+    return -1;
+}
+
+bool Streamer::pickWork(int& index, int& slot)
+{
+    for (std::size_t p = 0; p < m_order.size(); ++p) {
+        const int wanted = m_order[p];
+        if (findSlot(wanted) >= 0)
+            continue;
+        // A free slot, else the ready frame wanted least (not wanted at all first, the oldest
+        // of those), if it is wanted less than this one.
+        int best = -1;
+        long long bestRank = -1;
+        for (std::size_t s = 0; s < m_slots.size(); ++s) {
+            const Slot& candidate = m_slots[s];
+            long long rank = -1;
+            if (candidate.state == State::Free) {
+                rank = 1LL << 62;
+            } else if (candidate.state == State::Ready) {
+                const int priority = priorityOf(candidate.index);
+                if (priority < 0)
+                    rank = (1LL << 61) - static_cast<long long>(candidate.readyAt);
+                else if (priority > static_cast<int>(p))
+                    rank = priority;
+            }
+            if (rank > bestRank) {
+                bestRank = rank;
+                best = static_cast<int>(s);
+            }
+        }
+        if (best < 0)
+            return false; // every slot holds something wanted sooner, or is busy
+        index = wanted;
+        slot = best;
+        return true;
+    }
+    return false;
+}
+
+std::span<std::uint8_t> Streamer::grow(int s, std::size_t bytes)
+{
+    // Under the lock. Frees idle slots' memory first when the budget needs it.
+    Slot& slot = m_slots[static_cast<std::size_t>(s)];
+    if (slot.capacity >= bytes)
+        return {slot.memory, bytes};
+    const std::size_t rounded = (bytes + PageBytes - 1) / PageBytes * PageBytes;
+    const auto over = [&] {
+        return m_stats.allocatedBytes - slot.capacity + rounded > m_stats.budgetBytes;
+    };
+    for (std::size_t other = 0; other < m_slots.size() && over(); ++other) {
+        Slot& idle = m_slots[other];
+        if (static_cast<int>(other) != s && idle.state == State::Free && idle.memory) {
+            m_memory.release(idle.memory);
+            m_stats.allocatedBytes -= idle.capacity;
+            idle.memory = nullptr;
+            idle.capacity = 0;
+        }
+    }
+    if (over())
+        return {};
+    m_memory.release(slot.memory);
+    m_stats.allocatedBytes -= slot.capacity;
+    slot.memory = static_cast<std::uint8_t*>(m_memory.allocate(rounded));
+    slot.capacity = slot.memory ? rounded : 0;
+    m_stats.allocatedBytes += slot.capacity;
+    if (!slot.memory)
+        return {};
+    return {slot.memory, bytes};
+}
+
+void Streamer::loaderMain(int thread)
+{
+    static const char* const names[] = {"loader 0", "loader 1", "loader 2", "loader 3",
+                                        "loader 4", "loader 5", "loader 6", "loader 7"};
+    profile::CpuTrack* track =
+        m_profiler ? &m_profiler->threadTrack(names[std::min(thread, 7)]) : nullptr;
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        int index = -1, s = -1;
+        m_work.wait(lock, [&] { return m_stop || pickWork(index, s); });
+        if (m_stop)
+            return;
+        Slot& slot = m_slots[static_cast<std::size_t>(s)];
+        slot.state = State::Loading;
+        slot.index = index;
+        slot.error.clear();
+        slot.block = {};
+        lock.unlock();
+
+        const auto start = std::chrono::steady_clock::now();
+        const double startMs = track ? track->nowMs() : 0.0;
+        const BlockSink sink = [&](std::size_t bytes) {
+            std::lock_guard guard(m_mutex);
+            return grow(s, bytes);
+        };
+        Result<std::span<const std::uint8_t>> loaded = m_source.load(index, sink);
+        if (track)
+            track->record("load", startMs, track->nowMs());
+        const double seconds = secondsSince(start);
+
+        lock.lock();
+        m_stats.loadSeconds += seconds;
+        if (loaded) {
+            slot.block = loaded.value();
+            ++m_stats.loaded;
+            m_stats.bytesLoaded += slot.block.size();
+        } else {
+            slot.error = loaded.error();
+            ++m_stats.failed;
+        }
+        slot.state = State::Ready;
+        slot.readyAt = ++m_arrivals;
+        m_ready.notify_all();
+    }
+}
+
+std::optional<Ticket> Streamer::take(int index)
+{
+    std::lock_guard lock(m_mutex);
+    const int s = findSlot(index);
+    const bool asked = std::find(m_asked.begin(), m_asked.end(), index) != m_asked.end();
+    if (s < 0 || m_slots[static_cast<std::size_t>(s)].state != State::Ready) {
+        if (!asked) {
+            ++m_stats.misses;
+            m_asked.push_back(index);
+        }
+        return std::nullopt;
+    }
+    if (asked)
+        std::erase(m_asked, index);
+    else
+        ++m_stats.hits;
+    Slot& slot = m_slots[static_cast<std::size_t>(s)];
+    slot.state = State::Taken;
+    return Ticket{index, s, slot.block, slot.error};
+}
+
+Ticket Streamer::wait(int index)
+{
+    if (auto ready = take(index))
+        return *ready;
+    const auto start = std::chrono::steady_clock::now();
+    std::unique_lock lock(m_mutex);
+    if (priorityOf(index) != 0) {
+        std::erase(m_order, index);
+        m_order.insert(m_order.begin(), index);
+        m_work.notify_all();
+    }
+    ++m_stats.waits;
+    int s = -1;
+    m_ready.wait(lock, [&] {
+        s = findSlot(index);
+        return m_stop || (s >= 0 && m_slots[static_cast<std::size_t>(s)].state == State::Ready);
+    });
+    m_stats.waitSeconds += secondsSince(start);
+    std::erase(m_asked, index);
+    if (m_stop)
+        return Ticket{index, -1, {}, "the streamer stopped"};
+    Slot& slot = m_slots[static_cast<std::size_t>(s)];
+    slot.state = State::Taken;
+    return Ticket{index, s, slot.block, slot.error};
+}
+
+void Streamer::release(const Ticket& ticket)
+{
+    if (ticket.slot < 0)
+        return;
+    {
+        std::lock_guard lock(m_mutex);
+        Slot& slot = m_slots[static_cast<std::size_t>(ticket.slot)];
+        TANDEM_ASSERT(slot.state == State::Taken && slot.index == ticket.index,
+                      "stream::Streamer::release(): not a taken slot");
+        // It stays loaded (a cache of recent frames: a loop that fits the budget loads once)
+        // until a loader needs the slot.
+        slot.state = State::Ready;
+    }
+    m_work.notify_all();
+}
+
+void Streamer::resetAccessCounters()
+{
+    std::lock_guard lock(m_mutex);
+    m_stats.hits = m_stats.misses = m_stats.waits = 0;
+    m_stats.waitSeconds = 0.0;
+    m_asked.clear();
+}
+
+StreamStats Streamer::stats() const
+{
+    std::lock_guard lock(m_mutex);
+    StreamStats s = m_stats;
+    s.readySlots = static_cast<int>(std::count_if(
+        m_slots.begin(), m_slots.end(), [](const Slot& x) { return x.state == State::Ready; }));
+    return s;
+}
+
+} // namespace tandem::stream

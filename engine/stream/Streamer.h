@@ -1,0 +1,144 @@
+// The loading side of streaming: loader threads read and decode a sequence's frames into a
+// bounded ring of staging slots (pinned host memory where CUDA works, so uploads are DMA) within
+// a memory budget, in the order the player asks for them; the render thread takes ready frames
+// without ever waiting (take) — or, rendering every frame, waits and counts it (wait) — and
+// hands each slot back once its upload is done. Host memory stays within the budget whatever
+// the sequence length. Loader threads are named tracks on the trace timeline. No GL.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/stream/Source.h"
+
+namespace tandem::profile {
+class Profiler;
+}
+
+namespace tandem::stream {
+
+/// Host memory for staging slots: page-locked (cudaHostAlloc, portable) where CUDA works, so
+/// copies to the GPU run at full PCIe speed, else ordinary aligned memory.
+class HostMemory {
+public:
+    /// `pinned`: try page-locked memory (falls back to ordinary memory, saying so once).
+    explicit HostMemory(bool pinned);
+    /// Bytes, aligned to 4096; null when the system refuses.
+    void* allocate(std::size_t bytes);
+    void release(void* memory) noexcept;
+    bool isPinned() const { return m_pinned; }
+
+private:
+    bool m_pinned;
+};
+
+struct StreamSettings {
+    std::size_t budgetBytes = std::size_t{1024} << 20; ///< staging memory in all (--cache-mb)
+    int loaderThreads = 0;                             ///< 0: from the cores, 1..8
+    bool pinned = true;                                ///< page-locked staging (CUDA builds)
+};
+
+/// A frame handed to the render thread: its block in a staging slot, or why it failed.
+struct Ticket {
+    int index = -1;
+    int slot = -1;
+    std::span<const std::uint8_t> block; ///< empty when failed
+    std::string error;                   ///< set when the frame could not be loaded
+    bool isOk() const { return error.empty(); }
+};
+
+/// Counters since the streamer started.
+struct StreamStats {
+    std::uint64_t loaded = 0;      ///< frames loaded into staging
+    std::uint64_t failed = 0;      ///< frames that could not be loaded (skipped)
+    std::uint64_t bytesLoaded = 0; ///< block bytes loaded
+    double loadSeconds = 0.0;      ///< loader-thread seconds spent loading
+    std::uint64_t hits = 0;        ///< frames ready the first time the render thread asked
+    std::uint64_t misses = 0;      ///< frames not ready the first time they were asked for
+    std::uint64_t waits = 0;       ///< wait() calls that had to block
+    double waitSeconds = 0.0;      ///< render-thread seconds blocked in wait()
+    std::size_t budgetBytes = 0;
+    std::size_t allocatedBytes = 0; ///< staging memory held now
+    int slots = 0;
+    int readySlots = 0; ///< loaded frames waiting in staging
+    int loaderThreads = 0;
+    bool pinned = false;
+};
+
+class Streamer {
+public:
+    /// Starts loader threads over `source` (which must outlive the streamer). When the source
+    /// knows its largest frame, there are budget / largest block slots (at least 2; a largest
+    /// frame above half the budget is an error then), else 8 that grow within the budget; slot
+    /// memory is allocated when first filled. `profiler` (may be null):
+    /// loader threads report "load" spans on their own tracks.
+    Streamer(const Source& source, const StreamSettings& settings,
+             profile::Profiler* profiler = nullptr);
+    /// Stops and joins the loaders, frees the staging memory. Expects every ticket released.
+    ~Streamer();
+    Streamer(const Streamer&) = delete;
+    Streamer& operator=(const Streamer&) = delete;
+
+    /// The frames wanted next, most urgent first: loaders fill free slots in this order and
+    /// evict loaded frames not in it (or later in it) when they need room.
+    void want(std::span<const int> order);
+    /// The frame if it is loaded (or failed), now; never blocks. The slot is the caller's until
+    /// release().
+    std::optional<Ticket> take(int index);
+    /// The frame, blocking until a loader has it (it is made the most urgent); counted.
+    Ticket wait(int index);
+    /// Gives a taken slot back (its upload is done); the frame stays loaded there until a loader
+    /// needs the room, so taking it again is a hit.
+    void release(const Ticket& ticket);
+
+    StreamStats stats() const;
+    /// Zeroes the render thread's counters (hits, misses, waits): after a preload.
+    void resetAccessCounters();
+    /// Whether slot memory is page-locked.
+    bool isPinned() const { return m_memory.isPinned(); }
+
+private:
+    enum class State { Free, Loading, Ready, Taken };
+    struct Slot {
+        std::uint8_t* memory = nullptr;
+        std::size_t capacity = 0;
+        State state = State::Free;
+        int index = -1;
+        std::span<const std::uint8_t> block;
+        std::string error;
+        std::uint64_t readyAt = 0; ///< order of arrival, for eviction
+    };
+
+    void loaderMain(int thread);
+    /// Under the lock: the next frame to load and the slot to load it into, if any.
+    bool pickWork(int& index, int& slot);
+    int priorityOf(int index) const;
+    int findSlot(int index) const;
+    std::span<std::uint8_t> grow(int slot, std::size_t bytes);
+
+    const Source& m_source;
+    StreamSettings m_settings;
+    profile::Profiler* m_profiler;
+    HostMemory m_memory;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_work;  ///< loaders wait for work
+    std::condition_variable m_ready; ///< wait() waits for a frame
+    std::vector<Slot> m_slots;
+    std::vector<int> m_order;
+    std::vector<int> m_asked; ///< frames asked for and not yet taken (counted as a miss once)
+    std::vector<std::thread> m_loaders;
+    StreamStats m_stats;
+    std::uint64_t m_arrivals = 0;
+    bool m_stop = false;
+};
+
+} // namespace tandem::stream

@@ -1,0 +1,76 @@
+#include "engine/ui/PlaybackPanel.h"
+
+#include <cstdio>
+
+#include <imgui.h>
+
+namespace tandem::ui {
+
+void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player,
+                   const stream::StreamStats& streaming, const std::vector<std::string>& warnings,
+                   const std::string& source, int shownFrame, const char* keysHelp)
+{
+    ImGui::TextWrapped("%s", source.c_str());
+    if (ImGui::Button("|<"))
+        playback.toStart();
+    ImGui::SameLine();
+    if (ImGui::Button("<"))
+        playback.step(-1);
+    ImGui::SameLine();
+    if (ImGui::Button(playback.isPlaying() ? "pause" : "play"))
+        playback.togglePlay();
+    ImGui::SameLine();
+    if (ImGui::Button(">"))
+        playback.step(1);
+    ImGui::SameLine();
+    if (ImGui::Button(">|"))
+        playback.toEnd();
+
+    int frame = playback.frame();
+    const int last = playback.frameCount() - 1;
+    if (ImGui::SliderInt("frame", &frame, 0, last, "%d"))
+        playback.seek(frame);
+    ImGui::Text("frame %d / %d   %.2f s / %.2f s   on screen: %d", playback.frame(), last,
+                playback.time(), last / playback.fps(), shownFrame);
+
+    float speed = static_cast<float>(playback.speed());
+    if (ImGui::SliderFloat("speed", &speed, static_cast<float>(stream::Playback::MinSpeed),
+                           static_cast<float>(stream::Playback::MaxSpeed), "%.2fx",
+                           ImGuiSliderFlags_Logarithmic))
+        playback.setSpeed(speed);
+    bool everyFrame = playback.isEveryFrame();
+    if (ImGui::Checkbox("every frame", &everyFrame))
+        playback.setEveryFrame(everyFrame);
+    ImGui::SameLine();
+    int mode = static_cast<int>(playback.loopMode());
+    const char* modes[] = {"loop", "ping-pong", "once"};
+    ImGui::SetNextItemWidth(110.0f);
+    if (ImGui::Combo("##loop", &mode, modes, 3))
+        playback.setLoopMode(static_cast<stream::LoopMode>(mode));
+
+    const float fill =
+        streaming.slots > 0 ? static_cast<float>(streaming.readySlots) / streaming.slots : 0.0f;
+    char label[64];
+    std::snprintf(label, sizeof(label), "%d/%d slots", streaming.readySlots, streaming.slots);
+    ImGui::ProgressBar(fill, ImVec2(-1.0f, 0.0f), label);
+    ImGui::Text("cache %.0f/%.0f MiB%s, %d loaders", streaming.allocatedBytes / 1048576.0,
+                streaming.budgetBytes / 1048576.0, streaming.pinned ? " pinned" : "",
+                streaming.loaderThreads);
+    ImGui::Text("shown %llu  late %llu  dropped %llu  skipped %llu",
+                static_cast<unsigned long long>(player.shown),
+                static_cast<unsigned long long>(player.late),
+                static_cast<unsigned long long>(player.dropped),
+                static_cast<unsigned long long>(player.skipped));
+    const unsigned long long asked = streaming.hits + streaming.misses;
+    ImGui::Text("loaded %llu (%.1f GB), hits %.0f %%",
+                static_cast<unsigned long long>(streaming.loaded), streaming.bytesLoaded / 1e9,
+                asked ? 100.0 * streaming.hits / asked : 0.0);
+    for (const std::string& warning : warnings)
+        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", warning.c_str());
+    if (ImGui::TreeNode("keys")) {
+        ImGui::TextWrapped("%s", keysHelp);
+        ImGui::TreePop();
+    }
+}
+
+} // namespace tandem::ui

@@ -1,0 +1,21 @@
+// The viewer's playback panel: play/pause, step, jump, the timeline slider that scrubs (frame
+// number and time shown), speed, every frame, loop mode, the streaming state (cache fill,
+// loaded, late, dropped and skipped frames, the last warnings) and the keyboard shortcuts.
+// Render thread, inside Overlay::draw().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/stream/Playback.h"
+#include "engine/stream/SequencePlayer.h"
+#include "engine/stream/Streamer.h"
+
+namespace tandem::ui {
+
+/// Draws the panel and applies what the user did to `playback`.
+void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player,
+                   const stream::StreamStats& streaming, const std::vector<std::string>& warnings,
+                   const std::string& source, int shownFrame, const char* keysHelp);
+
+} // namespace tandem::ui

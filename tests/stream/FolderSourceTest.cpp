@@ -1,0 +1,382 @@
+// File sequences: every kind of spec (folder, glob, printf pattern, manifest, single file), their
+// order and failures, and loads that decode a file into a block naming the file when it is bad.
+#include "engine/stream/FolderSource.h"
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "engine/stream/Block.h"
+#include "tests/support/TempDir.h"
+
+using namespace tandem;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// An ascii PLY point cloud of `points` points, the first at (first, 0, 0), then +1 in x.
+std::string plyCloud(int points, float first = 0.0f)
+{
+    std::string text = fmt::format("ply\nformat ascii 1.0\nelement vertex {}\n"
+                                   "property float x\nproperty float y\nproperty float z\n"
+                                   "end_header\n",
+                                   points);
+    for (int i = 0; i < points; ++i)
+        text += fmt::format("{} 0 0\n", first + static_cast<float>(i));
+    return text;
+}
+
+const std::string objTriangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n";
+
+Result<std::unique_ptr<stream::Source>> open(const fs::path& spec,
+                                             stream::SequenceOptions options = {})
+{
+    return stream::openFileSequence(spec.string(), options);
+}
+
+std::vector<std::string> fileNames(const stream::Source& source)
+{
+    std::vector<std::string> names;
+    for (int i = 0; i < source.frameCount(); ++i)
+        names.push_back(fs::path(source.frameName(i)).filename().string());
+    return names;
+}
+
+/// Staging memory for one load.
+struct Staging {
+    std::vector<std::uint8_t> memory;
+    stream::BlockSink sink()
+    {
+        return [this](std::size_t bytes) {
+            memory.resize(bytes);
+            return std::span<std::uint8_t>(memory);
+        };
+    }
+};
+
+void expectFailure(const Result<std::unique_ptr<stream::Source>>& result,
+                   const std::string& fragment)
+{
+    ASSERT_FALSE(result) << "expected a failure containing '" << fragment << "'";
+    EXPECT_NE(result.error().find(fragment), std::string::npos) << result.error();
+}
+
+} // namespace
+
+TEST(FolderSource, FolderInNaturalOrderSkippingOtherFiles)
+{
+    test::TempDir dir;
+    dir.write("frame_10.ply", plyCloud(3));
+    dir.write("frame_2.ply", plyCloud(3));
+    dir.write("frame_1.PLY", plyCloud(3));
+    dir.write("frame_3.Obj", objTriangle);
+    dir.write("notes.txt", "not a frame");
+    dir.write("frame_4.png", "not a frame either");
+    dir.write(".frame_0.ply", plyCloud(3));       // hidden
+    dir.write("nested/frame_0.ply", plyCloud(3)); // not recursive
+    auto source = open(dir.path());
+    ASSERT_TRUE(source) << source.error();
+    const stream::Source& s = *source.value();
+    EXPECT_EQ(fileNames(s), (std::vector<std::string>{"frame_1.PLY", "frame_2.ply", "frame_3.Obj",
+                                                      "frame_10.ply"}));
+    EXPECT_EQ(s.frameName(0), (dir.path() / "frame_1.PLY").string());
+    EXPECT_DOUBLE_EQ(s.fps(), 30.0);
+    EXPECT_EQ(s.description(),
+              fmt::format("folder {}/ (3 PLY and 1 OBJ files at 30 fps)", dir.path().string()));
+    EXPECT_FALSE(s.largestFrame());
+}
+
+TEST(FolderSource, FolderDescriptionAndFps)
+{
+    test::TempDir dir;
+    for (int i = 0; i < 3; ++i)
+        dir.write(fmt::format("f{}.ply", i), plyCloud(1));
+    auto source = open(dir.path().string() + "/", {24.0, true});
+    ASSERT_TRUE(source) << source.error();
+    EXPECT_EQ(source.value()->description(),
+              fmt::format("folder {}/ (3 PLY files at 24 fps)", dir.path().string()));
+    EXPECT_DOUBLE_EQ(source.value()->fps(), 24.0);
+}
+
+TEST(FolderSource, EmptyFolderFails)
+{
+    test::TempDir dir;
+    auto empty = open(dir.path());
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error(),
+              dir.path().string() + ": no frames (.ply or .obj files) in this folder");
+    dir.write("readme.txt", "x");
+    dir.write("sub/frame_0.ply", plyCloud(1));
+    expectFailure(open(dir.path()), "no frames (.ply or .obj files) in this folder");
+}
+
+TEST(FolderSource, NoSuchFileOrFolder)
+{
+    test::TempDir dir;
+    const std::string spec = (dir.path() / "nothing_here").string();
+    auto result = stream::openFileSequence(spec, {});
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error(), spec + ": no such file or folder");
+    expectFailure(open(dir.path() / "missing.json"), "no such file or folder");
+    expectFailure(open(dir.path() / "missing.ply"), "no such file or folder");
+    dir.write("picture.png", "x");
+    expectFailure(open(dir.path() / "picture.png"), "not a frame sequence");
+}
+
+TEST(FolderSource, GlobPattern)
+{
+    test::TempDir dir;
+    dir.write("frame_10.ply", plyCloud(2));
+    dir.write("frame_2.ply", plyCloud(2));
+    dir.write("frame_1.obj", objTriangle);
+    dir.write("frame_3.txt", "x");
+    dir.write("other_1.ply", plyCloud(2));
+    auto all = open(dir.path() / "frame_*");
+    ASSERT_TRUE(all) << all.error();
+    EXPECT_EQ(fileNames(*all.value()),
+              (std::vector<std::string>{"frame_1.obj", "frame_2.ply", "frame_10.ply"}));
+    auto ply = open(dir.path() / "frame_*.ply");
+    ASSERT_TRUE(ply) << ply.error();
+    EXPECT_EQ(fileNames(*ply.value()), (std::vector<std::string>{"frame_2.ply", "frame_10.ply"}));
+    EXPECT_NE(ply.value()->description().find("(2 PLY files at 30 fps)"), std::string::npos)
+        << ply.value()->description();
+    auto single = open(dir.path() / "frame_?.ply");
+    ASSERT_TRUE(single) << single.error();
+    EXPECT_EQ(fileNames(*single.value()), (std::vector<std::string>{"frame_2.ply"}));
+    expectFailure(open(dir.path() / "scan_*.ply"), "no .ply or .obj file matches");
+    expectFailure(open(dir.path() / "nowhere" / "frame_*.ply"), "no such folder");
+}
+
+TEST(FolderSource, PrintfPatternFromOne)
+{
+    test::TempDir dir;
+    for (int i : {1, 2, 3, 5}) // a gap after 3 ends the sequence
+        dir.write(fmt::format("frame_{:04d}.ply", i), plyCloud(1));
+    auto source = open(dir.path() / "frame_%04d.ply");
+    ASSERT_TRUE(source) << source.error();
+    EXPECT_EQ(fileNames(*source.value()),
+              (std::vector<std::string>{"frame_0001.ply", "frame_0002.ply", "frame_0003.ply"}));
+    EXPECT_NE(source.value()->description().find("(frames 1 to 3 at 30 fps)"), std::string::npos)
+        << source.value()->description();
+}
+
+TEST(FolderSource, PrintfPatternFromZeroUnpadded)
+{
+    test::TempDir dir;
+    for (int i = 0; i < 12; ++i)
+        dir.write(fmt::format("f{}.obj", i), objTriangle);
+    auto source = open(dir.path() / "f%d.obj");
+    ASSERT_TRUE(source) << source.error();
+    ASSERT_EQ(source.value()->frameCount(), 12);
+    EXPECT_EQ(fileNames(*source.value()).front(), "f0.obj");
+    EXPECT_EQ(fileNames(*source.value()).back(), "f11.obj");
+    expectFailure(open(dir.path() / "g%03d.ply"), "no frames");
+    expectFailure(open(dir.path() / "f%d_%d.obj"), "one %d or %0Nd");
+}
+
+TEST(FolderSource, SingleFile)
+{
+    test::TempDir dir;
+    const fs::path file = dir.write("only.OBJ", objTriangle);
+    auto source = open(file);
+    ASSERT_TRUE(source) << source.error();
+    EXPECT_EQ(source.value()->frameCount(), 1);
+    EXPECT_EQ(source.value()->frameName(0), file.string());
+}
+
+TEST(FolderSource, Manifest)
+{
+    test::TempDir dir;
+    dir.write("seq/a.ply", plyCloud(2));
+    dir.write("seq/meshes/b.obj", objTriangle);
+    dir.write("seq/meshes/b.png", "png");
+    dir.write("seq/c.ply", plyCloud(4));
+    dir.write("seq/c.png", "png");
+    const fs::path manifest = dir.write("seq/manifest.json", R"({"fps": 12.5, "frames": ["a.ply",
+            {"file": "meshes/b.obj", "texture": "meshes/b.png"}, {"file": "c.ply"}],
+            "textures": [null, null, "c.png"]})");
+    auto source = open(manifest);
+    ASSERT_TRUE(source) << source.error();
+    auto* sequence = dynamic_cast<stream::FolderSource*>(source.value().get());
+    ASSERT_NE(sequence, nullptr);
+    EXPECT_EQ(sequence->frameCount(), 3);
+    EXPECT_DOUBLE_EQ(sequence->fps(), 12.5);
+    EXPECT_EQ(sequence->frameName(1), (dir.path() / "seq" / "meshes" / "b.obj").string());
+    EXPECT_FALSE(sequence->texture(0));
+    EXPECT_EQ(sequence->texture(1), dir.path() / "seq" / "meshes" / "b.png");
+    EXPECT_EQ(sequence->texture(2), dir.path() / "seq" / "c.png");
+    EXPECT_EQ(sequence->description(),
+              fmt::format("manifest {} (3 frames at 12.5 fps)", manifest.string()));
+    EXPECT_TRUE(source.warnings().empty());
+
+    // A frame rate the user gives wins over the manifest's; without "fps", the default.
+    auto given = open(manifest, {60.0, true});
+    ASSERT_TRUE(given) << given.error();
+    EXPECT_DOUBLE_EQ(given.value()->fps(), 60.0);
+    const fs::path noFps = dir.write("seq/nofps.json", R"({"frames": ["a.ply"], "note": 1})");
+    auto defaulted = open(noFps, {25.0, false});
+    ASSERT_TRUE(defaulted) << defaulted.error();
+    EXPECT_DOUBLE_EQ(defaulted.value()->fps(), 25.0);
+    ASSERT_EQ(defaulted.warnings().size(), 1u);
+    EXPECT_NE(defaulted.warnings()[0].find("unknown key \"note\""), std::string::npos);
+}
+
+TEST(FolderSource, ManifestListsEveryMissingFileAtOnce)
+{
+    test::TempDir dir;
+    dir.write("here.ply", plyCloud(1));
+    const fs::path manifest =
+        dir.write("manifest.json", R"({"frames": ["a.ply", "here.ply", "b.ply",
+            {"file": "here.ply", "texture": "c.png"}, "a.ply"]})");
+    auto result = open(manifest);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error(), manifest.string() + ": 3 files are missing: a.ply, b.ply, c.png");
+    const fs::path one = dir.write("one.json", R"({"frames": ["here.ply", "gone.obj"]})");
+    auto single = open(one);
+    ASSERT_FALSE(single);
+    EXPECT_EQ(single.error(), one.string() + ": 1 file is missing: gone.obj");
+}
+
+TEST(FolderSource, ManifestErrorsNameTheManifestAndTheProblem)
+{
+    test::TempDir dir;
+    dir.write("a.ply", plyCloud(1));
+    const std::pair<std::string, std::string> cases[] = {
+        {R"({"frames": ["a.ply",)", "not valid JSON: parse error at line 1"},
+        {"", "not valid JSON"},
+        {R"(["a.ply"])", "expected a JSON object"},
+        {R"({"fps": 30})", "no \"frames\" list"},
+        {R"({"frames": "a.ply"})", "\"frames\" must be a list, not string"},
+        {R"({"frames": []})", "\"frames\" is empty"},
+        {R"({"frames": [3]})", "frames[0] must be a file name or"},
+        {R"({"frames": ["a.ply", ""]})", "frames[1] must be a file name"},
+        {R"({"frames": [{"texture": "t.png"}]})", "frames[0] has no \"file\""},
+        {R"({"frames": [{"file": 7}]})", "frames[0].file must be a file name"},
+        {R"({"frames": [{"file": "a.ply", "texture": false}]})", "frames[0].texture must be"},
+        {R"({"frames": ["a.ply"], "fps": "fast"})", "\"fps\" must be a number"},
+        {R"({"frames": ["a.ply"], "fps": 0})", "\"fps\" must be a number"},
+        {R"({"frames": ["a.ply"], "textures": []})", "\"textures\" must be a list as long"},
+        {R"({"frames": [{"file": "a.ply", "texture": "t.png"}], "textures": ["u.png"]})",
+         "a texture both in"},
+    };
+    for (const auto& [json, fragment] : cases) {
+        const fs::path manifest = dir.write("bad.json", json);
+        auto result = open(manifest);
+        ASSERT_FALSE(result) << json;
+        EXPECT_NE(result.error().find(manifest.string() + ": "), std::string::npos)
+            << result.error();
+        EXPECT_NE(result.error().find(fragment), std::string::npos)
+            << json << " -> " << result.error();
+    }
+}
+
+TEST(FolderSource, BadFrameRateOption)
+{
+    test::TempDir dir;
+    dir.write("a.ply", plyCloud(1));
+    expectFailure(open(dir.path(), {0.0, true}), "frame rate 0 is out of range");
+    expectFailure(open(dir.path(), {-5.0, true}), "out of range");
+}
+
+TEST(FolderSource, LoadRoundTripsThroughABlock)
+{
+    test::TempDir dir;
+    dir.write("frame_1.ply", plyCloud(3, 10.0f));
+    dir.write("frame_2.obj", objTriangle);
+    dir.write("frame_10.ply", plyCloud(7));
+    auto source = open(dir.path());
+    ASSERT_TRUE(source) << source.error();
+    const stream::Source& s = *source.value();
+    ASSERT_EQ(s.frameCount(), 3);
+    const std::size_t vertices[] = {3, 4, 7};
+    const std::size_t indices[] = {0, 6, 0};
+    for (int i = 0; i < 3; ++i) {
+        Staging staging;
+        auto block = s.load(i, staging.sink());
+        ASSERT_TRUE(block) << block.error();
+        auto view = stream::viewBlock(block.value(), s.frameName(i));
+        ASSERT_TRUE(view) << view.error();
+        ASSERT_EQ(view.value().objects.size(), 1u);
+        EXPECT_EQ(view.value().vertices.size(), vertices[i]) << s.frameName(i);
+        EXPECT_EQ(view.value().indices.size(), indices[i]) << s.frameName(i);
+    }
+    Staging staging;
+    auto first = s.load(0, staging.sink());
+    ASSERT_TRUE(first) << first.error();
+    auto view = stream::viewBlock(first.value(), s.frameName(0));
+    ASSERT_TRUE(view) << view.error();
+    EXPECT_EQ(view.value().vertices[2].position, glm::vec3(12, 0, 0));
+    EXPECT_EQ(view.value().bounds.min, glm::vec3(10, 0, 0));
+}
+
+TEST(FolderSource, LoadFailureNamesTheCorruptFile)
+{
+    test::TempDir dir;
+    dir.write("frame_1.ply", plyCloud(3));
+    const fs::path corrupt =
+        dir.write("frame_2.ply", "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n"
+                                 "property float y\nproperty float z\nend_header\n"
+                                 "0 0 0\n1 zero 0\n");
+    auto source = open(dir.path());
+    ASSERT_TRUE(source) << source.error();
+    Staging staging;
+    auto good = source.value()->load(0, staging.sink());
+    EXPECT_TRUE(good) << good.error();
+    auto bad = source.value()->load(1, staging.sink());
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().find(corrupt.string()), std::string::npos) << bad.error();
+    EXPECT_NE(bad.error().find("not a valid number"), std::string::npos) << bad.error();
+    // A file removed after opening: the load says so, naming it.
+    fs::remove(dir.path() / "frame_1.ply");
+    auto gone = source.value()->load(0, staging.sink());
+    ASSERT_FALSE(gone);
+    EXPECT_NE(gone.error().find((dir.path() / "frame_1.ply").string() + ": no such file"),
+              std::string::npos)
+        << gone.error();
+}
+
+TEST(FolderSource, LoadFailsWhenTheSinkCannotHoldTheFrame)
+{
+    test::TempDir dir;
+    const fs::path file = dir.write("big.ply", plyCloud(100));
+    auto source = open(file);
+    ASSERT_TRUE(source) << source.error();
+    auto result = source.value()->load(0, [](std::size_t) { return std::span<std::uint8_t>(); });
+    ASSERT_FALSE(result);
+    EXPECT_NE(result.error().find(file.string()), std::string::npos) << result.error();
+    EXPECT_NE(result.error().find("does not fit"), std::string::npos) << result.error();
+}
+
+TEST(FolderSource, LoadsFromSeveralThreadsAtOnce)
+{
+    test::TempDir dir;
+    constexpr int Frames = 16;
+    for (int i = 0; i < Frames; ++i)
+        dir.write(fmt::format("frame_{}.ply", i), plyCloud(10 + i));
+    auto source = open(dir.path() / "frame_%d.ply");
+    ASSERT_TRUE(source) << source.error();
+    ASSERT_EQ(source.value()->frameCount(), Frames);
+    std::atomic<int> good{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int k = 0; k < Frames; ++k) {
+                const int i = (k + t * 5) % Frames;
+                Staging staging;
+                auto block = source.value()->load(i, staging.sink());
+                if (!block)
+                    continue;
+                auto view = stream::viewBlock(block.value(), "frame");
+                if (view && view.value().vertices.size() == static_cast<std::size_t>(10 + i))
+                    ++good;
+            }
+        });
+    for (auto& thread : threads)
+        thread.join();
+    EXPECT_EQ(good.load(), 4 * Frames);
+}

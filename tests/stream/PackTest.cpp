@@ -1,0 +1,439 @@
+// The .tdpk pack: round trips of the sample through every codec and position encoding, the
+// header's largest frame, damage detection, and the file-level failures (truncated, wrong
+// magic, another version, never overwriting). No GL.
+#include "engine/stream/Pack.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "engine/stream/Block.h"
+#include "engine/stream/SampleSource.h"
+
+using namespace tandem;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path freshFolder(const std::string& name)
+{
+    const fs::path dir = fs::path(TANDEM_TEST_OUTPUT_DIR) / "pack" / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::unique_ptr<stream::Source> sample(const std::string& spec)
+{
+    auto settings = stream::parseSample(spec);
+    EXPECT_TRUE(settings) << settings.error();
+    return stream::makeSampleSource(settings.value());
+}
+
+/// Loads frame `index` of `source` into a vector of its own.
+std::vector<std::uint8_t> loadBlock(const stream::Source& source, int index)
+{
+    std::vector<std::uint8_t> bytes;
+    auto block = source.load(index, [&](std::size_t n) {
+        bytes.resize(n);
+        return std::span<std::uint8_t>(bytes);
+    });
+    EXPECT_TRUE(block) << block.error();
+    if (block)
+        bytes.resize(block.value().size());
+    return bytes;
+}
+
+/// Writes every frame of `source` into a pack at `path`.
+stream::PackInfo writePack(const stream::Source& source, const fs::path& path,
+                           stream::PackSettings settings)
+{
+    settings.fps = source.fps();
+    auto writer = stream::PackWriter::create(path, settings);
+    EXPECT_TRUE(writer) << writer.error();
+    for (int i = 0; i < source.frameCount(); ++i) {
+        auto encoded =
+            stream::PackWriter::encode(loadBlock(source, i), source.frameName(i), settings);
+        EXPECT_TRUE(encoded) << encoded.error();
+        auto ok = writer.value()->append(std::move(encoded.value()));
+        EXPECT_TRUE(ok) << ok.error();
+    }
+    auto info = writer.value()->finish();
+    EXPECT_TRUE(info) << info.error();
+    return info.value();
+}
+
+std::vector<std::uint8_t> readAll(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeAll(const fs::path& path, const std::vector<std::uint8_t>& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+}
+
+template <class T> bool sameArrays(std::span<const T> a, std::span<const T> b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+/// Checks that `decoded` is `original` with positions within half a quantization step.
+void expectQuantizedMatch(const std::vector<std::uint8_t>& original,
+                          const std::vector<std::uint8_t>& decoded, const std::string& name)
+{
+    ASSERT_EQ(decoded.size(), original.size()) << name;
+    auto a = stream::viewBlock(original, name);
+    auto b = stream::viewBlock(decoded, name);
+    ASSERT_TRUE(a) << a.error();
+    ASSERT_TRUE(b) << b.error();
+    const render::SceneView& va = a.value();
+    const render::SceneView& vb = b.value();
+    EXPECT_TRUE(sameArrays(va.objects, vb.objects)) << name;
+    EXPECT_TRUE(sameArrays(va.indices, vb.indices)) << name;
+    EXPECT_TRUE(sameArrays(va.provokingOffsets, vb.provokingOffsets)) << name;
+    EXPECT_TRUE(sameArrays(va.provokingTriangles, vb.provokingTriangles)) << name;
+    EXPECT_EQ(va.bounds.min, vb.bounds.min);
+    EXPECT_EQ(va.bounds.max, vb.bounds.max);
+    // The quantization box: the vertices' own bounds.
+    io::Bounds box;
+    for (const render::Vertex& v : va.vertices)
+        box.extend(v.position);
+    ASSERT_EQ(va.vertices.size(), vb.vertices.size());
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < va.vertices.size(); ++i) {
+        const render::Vertex& x = va.vertices[i];
+        const render::Vertex& y = vb.vertices[i];
+        ASSERT_EQ(x.normal, y.normal) << name << " vertex " << i;
+        ASSERT_EQ(x.color, y.color) << name << " vertex " << i;
+        ASSERT_EQ(x.texcoord, y.texcoord) << name << " vertex " << i;
+        for (int axis = 0; axis < 3; ++axis) {
+            const float halfStep = 0.5f * (box.max[axis] - box.min[axis]) / 65535.0f;
+            // Plus the float rounding of the decoded value.
+            const float bound = halfStep * 1.001f + 1e-7f * std::abs(x.position[axis]);
+            const float error = std::abs(x.position[axis] - y.position[axis]);
+            ASSERT_LE(error, bound) << name << " vertex " << i << " axis " << axis;
+            worst = std::max(worst, error / halfStep);
+        }
+    }
+    // Quantization happened (not a lossless copy by accident) and stayed within the bound.
+    EXPECT_GT(worst, 0.1f) << name;
+}
+
+} // namespace
+
+TEST(Pack, CodecAndPositionNames)
+{
+    EXPECT_EQ(stream::parseCodec("zstd").value(), stream::Codec::Zstd);
+    EXPECT_EQ(stream::parsePositionEncoding("u16").value(), stream::PositionEncoding::U16);
+    auto bad = stream::parseCodec("gzip");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().find("none, lz4, zstd"), std::string::npos) << bad.error();
+    EXPECT_FALSE(stream::parsePositionEncoding("f16"));
+}
+
+TEST(Pack, RoundTripsEveryCodecAndPositionEncoding)
+{
+    const fs::path dir = freshFolder("round_trip");
+    for (const std::string spec :
+         {"sample:points=2000,frames=5", "sample:mesh,points=2000,frames=3"}) {
+        const auto source = sample(spec);
+        std::vector<std::vector<std::uint8_t>> originals;
+        for (int i = 0; i < source->frameCount(); ++i)
+            originals.push_back(loadBlock(*source, i));
+        for (stream::Codec codec : {stream::Codec::None, stream::Codec::Lz4, stream::Codec::Zstd})
+            for (stream::PositionEncoding positions :
+                 {stream::PositionEncoding::F32, stream::PositionEncoding::U16}) {
+                const std::string what = spec + " " + stream::codecName(codec) + " " +
+                                         stream::positionEncodingName(positions);
+                SCOPED_TRACE(what);
+                const fs::path path =
+                    dir /
+                    fmt::format("{}_{}_{}.tdpk", spec.find("mesh") != spec.npos ? "mesh" : "points",
+                                stream::codecName(codec), stream::positionEncodingName(positions));
+                stream::PackSettings settings;
+                settings.codec = codec;
+                settings.positions = positions;
+                const stream::PackInfo written = writePack(*source, path, settings);
+
+                auto read = stream::readPackInfo(path);
+                ASSERT_TRUE(read) << read.error();
+                const stream::PackInfo& info = read.value();
+                EXPECT_EQ(info.version, stream::PackVersion);
+                EXPECT_EQ(info.frameCount(), source->frameCount());
+                EXPECT_EQ(info.fps, source->fps());
+                EXPECT_EQ(info.fileBytes, fs::file_size(path));
+                EXPECT_EQ(info.storedBytes(), written.storedBytes());
+                // The header's largest frame is the sample's (every frame the same counts).
+                const render::SceneCounts largest = source->largestFrame().value();
+                EXPECT_EQ(info.largest.objects, largest.objects);
+                EXPECT_EQ(info.largest.vertices, largest.vertices);
+                EXPECT_EQ(info.largest.indices, largest.indices);
+                EXPECT_EQ(info.largest.provokingOffsets, largest.provokingOffsets);
+                EXPECT_EQ(info.largest.provokingTriangles, largest.provokingTriangles);
+                EXPECT_EQ(info.largestBlockBytes, stream::blockBytes(largest));
+                for (int i = 0; i < info.frameCount(); ++i) {
+                    const stream::PackFrame& f = info.frames[static_cast<std::size_t>(i)];
+                    EXPECT_EQ(f.offset % stream::PackAlign, 0u);
+                    EXPECT_EQ(f.name, source->frameName(i));
+                    EXPECT_EQ(f.blockBytes, originals[static_cast<std::size_t>(i)].size());
+                    EXPECT_EQ(f.vertexCount, largest.vertices);
+                    EXPECT_EQ(f.positions, positions);
+                    if (codec == stream::Codec::None) {
+                        EXPECT_EQ(f.codec, stream::Codec::None);
+                    } else {
+                        EXPECT_LE(f.storedBytes, f.blockBytes);
+                    }
+                    for (int a = 0; a < 3; ++a) {
+                        EXPECT_LE(info.bounds.min[a], f.bounds.min[a]);
+                        EXPECT_GE(info.bounds.max[a], f.bounds.max[a]);
+                    }
+                }
+                if (codec == stream::Codec::Zstd) {
+                    EXPECT_TRUE(info.flags & stream::PackHasCompressedFrames);
+                }
+                EXPECT_EQ((info.flags & stream::PackHasQuantizedFrames) != 0,
+                          positions == stream::PositionEncoding::U16);
+
+                auto opened = stream::openPack(path);
+                ASSERT_TRUE(opened) << opened.error();
+                const stream::Source& pack = *opened.value();
+                EXPECT_EQ(pack.frameCount(), source->frameCount());
+                EXPECT_EQ(pack.frameName(1), "frame 1 of " + path.filename().string());
+                ASSERT_TRUE(pack.largestFrame());
+                EXPECT_EQ(pack.largestFrame()->vertices, largest.vertices);
+                ASSERT_TRUE(pack.bounds());
+                // Backwards, so the loader's per-thread buffers get reused at other sizes.
+                for (int i = pack.frameCount() - 1; i >= 0; --i) {
+                    std::vector<std::uint8_t> sinkMemory;
+                    auto block = pack.load(i, [&](std::size_t n) {
+                        sinkMemory.resize(n);
+                        return std::span<std::uint8_t>(sinkMemory);
+                    });
+                    ASSERT_TRUE(block) << block.error();
+                    EXPECT_EQ(block.value().data(), sinkMemory.data());
+                    const std::vector<std::uint8_t> decoded(block.value().begin(),
+                                                            block.value().end());
+                    const auto& original = originals[static_cast<std::size_t>(i)];
+                    if (positions == stream::PositionEncoding::F32)
+                        EXPECT_TRUE(decoded == original) << "frame " << i << " differs";
+                    else
+                        expectQuantizedMatch(original, decoded, what);
+                    EXPECT_TRUE(stream::viewBlock(decoded, "decoded"));
+                }
+                auto damaged = stream::verifyPack(path);
+                ASSERT_TRUE(damaged) << damaged.error();
+                EXPECT_TRUE(damaged.value().empty());
+            }
+    }
+}
+
+TEST(Pack, LoadsFromSeveralThreadsAtOnce)
+{
+    const fs::path path = freshFolder("threads") / "seq.tdpk";
+    const auto source = sample("sample:points=2000,frames=5");
+    stream::PackSettings settings;
+    settings.codec = stream::Codec::Zstd;
+    settings.positions = stream::PositionEncoding::U16;
+    writePack(*source, path, settings);
+    auto opened = stream::openPack(path);
+    ASSERT_TRUE(opened) << opened.error();
+    const stream::Source& pack = *opened.value();
+    std::vector<std::vector<std::uint8_t>> expected;
+    for (int i = 0; i < pack.frameCount(); ++i)
+        expected.push_back(loadBlock(pack, i));
+    std::vector<std::thread> threads;
+    std::atomic<int> mismatches{0};
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 10; ++round) {
+                const int i = (t + round) % pack.frameCount();
+                std::vector<std::uint8_t> bytes;
+                auto block = pack.load(i, [&](std::size_t n) {
+                    bytes.resize(n);
+                    return std::span<std::uint8_t>(bytes);
+                });
+                if (!block || bytes != expected[static_cast<std::size_t>(i)])
+                    ++mismatches;
+            }
+        });
+    for (std::thread& t : threads)
+        t.join();
+    EXPECT_EQ(mismatches.load(), 0);
+}
+
+TEST(Pack, FindsTheDamagedFrame)
+{
+    const fs::path dir = freshFolder("damage");
+    const auto source = sample("sample:points=2000,frames=5");
+    for (stream::Codec codec : {stream::Codec::None, stream::Codec::Lz4}) {
+        SCOPED_TRACE(stream::codecName(codec));
+        const fs::path path = dir / fmt::format("seq_{}.tdpk", stream::codecName(codec));
+        stream::PackSettings settings;
+        settings.codec = codec;
+        const stream::PackInfo info = writePack(*source, path, settings);
+
+        std::vector<std::uint8_t> bytes = readAll(path);
+        const stream::PackFrame& two = info.frames[2];
+        bytes[two.offset + two.storedBytes / 2] ^= 0x10;
+        writeAll(path, bytes);
+
+        std::vector<int> seen;
+        auto damaged = stream::verifyPack(path, [&](int done, int total) {
+            EXPECT_EQ(total, 5);
+            seen.push_back(done);
+        });
+        ASSERT_TRUE(damaged) << damaged.error();
+        EXPECT_EQ(damaged.value(), std::vector<int>{2});
+        EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 4, 5}));
+
+        auto opened = stream::openPack(path);
+        ASSERT_TRUE(opened) << opened.error();
+        std::vector<std::uint8_t> memory;
+        const stream::BlockSink sink = [&](std::size_t n) {
+            memory.resize(n);
+            return std::span<std::uint8_t>(memory);
+        };
+        auto frame2 = opened.value()->load(2, sink);
+        ASSERT_FALSE(frame2);
+        EXPECT_EQ(frame2.error(),
+                  "frame 2 of " + path.filename().string() + ": checksum mismatch (damaged)");
+        EXPECT_TRUE(opened.value()->load(1, sink));
+        EXPECT_TRUE(opened.value()->load(3, sink));
+    }
+}
+
+TEST(Pack, FrameLargerThanTheSinkGivesFails)
+{
+    const fs::path path = freshFolder("small_sink") / "seq.tdpk";
+    writePack(*sample("sample:points=2000,frames=2"), path, {});
+    auto opened = stream::openPack(path);
+    ASSERT_TRUE(opened) << opened.error();
+    auto block = opened.value()->load(0, [](std::size_t) { return std::span<std::uint8_t>(); });
+    ASSERT_FALSE(block);
+    EXPECT_NE(block.error().find("frame 0 of seq.tdpk"), std::string::npos) << block.error();
+}
+
+TEST(Pack, RejectsBrokenFiles)
+{
+    const fs::path dir = freshFolder("broken");
+    const fs::path good = dir / "good.tdpk";
+    const stream::PackInfo info = writePack(*sample("sample:points=2000,frames=3"), good, {});
+    const std::vector<std::uint8_t> bytes = readAll(good);
+    const auto expectFailure = [&](const std::string& name, const std::vector<std::uint8_t>& data,
+                                   const std::vector<std::string>& parts) {
+        const fs::path path = dir / name;
+        writeAll(path, data);
+        auto read = stream::readPackInfo(path);
+        ASSERT_FALSE(read) << name;
+        for (const std::string& part : parts)
+            EXPECT_NE(read.error().find(part), std::string::npos) << read.error();
+        EXPECT_NE(read.error().find(path.string()), std::string::npos) << read.error();
+        EXPECT_FALSE(stream::openPack(path)) << name;
+        EXPECT_FALSE(stream::verifyPack(path)) << name;
+    };
+
+    // Truncated: in the middle of the frames, and inside the header.
+    expectFailure("half.tdpk", {bytes.begin(), bytes.begin() + bytes.size() / 2},
+                  {"truncated", std::to_string(bytes.size() / 2), std::to_string(bytes.size())});
+    expectFailure("short.tdpk", {bytes.begin(), bytes.begin() + 50}, {"truncated"});
+    // Trailing bytes.
+    std::vector<std::uint8_t> longer = bytes;
+    longer.resize(bytes.size() + 10);
+    expectFailure("longer.tdpk", longer, {"more than"});
+    // Wrong magic.
+    std::vector<std::uint8_t> ply = bytes;
+    std::memcpy(ply.data(), "ply\n", 4);
+    expectFailure("magic.tdpk", ply, {"not a tandem pack"});
+    EXPECT_FALSE(stream::isPackFile(dir / "magic.tdpk"));
+    EXPECT_TRUE(stream::isPackFile(good));
+    EXPECT_FALSE(stream::isPackFile(dir / "none.tdpk"));
+    EXPECT_FALSE(stream::isPackFile(dir));
+    // A future version: named, with the version this build reads.
+    std::vector<std::uint8_t> future = bytes;
+    const std::uint32_t seven = 7;
+    std::memcpy(future.data() + offsetof(stream::PackHeader, version), &seven, 4);
+    expectFailure("future.tdpk", future,
+                  {"version 7", "newer", fmt::format("version {}", stream::PackVersion)});
+    // A damaged header and a damaged index.
+    std::vector<std::uint8_t> header = bytes;
+    header[offsetof(stream::PackHeader, fps)] ^= 1;
+    expectFailure("header.tdpk", header, {"header is damaged"});
+    std::vector<std::uint8_t> index = bytes;
+    index[info.indexOffset + 3] ^= 1;
+    expectFailure("index.tdpk", index, {"index is damaged"});
+    // Missing, and a folder.
+    EXPECT_NE(stream::readPackInfo(dir / "none.tdpk").error().find("no such file"),
+              std::string::npos);
+    EXPECT_NE(stream::readPackInfo(dir).error().find("is a directory"), std::string::npos);
+}
+
+TEST(Pack, NeverOverwritesUnlessAsked)
+{
+    const fs::path dir = freshFolder("overwrite");
+    const fs::path path = dir / "seq.tdpk";
+    writeAll(path, {'k', 'e', 'e', 'p'});
+    const auto source = sample("sample:points=2000,frames=2");
+
+    auto refused = stream::PackWriter::create(path, {});
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().find("already exists"), std::string::npos) << refused.error();
+    EXPECT_EQ(readAll(path).size(), 4u);
+
+    // The destination appearing while writing: finish() refuses too and leaves no temporary.
+    fs::remove(path);
+    {
+        auto writer = stream::PackWriter::create(path, {});
+        ASSERT_TRUE(writer) << writer.error();
+        ASSERT_TRUE(writer.value()->add(loadBlock(*source, 0), "f0"));
+        writeAll(path, {'k', 'e', 'e', 'p'});
+        auto finished = writer.value()->finish();
+        ASSERT_FALSE(finished);
+        EXPECT_NE(finished.error().find("already exists"), std::string::npos);
+    }
+    EXPECT_EQ(readAll(path).size(), 4u);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+
+    stream::PackSettings overwrite;
+    overwrite.overwrite = true;
+    writePack(*source, path, overwrite);
+    EXPECT_TRUE(stream::readPackInfo(path));
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
+TEST(Pack, AbandonedWriterLeavesNothing)
+{
+    const fs::path dir = freshFolder("abandoned");
+    {
+        auto writer = stream::PackWriter::create(dir / "seq.tdpk", {});
+        ASSERT_TRUE(writer) << writer.error();
+        ASSERT_TRUE(writer.value()->add(loadBlock(*sample("sample:points=100,frames=1"), 0), "f"));
+        EXPECT_FALSE(fs::is_empty(dir)); // the temporary file
+    }
+    EXPECT_TRUE(fs::is_empty(dir));
+    // No frames: nothing to finish.
+    auto writer = stream::PackWriter::create(dir / "empty.tdpk", {});
+    ASSERT_TRUE(writer) << writer.error();
+    EXPECT_FALSE(writer.value()->finish());
+    EXPECT_FALSE(fs::exists(dir / "empty.tdpk"));
+}
+
+TEST(Pack, RejectsMalformedBlocks)
+{
+    std::vector<std::uint8_t> block = loadBlock(*sample("sample:points=100,frames=1"), 0);
+    block[0] ^= 1;
+    auto encoded = stream::PackWriter::encode(block, "scan_0001.ply", {});
+    ASSERT_FALSE(encoded);
+    EXPECT_NE(encoded.error().find("scan_0001.ply"), std::string::npos) << encoded.error();
+}

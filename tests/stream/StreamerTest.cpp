@@ -1,0 +1,184 @@
+#include "engine/stream/Streamer.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "engine/stream/Block.h"
+#include "engine/stream/SampleSource.h"
+
+using namespace tandem;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// The sample, but every load sleeps `delay` (a slow disk) and `broken` frames fail.
+class SlowSource final : public stream::Source {
+public:
+    SlowSource(std::chrono::milliseconds delay, int frames, int broken = -1)
+        : m_delay(delay), m_broken(broken)
+    {
+        m_settings.points = 500;
+        m_settings.frames = frames;
+        m_inner = stream::makeSampleSource(m_settings);
+    }
+    std::string description() const override { return "slow"; }
+    int frameCount() const override { return m_settings.frames; }
+    double fps() const override { return 30.0; }
+    std::string frameName(int index) const override { return "slow " + std::to_string(index); }
+    std::optional<render::SceneCounts> largestFrame() const override
+    {
+        return m_inner->largestFrame();
+    }
+    Result<std::span<const std::uint8_t>> load(int index,
+                                               const stream::BlockSink& sink) const override
+    {
+        ++loads;
+        {
+            std::unique_lock lock(m_gateMutex);
+            m_gateChanged.wait(lock, [&] { return m_open; });
+        }
+        std::this_thread::sleep_for(m_delay);
+        if (index == m_broken)
+            return fail(frameName(index) + ": truncated");
+        return m_inner->load(index, sink);
+    }
+    /// A closed gate holds every load until it opens.
+    void closeGate()
+    {
+        std::lock_guard lock(m_gateMutex);
+        m_open = false;
+    }
+    void openGate()
+    {
+        {
+            std::lock_guard lock(m_gateMutex);
+            m_open = true;
+        }
+        m_gateChanged.notify_all();
+    }
+    mutable std::atomic<int> loads{0};
+
+private:
+    mutable std::mutex m_gateMutex;
+    mutable std::condition_variable m_gateChanged;
+    bool m_open = true;
+    std::chrono::milliseconds m_delay;
+    int m_broken;
+    stream::SampleSettings m_settings;
+    std::unique_ptr<stream::Source> m_inner;
+};
+
+/// The frame index a block holds (the sample's first vertex differs per frame): compare with
+/// a freshly made block.
+bool holdsFrame(const stream::Ticket& ticket, int index)
+{
+    stream::SampleSettings s;
+    s.points = 500;
+    const render::Scene scene = stream::sampleFrame(s, index);
+    std::vector<std::uint8_t> expected(stream::blockBytes(render::sceneCounts(scene)));
+    stream::writeBlock(scene, expected);
+    return ticket.block.size() == expected.size() &&
+           std::equal(expected.begin(), expected.end(), ticket.block.begin());
+}
+
+stream::StreamSettings smallBudget(int slots)
+{
+    stream::StreamSettings s;
+    s.pinned = false;
+    s.loaderThreads = 2;
+    stream::SampleSettings sample;
+    sample.points = 500;
+    const std::size_t block =
+        (stream::blockBytes(*stream::makeSampleSource(sample)->largestFrame()) + 4095) / 4096 *
+        4096;
+    s.budgetBytes = block * static_cast<std::size_t>(slots);
+    return s;
+}
+
+} // namespace
+
+TEST(Streamer, TakeNeverWaitsForALoader)
+{
+    // The loaders are held inside load() until the gate opens: a take() that waited for them
+    // would never return.
+    SlowSource source(0ms, 10);
+    source.closeGate();
+    stream::Streamer streamer(source, smallBudget(4));
+    const int order[] = {0, 1, 2};
+    streamer.want(order);
+    for (int i = 0; i < 20; ++i)
+        EXPECT_FALSE(streamer.take(0));     // not loaded yet: no wait
+    EXPECT_EQ(streamer.stats().misses, 1u); // one miss per frame, however often asked
+    source.openGate();
+    const stream::Ticket t = streamer.wait(0);
+    EXPECT_TRUE(t.isOk());
+    EXPECT_TRUE(holdsFrame(t, 0));
+    EXPECT_LE(streamer.stats().waits, 1u); // the loader may have finished before wait()
+    streamer.release(t);
+}
+
+TEST(Streamer, LoadsInTheOrderAskedAndStaysInBudget)
+{
+    SlowSource source(5ms, 40);
+    const stream::StreamSettings settings = smallBudget(3);
+    stream::Streamer streamer(source, settings);
+    EXPECT_EQ(streamer.stats().slots, 3);
+    for (int f = 0; f < 40; ++f) {
+        std::vector<int> order;
+        for (int k = 0; k < 3; ++k)
+            order.push_back((f + k) % 40);
+        streamer.want(order);
+        const stream::Ticket t = streamer.wait(f);
+        ASSERT_TRUE(t.isOk()) << t.error;
+        EXPECT_TRUE(holdsFrame(t, f)) << "frame " << f;
+        streamer.release(t);
+        EXPECT_LE(streamer.stats().allocatedBytes, settings.budgetBytes);
+    }
+    const stream::StreamStats s = streamer.stats();
+    EXPECT_EQ(s.failed, 0u);
+    EXPECT_GE(s.loaded, 40u);
+    EXPECT_GT(s.hits, 0u) << "loaders ran ahead of the reader at least once";
+}
+
+TEST(Streamer, AFailedFrameIsReportedAlone)
+{
+    SlowSource source(1ms, 5, 2);
+    stream::Streamer streamer(source, smallBudget(4));
+    const int order[] = {0, 1, 2, 3, 4};
+    streamer.want(order);
+    for (int f = 0; f < 5; ++f) {
+        const stream::Ticket t = streamer.wait(f);
+        EXPECT_EQ(t.isOk(), f != 2);
+        if (f == 2) {
+            EXPECT_EQ(t.error, "slow 2: truncated");
+        }
+        streamer.release(t);
+    }
+    EXPECT_EQ(streamer.stats().failed, 1u);
+}
+
+TEST(Streamer, ACachedLoopLoadsOnce)
+{
+    SlowSource source(1ms, 4);
+    stream::Streamer streamer(source, smallBudget(8));
+    for (int round = 0; round < 3; ++round)
+        for (int f = 0; f < 4; ++f) {
+            const int order[] = {f, (f + 1) % 4, (f + 2) % 4, (f + 3) % 4};
+            streamer.want(order);
+            const stream::Ticket t = streamer.wait(f);
+            streamer.release(t);
+        }
+    EXPECT_EQ(source.loads.load(), 4) << "four frames fit the budget: each loads once";
+}
+
+TEST(Streamer, ABudgetBelowTwoFramesIsAnError)
+{
+    SlowSource source(0ms, 4);
+    stream::StreamSettings settings = smallBudget(1);
+    EXPECT_THROW(stream::Streamer(source, settings), Error);
+}
