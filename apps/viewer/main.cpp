@@ -45,8 +45,9 @@ int main(int argc, char** argv)
                    "staging memory for loaded frames, MiB (default 1024): host memory stays "
                    "within it whatever the sequence length")
         ->check(CLI::Range(16.0, 1048576.0));
-    cli.add_option("--loader-threads", settings.stream.loaderThreads,
-                   "threads reading and decoding frames (default: half the cores, 1 to 8)")
+    cli.add_option(
+           "--loader-threads", settings.stream.loaderThreads,
+           "threads reading and decoding frames (default: three quarters of the cores, 1 to 12)")
         ->check(CLI::Range(0, 64));
     cli.add_option("--upload", settings.upload,
                    "auto, cuda (a copy stream inside the frame's handoff) or gl "

@@ -181,6 +181,8 @@ void SequenceRun::update()
     // Headless renders are exact: each output frame waits for its sequence frame. A window
     // never waits, but for the very first frame.
     m_player->update(m_playback, headless || m_player->scene() == nullptr);
+    if (render::PointPass* points = m_session.frame().pointPass())
+        points->setDevicePoints(m_player->devicePoints());
     ++m_updates;
     if (m_updates >= MemoryAfter && m_updates % MemoryEvery == 0) {
         m_rss.add(residentMb());

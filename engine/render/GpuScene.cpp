@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -68,15 +69,20 @@ std::size_t meshVertexEnd(const Scene& scene)
 
 std::size_t SceneCounts::bytes() const
 {
-    return std::size_t{objects} * sizeof(GpuObject) + std::size_t{vertices} * sizeof(Vertex) +
+    const std::size_t vertex =
+        compact ? sizeof(glm::vec3) + sizeof(PointAttributes) : sizeof(Vertex);
+    return std::size_t{objects} * sizeof(GpuObject) + std::size_t{vertices} * vertex +
            (std::size_t{indices} + provokingOffsets + provokingTriangles) * sizeof(std::uint32_t);
 }
 
 SceneCounts SceneCounts::max(const SceneCounts& a, const SceneCounts& b)
 {
-    return {std::max(a.objects, b.objects), std::max(a.vertices, b.vertices),
-            std::max(a.indices, b.indices), std::max(a.provokingOffsets, b.provokingOffsets),
-            std::max(a.provokingTriangles, b.provokingTriangles)};
+    return {std::max(a.objects, b.objects),
+            std::max(a.vertices, b.vertices),
+            std::max(a.indices, b.indices),
+            std::max(a.provokingOffsets, b.provokingOffsets),
+            std::max(a.provokingTriangles, b.provokingTriangles),
+            a.compact && b.compact};
 }
 
 bool SceneCounts::fitsIn(const SceneCounts& c) const
@@ -87,10 +93,12 @@ bool SceneCounts::fitsIn(const SceneCounts& c) const
 
 SceneCounts SceneView::counts() const
 {
-    return {static_cast<std::uint32_t>(objects.size()), static_cast<std::uint32_t>(vertices.size()),
+    return {static_cast<std::uint32_t>(objects.size()),
+            static_cast<std::uint32_t>(isCompact() ? positions.size() : vertices.size()),
             static_cast<std::uint32_t>(indices.size()),
             static_cast<std::uint32_t>(provokingOffsets.size()),
-            static_cast<std::uint32_t>(provokingTriangles.size())};
+            static_cast<std::uint32_t>(provokingTriangles.size()),
+            isCompact()};
 }
 
 namespace {
@@ -175,17 +183,31 @@ SceneCounts sceneCounts(const Scene& scene)
     const std::size_t end = meshVertexEnd(scene);
     c.provokingOffsets = c.indices > 0 ? static_cast<std::uint32_t>(end + 1) : 0u;
     c.provokingTriangles = c.indices / 3;
+    c.compact = c.vertices > 0 && c.indices == 0;
+    for (const auto& object : scene.objects)
+        c.compact = c.compact && object.mesh.isPointCloud();
     return c;
 }
 
 void layOutScene(const Scene& scene, const SceneArrays& out)
 {
     std::size_t object = 0, vertex = 0, index = 0;
+    const bool compact = !out.positions.empty();
     forEachRecord(scene, [&](const GpuObject& record, const SceneObject& o) {
         out.objects[object++] = record;
         const io::MeshData& mesh = o.mesh;
-        for (std::size_t i = 0; i < mesh.positions.size(); ++i)
-            out.vertices[vertex++] = vertexOf(mesh, i);
+        for (std::size_t i = 0; i < mesh.positions.size(); ++i, ++vertex) {
+            const Vertex v = vertexOf(mesh, i);
+            if (!compact) {
+                out.vertices[vertex] = v;
+                continue;
+            }
+            // The attributes the CUDA point pass would pack from the vertex, packed now.
+            PointVertex p;
+            std::memcpy(&p, &v, sizeof(p));
+            out.positions[vertex] = v.position;
+            out.attributes[vertex] = packPoint(p, record.flags);
+        }
         for (std::uint32_t i : mesh.indices)
             out.indices[index++] = record.firstVertex + i;
     });
@@ -195,13 +217,21 @@ void layOutScene(const Scene& scene, const SceneArrays& out)
 
 Result<bool> validateScene(const SceneView& view, const std::string& name)
 {
-    const std::size_t vertices = view.vertices.size();
+    if (view.isCompact() && (view.attributes.size() != view.positions.size() ||
+                             !view.vertices.empty() || !view.indices.empty()))
+        return fail(fmt::format("{}: compact points with {} positions, {} attributes, {} "
+                                "vertices and {} indices",
+                                name, view.positions.size(), view.attributes.size(),
+                                view.vertices.size(), view.indices.size()));
+    const std::size_t vertices = view.isCompact() ? view.positions.size() : view.vertices.size();
     std::size_t triangles = 0, vertexEnd = 0;
     for (const GpuObject& o : view.objects) {
         if (std::size_t{o.firstVertex} + o.vertexCount > vertices)
             return fail(fmt::format("{}: an object's vertices {}..{} lie past the {} vertices",
                                     name, o.firstVertex, std::size_t{o.firstVertex} + o.vertexCount,
                                     vertices));
+        if (view.isCompact() && !(o.flags & ObjectIsPoints))
+            return fail(fmt::format("{}: a mesh object among compact points", name));
         if (!(o.flags & ObjectIsPoints))
             vertexEnd =
                 std::max<std::size_t>(vertexEnd, std::size_t{o.firstVertex} + o.vertexCount);
@@ -350,6 +380,8 @@ GpuScene::GpuScene(const SceneCounts& capacity, std::string_view label)
     const auto bytes = [](std::size_t count, std::size_t size) {
         return std::max<std::size_t>(count, 1) * size;
     };
+    // Compact points are expanded into vertices for GL (the CUDA point pass reads them from
+    // CUDA memory instead).
     m_vertices = gl::Buffer(bytes(capacity.vertices, sizeof(Vertex)), nullptr,
                             GL_DYNAMIC_STORAGE_BIT, name + " vertices");
     m_indices =
@@ -372,7 +404,22 @@ void GpuScene::setContents(const SceneView& view, bool writeArrays)
             buffer.write(0, span.data(), span.size_bytes());
     };
     write(m_objectBuffer, view.objects);
-    if (writeArrays) {
+    if (writeArrays && view.isCompact()) {
+        m_expanded.resize(view.positions.size());
+        for (std::size_t i = 0; i < view.positions.size(); ++i) {
+            const PointAttributes a = view.attributes[i];
+            Vertex& v = m_expanded[i];
+            v.position = view.positions[i];
+            float n[3] = {0.0f, 0.0f, 0.0f};
+            if (a.color & PointHasNormal)
+                decodeOctahedral(a.normal, n);
+            v.normal = {n[0], n[1], n[2]};
+            v.color = {static_cast<std::uint8_t>(a.color), static_cast<std::uint8_t>(a.color >> 8),
+                       static_cast<std::uint8_t>(a.color >> 16), 255};
+            v.texcoord = {0.0f, 0.0f};
+        }
+        write(m_vertices, std::span<const Vertex>(m_expanded));
+    } else if (writeArrays) {
         write(m_vertices, view.vertices);
         write(m_indices, view.indices);
         write(m_provokingOffsets, view.provokingOffsets);
@@ -380,7 +427,7 @@ void GpuScene::setContents(const SceneView& view, bool writeArrays)
     }
     m_objects.assign(view.objects.begin(), view.objects.end());
     m_names.assign(m_objects.size(), std::string());
-    m_vertexCount = static_cast<std::uint32_t>(view.vertices.size());
+    m_vertexCount = view.counts().vertices;
     m_indexCount = static_cast<std::uint32_t>(view.indices.size());
     m_bounds = view.bounds;
     m_serial = nextSerial();

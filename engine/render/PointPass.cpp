@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include <glm/glm.hpp>
@@ -161,7 +162,9 @@ void PointPass::declare(interop::Uses& uses)
 {
     using interop::Intent;
     m_visibilityRef = uses.buffer(m_visibility, m_registrations, Intent::Write);
-    m_verticesRef = uses.buffer(m_scene->vertexBuffer(), m_scene->registrations(), Intent::Read);
+    if (!m_device.positions)
+        m_verticesRef =
+            uses.buffer(m_scene->vertexBuffer(), m_scene->registrations(), Intent::Read);
     m_objectsRef = uses.buffer(m_scene->objectBuffer(), m_scene->registrations(), Intent::Read);
     const interop::FrameTextures t = m_gbuffer->frameTextures();
     // Read (the meshes' depth, to start the keys from) and written where a point wins.
@@ -181,12 +184,25 @@ void PointPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
     PointLaunch launch{};
     launch.stream = view->stream();
     launch.frame = m_frame;
-    launch.vertices = static_cast<const PointVertex*>(view->pointer(m_verticesRef));
     launch.objects = static_cast<const PointObject*>(view->pointer(m_objectsRef));
     launch.hostObjects = m_objects.data();
     launch.objectCount = static_cast<int>(m_objects.size());
-    launch.attributes = static_cast<PointAttributes*>(m_attributes.get());
-    launch.pack = m_packedSerial != m_scene->serial();
+    if (m_device.positions) {
+        launch.vertices = nullptr;
+        launch.positions = m_device.positions;
+        launch.positionStride = 3;
+        launch.attributes = nullptr;
+        launch.packed = m_device.attributes;
+        launch.pack = false;
+    } else {
+        launch.vertices = static_cast<const PointVertex*>(view->pointer(m_verticesRef));
+        static_assert(offsetof(PointVertex, position) == 0, "a vertex starts with its position");
+        launch.positions = reinterpret_cast<const float*>(launch.vertices);
+        launch.positionStride = sizeof(PointVertex) / sizeof(float);
+        launch.attributes = static_cast<PointAttributes*>(m_attributes.get());
+        launch.packed = launch.attributes;
+        launch.pack = m_packedSerial != m_scene->serial();
+    }
     launch.keys = static_cast<std::uint64_t*>(view->pointer(m_visibilityRef));
     launch.pitch = m_gbuffer->capacityWidth();
     launch.depth = view->surface(m_depthRef);
@@ -194,7 +210,8 @@ void PointPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
     launch.normal = view->surface(m_normalRef);
     launch.id = view->surface(m_idRef);
     rasterizePointsCuda(launch, hooks);
-    m_packedSerial = m_scene->serial();
+    if (!m_device.positions)
+        m_packedSerial = m_scene->serial();
 #else
     (void)view;
     (void)hooks;

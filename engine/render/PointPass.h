@@ -66,6 +66,16 @@ public:
     void declare(interop::Uses& uses) override;
     void run(const interop::MappedView* view, interop::PassHooks& hooks) override;
 
+    /// Points in CUDA memory someone else fills (a streamed frame's compact points: a position,
+    /// 3 floats, and packed attributes per vertex of the scene), read by the CUDA path instead
+    /// of the scene's vertex buffer, without packing. Both null (the default): the scene's.
+    /// The filler orders its writes before the pass (a stream event) itself.
+    struct DevicePoints {
+        const float* positions = nullptr;            ///< device, 3 floats a vertex
+        const PointAttributes* attributes = nullptr; ///< device, one a vertex
+    };
+    void setDevicePoints(const DevicePoints& points) { m_device = points; }
+
     PointPath pointPath() const { return m_path; }
     /// The frame data the last setFrame() prepared (tests, benchmarks).
     const PointFrame& frame() const { return m_frame; }
@@ -78,6 +88,7 @@ private:
     };
 
     PointPath m_path;
+    DevicePoints m_device;
     const GpuScene* m_scene = nullptr;
     GBuffer* m_gbuffer = nullptr;
     PointFrame m_frame{};
@@ -105,13 +116,17 @@ private:
 struct PointLaunch {
     void* stream; ///< cudaStream_t
     PointFrame frame;
-    const PointVertex* vertices;    ///< device
+    const PointVertex* vertices;    ///< device: what `pack` packs (null when not packing)
+    const float* positions;         ///< device: vertex i's position at positions + i * stride
+    int positionStride;             ///< floats between positions (9 in PointVertex, 3 compact)
     const PointObject* objects;     ///< device: every object record of the scene
     const PointObject* hostObjects; ///< the same records in host memory
     int objectCount;
-    PointAttributes* attributes; ///< device, one per vertex of the scene
-    bool pack;                   ///< fill `attributes` first (a new scene)
-    std::uint64_t* keys;         ///< device, `pitch` keys a row
+    PointAttributes* attributes;   ///< device, one per vertex of the scene: packed into when
+                                   ///< `pack`
+    const PointAttributes* packed; ///< device: what the resolve reads (`attributes` or given)
+    bool pack;                     ///< fill `attributes` first (a new scene)
+    std::uint64_t* keys;           ///< device, `pitch` keys a row
     int pitch;
     std::uint64_t depth, color, normal, id; ///< cudaSurfaceObject_t of the G-buffer targets
 };

@@ -32,15 +32,15 @@ __global__ void initKernel(const __grid_constant__ PointFrame f, cudaSurfaceObje
 
 /// One thread per point of one object: each pixel of its splat an atomicMin of its key (a
 /// pixel behind a mesh already holds a smaller key).
-__global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,
-                                std::uint32_t first, std::uint32_t count, std::uint64_t* keys,
-                                int pitch)
+__global__ void rasterizeKernel(const __grid_constant__ PointFrame f, const float* positions,
+                                int stride, std::uint32_t first, std::uint32_t count,
+                                std::uint64_t* keys, int pitch)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
         return;
     const std::uint32_t index = first + i;
-    const Projected p = projectPoint(f, vertices[index].position);
+    const Projected p = projectPoint(f, positions + static_cast<std::size_t>(index) * stride);
     if (!p.visible)
         return;
     const std::uint64_t key = pointKey(p.depth, index);
@@ -134,13 +134,14 @@ void rasterizePointsCuda(const PointLaunch& l, interop::PassHooks& hooks)
         if (!(object.flags & ObjectIsPointsBit) || object.vertexCount == 0)
             continue;
         const unsigned blocks = (object.vertexCount + 255) / 256;
-        rasterizeKernel<<<blocks, 256, 0, stream>>>(f, l.vertices, object.firstVertex,
-                                                    object.vertexCount, l.keys, l.pitch);
+        rasterizeKernel<<<blocks, 256, 0, stream>>>(f, l.positions, l.positionStride,
+                                                    object.firstVertex, object.vertexCount, l.keys,
+                                                    l.pitch);
         cuda::checkLaunch("rasterizeKernel");
     }
     hooks.endStage("points.raster", l.stream);
     hooks.beginStage("points.resolve", l.stream);
-    resolveKernel<<<grid, block, 0, stream>>>(f, l.attributes, l.objects, l.objectCount, l.keys,
+    resolveKernel<<<grid, block, 0, stream>>>(f, l.packed, l.objects, l.objectCount, l.keys,
                                               l.pitch, l.depth, l.color, l.normal, l.id);
     cuda::checkLaunch("resolveKernel");
     hooks.endStage("points.resolve", l.stream);

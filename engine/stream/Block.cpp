@@ -18,6 +18,7 @@ BlockHeader headerFor(const render::SceneCounts& counts)
 {
     BlockHeader h{};
     h.magic = BlockMagic;
+    h.flags = counts.compact ? BlockCompactPoints : 0u;
     h.objectCount = counts.objects;
     h.vertexCount = counts.vertices;
     h.indexCount = counts.indices;
@@ -29,10 +30,13 @@ BlockHeader headerFor(const render::SceneCounts& counts)
         at = alignUp(at + bytes);
     };
     section(h.objectsOffset, std::size_t{counts.objects} * sizeof(render::GpuObject));
-    section(h.verticesOffset, std::size_t{counts.vertices} * sizeof(render::Vertex));
+    const std::size_t n = counts.vertices;
+    section(h.verticesOffset, counts.compact ? 0 : n * sizeof(render::Vertex));
     section(h.indicesOffset, std::size_t{counts.indices} * 4);
     section(h.provokingOffsetsOffset, std::size_t{counts.provokingOffsets} * 4);
     section(h.provokingTrianglesOffset, std::size_t{counts.provokingTriangles} * 4);
+    section(h.positionsOffset, counts.compact ? n * sizeof(glm::vec3) : 0);
+    section(h.attributesOffset, counts.compact ? n * sizeof(render::PointAttributes) : 0);
     h.totalBytes = at;
     return h;
 }
@@ -60,9 +64,13 @@ std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out)
     const auto at = [&](std::uint64_t offset) {
         return base + offset;
     };
+    const std::size_t n = counts.vertices;
     render::SceneArrays arrays{
         {reinterpret_cast<render::GpuObject*>(at(h.objectsOffset)), counts.objects},
-        {reinterpret_cast<render::Vertex*>(at(h.verticesOffset)), counts.vertices},
+        {reinterpret_cast<render::Vertex*>(at(h.verticesOffset)), counts.compact ? 0 : n},
+        {reinterpret_cast<glm::vec3*>(at(h.positionsOffset)), counts.compact ? n : 0},
+        {reinterpret_cast<render::PointAttributes*>(at(h.attributesOffset)),
+         counts.compact ? n : 0},
         {reinterpret_cast<std::uint32_t*>(at(h.indicesOffset)), counts.indices},
         {reinterpret_cast<std::uint32_t*>(at(h.provokingOffsetsOffset)), counts.provokingOffsets},
         {reinterpret_cast<std::uint32_t*>(at(h.provokingTrianglesOffset)),
@@ -82,10 +90,16 @@ Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::s
     std::memcpy(&h, block.data(), sizeof(h));
     if (h.magic != BlockMagic)
         return fail(fmt::format("{}: not a frame block (bad magic)", name));
-    const render::SceneCounts counts{h.objectCount, h.vertexCount, h.indexCount,
-                                     h.provokingOffsetCount, h.provokingTriangleCount};
+    if (h.flags & ~static_cast<std::uint32_t>(BlockCompactPoints))
+        return fail(fmt::format("{}: unknown frame block flags 0x{:x}", name, h.flags));
+    const render::SceneCounts counts{h.objectCount,
+                                     h.vertexCount,
+                                     h.indexCount,
+                                     h.provokingOffsetCount,
+                                     h.provokingTriangleCount,
+                                     (h.flags & BlockCompactPoints) != 0};
     const BlockHeader expected = headerFor(counts);
-    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 6 * sizeof(std::uint64_t)) != 0)
+    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 8 * sizeof(std::uint64_t)) != 0)
         return fail(
             fmt::format("{}: the frame block's section offsets do not match its counts", name));
     if (h.totalBytes > block.size())
@@ -103,8 +117,12 @@ Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,
     if (!h)
         return fail(h.error());
     const BlockHeader& v = h.value();
-    return render::SceneCounts{v.objectCount, v.vertexCount, v.indexCount, v.provokingOffsetCount,
-                               v.provokingTriangleCount};
+    return render::SceneCounts{v.objectCount,
+                               v.vertexCount,
+                               v.indexCount,
+                               v.provokingOffsetCount,
+                               v.provokingTriangleCount,
+                               (v.flags & BlockCompactPoints) != 0};
 }
 
 Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const std::string& name,
@@ -118,8 +136,13 @@ Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const s
     render::SceneView view;
     view.objects = {reinterpret_cast<const render::GpuObject*>(base + h.objectsOffset),
                     h.objectCount};
+    const bool compact = (h.flags & BlockCompactPoints) != 0;
     view.vertices = {reinterpret_cast<const render::Vertex*>(base + h.verticesOffset),
-                     h.vertexCount};
+                     compact ? 0 : h.vertexCount};
+    view.positions = {reinterpret_cast<const glm::vec3*>(base + h.positionsOffset),
+                      compact ? h.vertexCount : 0};
+    view.attributes = {reinterpret_cast<const render::PointAttributes*>(base + h.attributesOffset),
+                       compact ? h.vertexCount : 0};
     view.indices = {reinterpret_cast<const std::uint32_t*>(base + h.indicesOffset), h.indexCount};
     view.provokingOffsets = {
         reinterpret_cast<const std::uint32_t*>(base + h.provokingOffsetsOffset),

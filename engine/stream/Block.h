@@ -1,8 +1,9 @@
 // A streamed frame as one contiguous block of bytes laid out for direct upload: a fixed header,
 // then GpuScene's arrays (object records, interleaved vertices, triangle indices, the
-// provoking-vertex table), each section aligned. Loaders write blocks into staging memory, the
-// pack format stores them as they are, and the upload copies the sections straight into the GPU
-// buffers. No GL, any thread.
+// provoking-vertex table; for a frame of point clouds only, compact points instead of vertices:
+// positions and packed attributes, what the CUDA point pass reads), each section aligned. Loaders
+// write blocks into staging memory, the pack format stores them as they are, and the upload copies
+// the sections straight into the GPU buffers. No GL, any thread.
 #pragma once
 
 #include <cstddef>
@@ -21,14 +22,24 @@ inline constexpr std::size_t BlockAlign = 256;
 /// "TDFB", little endian.
 inline constexpr std::uint32_t BlockMagic = 0x42464454u;
 
+/// What a block's header flags say (bits).
+enum BlockFlag : std::uint32_t {
+    /// The vertices are compact points (positions and render::PointAttributes), not
+    /// render::Vertex records.
+    BlockCompactPoints = 1u,
+};
+
 /// The block's first bytes. Offsets are from the start of the block.
 struct BlockHeader {
     std::uint32_t magic;                    ///< BlockMagic
+    std::uint32_t flags;                    ///< BlockFlag bits
     std::uint32_t objectCount;              ///< render::GpuObject records
-    std::uint32_t vertexCount;              ///< render::Vertex records (36 bytes)
+    std::uint32_t vertexCount;              ///< vertices: render::Vertex records (36 bytes), or
+                                            ///< compact points (12 + 8 bytes)
     std::uint32_t indexCount;               ///< uint32 triangle indices
     std::uint32_t provokingOffsetCount;     ///< uint32
     std::uint32_t provokingTriangleCount;   ///< uint32
+    std::uint32_t reserved;                 ///< 0
     float boundsMin[3];                     ///< world units
     float boundsMax[3];                     ///< world units; min > max: empty
     std::uint64_t objectsOffset;            ///< bytes
@@ -36,9 +47,11 @@ struct BlockHeader {
     std::uint64_t indicesOffset;            ///< bytes
     std::uint64_t provokingOffsetsOffset;   ///< bytes
     std::uint64_t provokingTrianglesOffset; ///< bytes
+    std::uint64_t positionsOffset;          ///< bytes: 3 floats a compact point
+    std::uint64_t attributesOffset;         ///< bytes: render::PointAttributes a compact point
     std::uint64_t totalBytes;               ///< the whole block
 };
-static_assert(sizeof(BlockHeader) == 96, "BlockHeader is part of the pack format");
+static_assert(sizeof(BlockHeader) == 120, "BlockHeader is part of the pack format");
 
 /// The bytes a block of `counts` takes.
 std::size_t blockBytes(const render::SceneCounts& counts);

@@ -77,6 +77,8 @@ namespace {
 
 constexpr std::uint32_t KnownFlags = PackHasCompressedFrames | PackHasQuantizedFrames;
 constexpr std::size_t VertexBytes = sizeof(render::Vertex);
+/// A compact point (position and packed attributes): the fewest bytes a vertex takes.
+constexpr std::size_t CompactPointBytes = sizeof(glm::vec3) + sizeof(render::PointAttributes);
 /// The quantization box before a U16 frame's positions: min[3], max[3].
 constexpr std::size_t BoxBytes = 6 * sizeof(float);
 
@@ -219,8 +221,15 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
     info.version = h.version;
     info.flags = h.flags;
     info.fps = h.fps;
-    info.largest = {h.largestObjects, h.largestVertices, h.largestIndices,
-                    h.largestProvokingOffsets, h.largestProvokingTriangles};
+    if (h.largestFlags & ~static_cast<std::uint32_t>(BlockCompactPoints))
+        return fail(
+            fmt::format("{}: unknown frame flags 0x{:x} in the pack header", file, h.largestFlags));
+    info.largest = {h.largestObjects,
+                    h.largestVertices,
+                    h.largestIndices,
+                    h.largestProvokingOffsets,
+                    h.largestProvokingTriangles,
+                    (h.largestFlags & BlockCompactPoints) != 0};
     info.largestBlockBytes = h.largestBlockBytes;
     info.largestStoredBytes = h.largestStoredBytes;
     for (int a = 0; a < 3; ++a) {
@@ -253,7 +262,7 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
         if (e.blockBytes < sizeof(BlockHeader) || e.blockBytes > h.largestBlockBytes ||
             e.storedBytes > h.largestStoredBytes || e.vertexCount > h.largestVertices ||
             e.indexCount > h.largestIndices ||
-            e.blockBytes < sizeof(BlockHeader) + std::uint64_t{e.vertexCount} * VertexBytes)
+            e.blockBytes < sizeof(BlockHeader) + std::uint64_t{e.vertexCount} * CompactPointBytes)
             return bad("sizes or counts larger than the header's largest frame");
         const auto codec = static_cast<Codec>(e.codec);
         const auto positions = static_cast<PositionEncoding>(e.positions);
@@ -632,11 +641,18 @@ Result<EncodedFrame> PackWriter::encode(std::vector<std::uint8_t> block, const s
         f.bounds.max[a] = h.boundsMax[a];
     }
     f.name = name;
-    encoded.counts = {h.objectCount, h.vertexCount, h.indexCount, h.provokingOffsetCount,
-                      h.provokingTriangleCount};
+    encoded.counts = {h.objectCount,
+                      h.vertexCount,
+                      h.indexCount,
+                      h.provokingOffsetCount,
+                      h.provokingTriangleCount,
+                      (h.flags & BlockCompactPoints) != 0};
 
     std::vector<std::uint8_t> plain;
-    if (settings.positions == PositionEncoding::U16 && h.vertexCount > 0) {
+    // Compact points keep float positions: what the CUDA point pass reads (the bench measured
+    // u16 decoding to cost more than the bytes it saves).
+    if (settings.positions == PositionEncoding::U16 && h.vertexCount > 0 &&
+        !(h.flags & BlockCompactPoints)) {
         auto q = quantize(block, h, name);
         if (!q)
             return fail(q.error());
@@ -676,7 +692,7 @@ Result<bool> PackWriter::append(EncodedFrame frame)
     static const std::uint8_t zeros[PackAlign] = {};
     if (auto ok = writeAt(end, zeros, m_end - end); !ok)
         return ok;
-    m_largest = render::SceneCounts::max(m_largest, frame.counts);
+    m_largest = m_frames.empty() ? frame.counts : render::SceneCounts::max(m_largest, frame.counts);
     m_frames.push_back(std::move(f));
     return true;
 }
@@ -706,6 +722,7 @@ Result<PackInfo> PackWriter::finish()
     h.largestIndices = m_largest.indices;
     h.largestProvokingOffsets = m_largest.provokingOffsets;
     h.largestProvokingTriangles = m_largest.provokingTriangles;
+    h.largestFlags = m_largest.compact ? BlockCompactPoints : 0u;
 
     std::vector<std::uint8_t> index(m_frames.size() * sizeof(PackEntry));
     io::Bounds bounds;

@@ -66,7 +66,7 @@ struct PackHeader {
     std::uint32_t largestIndices;            ///< uint32 triangle indices
     std::uint32_t largestProvokingOffsets;   ///< uint32
     std::uint32_t largestProvokingTriangles; ///< uint32
-    std::uint32_t reserved;                  ///< 0
+    std::uint32_t largestFlags;              ///< BlockCompactPoints: every frame is compact
     std::uint64_t largestBlockBytes;         ///< the largest frame block, bytes
     std::uint64_t largestStoredBytes;        ///< the largest stored frame, bytes
     float boundsMin[3];                      ///< the sequence's bounds, world units

@@ -199,6 +199,7 @@ private:
         c.objects = 1;
         if (!s.mesh) {
             c.vertices = s.points;
+            c.compact = true;
             return c;
         }
         const int rows = std::max(4, static_cast<int>(std::sqrt(s.points / 2.0)));

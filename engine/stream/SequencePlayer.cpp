@@ -27,18 +27,27 @@ const char* uploadPathName(UploadPath path)
     return path == UploadPath::CudaCopy ? "cuda-copy" : "gl-subdata";
 }
 
-// The CUDA side: the copy stream, the event that orders it after the frame's map, the event
-// that marks the copies done, and the copies waiting for this frame's handoff.
+// The CUDA side: the copy stream; per buffer set, CUDA memory for compact points and the
+// events that order its copies with the frames that read it; and the mesh copy waiting for this
+// frame's handoff.
 struct SequencePlayer::Cuda {
 #if TANDEM_HAS_CUDA
     // Made only on the CUDA path (a machine without a GPU has none).
     std::optional<cuda::Stream> copy;
-    std::optional<cuda::Event> mapped;
-    std::optional<cuda::Event> done;
+    std::optional<cuda::Event> mapped;      ///< mesh copies start after the frame's map
+    std::optional<cuda::Event> done;        ///< the last copy issued
+    std::optional<cuda::Event> copied[2];   ///< a set's compact points arrived
+    std::optional<cuda::Event> released[2]; ///< the last frame reading a set's points ended
 #endif
-    render::SceneView pending;    ///< what the upload pass copies this frame
-    bool hasPending = false;      ///< set by stage(), cleared by the join
-    std::vector<Ticket> inFlight; ///< slots whose copies `done` covers
+    void* positions[2] = {nullptr, nullptr};  ///< device, 3 floats a point
+    void* attributes[2] = {nullptr, nullptr}; ///< device, render::PointAttributes
+    std::size_t capacity[2] = {0, 0};         ///< points
+    render::SceneView pending;                ///< the mesh frame the upload pass copies this frame
+    bool hasPending = false;                  ///< set by stage(), cleared by the join
+    render::SceneView compact;                ///< compact points the upload pass copies this frame
+    int compactSet = -1;                      ///< into this set; -1: none
+    Ticket compactTicket;                     ///< their staging slot, into inFlight once copied
+    std::vector<Ticket> inFlight;             ///< slots whose copies `done` covers
     interop::BufferRef vertices, indices, offsets, triangles;
 };
 
@@ -46,14 +55,20 @@ class SequencePlayer::Upload final : public interop::Pass {
 public:
     explicit Upload(SequencePlayer& player) : m_player(player) {}
     const char* name() const override { return "stream.upload"; }
-    bool isEnabled() const override { return m_player.m_cuda->hasPending; }
+    bool isEnabled() const override
+    {
+        const Cuda& c = *m_player.m_cuda;
+        return c.hasPending || c.compactSet >= 0 || m_player.m_waitFront;
+    }
     interop::Path path() const override { return interop::Path::Cuda; }
     void declare(interop::Uses& uses) override
     {
+        Cuda& c = *m_player.m_cuda;
+        if (!c.hasPending)
+            return;
         // ReadWrite: a buffer registered without a hint also serves the point pass reading it
         // once it is the front, so the ping-pong never registers again.
         const render::GpuScene& back = *m_player.m_back.scene;
-        Cuda& c = *m_player.m_cuda;
         const auto use = [&](const gl::Buffer& buffer) {
             return uses.buffer(buffer, back.registrations(), interop::Intent::ReadWrite);
         };
@@ -67,8 +82,19 @@ public:
 #if TANDEM_HAS_CUDA
         Cuda& c = *m_player.m_cuda;
         auto frameStream = static_cast<cudaStream_t>(view->stream());
-        // The copy stream starts after the map (GL is done with the buffers), not after the
-        // passes that follow on the frame's stream: they overlap.
+        if (c.compactSet >= 0)
+            m_player.copyCompact(hooks);
+        if (m_player.m_waitFront) {
+            // The front's compact points were copied on the copy stream: the point pass after
+            // this waits for them (on the GPU).
+            TANDEM_CUDA_CHECK(
+                cudaStreamWaitEvent(frameStream, c.copied[m_player.m_front.set]->get(), 0));
+            m_player.m_waitFront = false;
+        }
+        if (!c.hasPending)
+            return;
+        // A mesh frame into the mapped GL buffers: the copy stream starts after the map (GL is
+        // done with them), not after the passes that follow on the frame's stream: they overlap.
         c.mapped->record(frameStream);
         TANDEM_CUDA_CHECK(cudaStreamWaitEvent(c.copy->get(), c.mapped->get(), 0));
         hooks.beginStage("stream.upload", c.copy->get());
@@ -98,15 +124,22 @@ class SequencePlayer::Join final : public interop::Pass {
 public:
     explicit Join(SequencePlayer& player) : m_player(player) {}
     const char* name() const override { return "stream.join"; }
-    bool isEnabled() const override { return m_player.m_cuda->hasPending; }
+    bool isEnabled() const override
+    {
+        return m_player.m_cuda->hasPending || m_player.m_front.onDevice;
+    }
     interop::Path path() const override { return interop::Path::Cuda; }
     void run(const interop::MappedView* view, interop::PassHooks&) override
     {
         Cuda& c = *m_player.m_cuda;
 #if TANDEM_HAS_CUDA
+        auto frameStream = static_cast<cudaStream_t>(view->stream());
+        // The front's compact points are free for a copy once this frame's passes are done.
+        if (m_player.m_front.onDevice)
+            c.released[m_player.m_front.set]->record(frameStream);
         // The unmap must not come before the copies into mapped buffers are done.
-        TANDEM_CUDA_CHECK(
-            cudaStreamWaitEvent(static_cast<cudaStream_t>(view->stream()), c.done->get(), 0));
+        if (c.hasPending)
+            TANDEM_CUDA_CHECK(cudaStreamWaitEvent(frameStream, c.done->get(), 0));
 #else
         (void)view;
 #endif
@@ -129,13 +162,19 @@ SequencePlayer::SequencePlayer(const Source& source, const StreamSettings& setti
         throw Error("the CUDA upload path needs a build with CUDA", "stream::SequencePlayer");
 #else
     if (path == UploadPath::CudaCopy) {
-        m_cuda->copy.emplace();
-        m_cuda->mapped.emplace(false);
-        m_cuda->done.emplace(false);
+        Cuda& c = *m_cuda;
+        c.copy.emplace();
+        c.mapped.emplace(false);
+        c.done.emplace(false);
+        for (int set = 0; set < 2; ++set) {
+            c.copied[set].emplace(false);
+            c.released[set].emplace(false);
+        }
         if (profiler)
-            profiler->nameStream(m_cuda->copy->get(), "copy");
+            profiler->nameStream(c.copy->get(), "copy");
     }
 #endif
+    m_back.set = 1;
     m_slots = m_streamer->stats().slots;
     if (const auto largest = source.largestFrame()) {
         m_capacity = *largest;
@@ -147,13 +186,25 @@ SequencePlayer::SequencePlayer(const Source& source, const StreamSettings& setti
 SequencePlayer::~SequencePlayer()
 {
 #if TANDEM_HAS_CUDA
-    if (!m_cuda->inFlight.empty() && m_cuda->done)
-        m_cuda->done->synchronize();
+    Cuda& c = *m_cuda;
+    if (c.copy)
+        c.copy->synchronize();
+    for (int set = 0; set < 2; ++set) {
+        if (c.released[set])
+            c.released[set]->synchronize();
+        // Destructors never throw: a failure at exit is only logged.
+        if (c.positions[set] && cudaFree(c.positions[set]) != cudaSuccess)
+            log::warning("stream: cudaFree failed: {}", cudaGetErrorString(cudaGetLastError()));
+        if (c.attributes[set] && cudaFree(c.attributes[set]) != cudaSuccess)
+            log::warning("stream: cudaFree failed: {}", cudaGetErrorString(cudaGetLastError()));
+    }
 #endif
     for (const Ticket& ticket : m_cuda->inFlight)
         m_streamer->release(ticket);
     if (m_cuda->hasPending)
         m_streamer->release(m_back.ticket);
+    if (m_cuda->compactSet >= 0)
+        m_streamer->release(m_cuda->compactTicket);
 }
 
 Result<bool> SequencePlayer::preload(bool quiet)
@@ -250,7 +301,20 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
     const render::SceneView& v = view.value();
     ensureCapacity(m_back, v.counts());
     const std::size_t bytes = v.counts().bytes();
-    if (m_path == UploadPath::GlSubData || immediate) {
+    m_back.onDevice = false;
+    if (m_path == UploadPath::CudaCopy && v.isCompact()) {
+        // Compact points into CUDA memory by the frame's first pass, on the copy stream: the
+        // frame that shows them waits for the copy on the GPU.
+        Cuda& c = *m_cuda;
+        if (c.compactSet >= 0)
+            m_streamer->release(c.compactTicket); // replaced before it was copied
+        m_back.scene->setContents(v, false);
+        c.compact = v;
+        c.compactSet = m_back.set;
+        c.compactTicket = ticket;
+        m_back.onDevice = true;
+        ++m_stats.cudaCopies;
+    } else if (m_path == UploadPath::GlSubData || immediate) {
         m_back.scene->setContents(v, true);
         m_streamer->release(ticket);
     } else {
@@ -264,6 +328,54 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
     ++m_stats.uploads;
     m_stats.bytesUploaded += bytes;
     return true;
+}
+
+render::PointPass::DevicePoints SequencePlayer::devicePoints() const
+{
+    if (m_front.index < 0 || !m_front.onDevice)
+        return {};
+    const int set = m_front.set;
+    return {static_cast<const float*>(m_cuda->positions[set]),
+            static_cast<const render::PointAttributes*>(m_cuda->attributes[set])};
+}
+
+void SequencePlayer::copyCompact(interop::PassHooks& hooks)
+{
+#if TANDEM_HAS_CUDA
+    Cuda& c = *m_cuda;
+    const int set = c.compactSet;
+    const render::SceneView& view = c.compact;
+    const std::size_t points = view.positions.size();
+    if (c.capacity[set] < points) {
+        c.copy->synchronize();
+        TANDEM_CUDA_CHECK(cudaFree(c.positions[set]));
+        TANDEM_CUDA_CHECK(cudaFree(c.attributes[set]));
+        c.positions[set] = c.attributes[set] = nullptr;
+        const std::size_t capacity = std::max<std::size_t>(points, m_capacity.vertices);
+        TANDEM_CUDA_CHECK(cudaMalloc(&c.positions[set], capacity * sizeof(glm::vec3)));
+        TANDEM_CUDA_CHECK(
+            cudaMalloc(&c.attributes[set], capacity * sizeof(render::PointAttributes)));
+        c.capacity[set] = capacity;
+    }
+    // Not before the last frame that read this set is done with it; nothing else: the copy
+    // overlaps the rest of this frame and the next one's start.
+    TANDEM_CUDA_CHECK(cudaStreamWaitEvent(c.copy->get(), c.released[set]->get(), 0));
+    hooks.beginStage("stream.upload", c.copy->get());
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(c.positions[set], view.positions.data(),
+                                      view.positions.size_bytes(), cudaMemcpyHostToDevice,
+                                      c.copy->get()));
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(c.attributes[set], view.attributes.data(),
+                                      view.attributes.size_bytes(), cudaMemcpyHostToDevice,
+                                      c.copy->get()));
+    hooks.endStage("stream.upload", c.copy->get());
+    c.copied[set]->record(c.copy->get());
+    c.done->record(c.copy->get());
+    c.inFlight.push_back(c.compactTicket);
+    c.compactTicket = Ticket{};
+    c.compactSet = -1;
+#else
+    (void)hooks;
+#endif
 }
 
 void SequencePlayer::releaseFinished()
@@ -312,6 +424,7 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
         }
         if (m_back.index == want) {
             std::swap(m_front, m_back);
+            m_waitFront = m_front.onDevice;
             ++m_stats.shown;
             m_wantedShown = true;
         } else if (m_front.index >= 0 && !m_wantedShown) {
@@ -319,7 +432,7 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
         }
     }
     // Start the next frame's upload now: it lands in the back buffers during this frame.
-    if (m_front.index == want && !m_cuda->hasPending) {
+    if (m_front.index == want && !m_cuda->hasPending && m_cuda->compactSet < 0) {
         const std::vector<int> next = playback.upcoming(2);
         if (next.size() > 1 && m_back.index != next[1] &&
             std::find(m_failed.begin(), m_failed.end(), next[1]) == m_failed.end()) {

@@ -1,9 +1,12 @@
 // The GPU side of streaming: a sequence's frames go from the streamer's staging slots into two
-// ping-ponged GPU scenes (buffers allocated once, at the largest frame when the source knows it):
-// the front one is drawn, the back one filled, then they swap. On the CUDA path the upload is a
-// copy on its own stream inside the frame's one handoff — started by the first pass, joined by
-// the last — so frame N+1's upload overlaps frame N's passes and the buffer being drawn is never
-// written; elsewhere glNamedBufferSubData. The render loop never waits for a loader (a late
+// ping-ponged GPU buffer sets (allocated once, at the largest frame when the source knows it):
+// the front one is drawn, the back one filled, then they swap; the buffer being drawn is never
+// written. On the CUDA path the upload is a copy on its own stream: frames of point clouds go
+// as compact points (20 bytes a point) into CUDA memory the CUDA point pass reads, the copy of
+// frame N+1 overlapping all of frame N, ordered by events (the frame's first pass waits for the
+// copy, its last pass marks the buffers free again); mesh frames go into the GL buffers inside
+// the frame's one handoff (started by the first pass, joined by the last). Elsewhere
+// glNamedBufferSubData. The render loop never waits for a loader (a late
 // frame keeps the previous one on screen and is counted) unless asked to show every frame.
 // Render thread, GL context current.
 #pragma once
@@ -15,6 +18,7 @@
 
 #include "engine/interop/Pass.h"
 #include "engine/render/GpuScene.h"
+#include "engine/render/PointPass.h"
 #include "engine/stream/Playback.h"
 #include "engine/stream/Streamer.h"
 
@@ -65,6 +69,10 @@ public:
 
     /// The scene to draw: the front buffers. Null until the first frame arrives.
     const render::GpuScene* scene() const;
+    /// Where the CUDA point pass reads the front frame's points: compact points in CUDA memory
+    /// (CUDA path, point-cloud frames), else nulls (the scene's vertex buffer). Set it on the
+    /// frame's point pass after each update().
+    render::PointPass::DevicePoints devicePoints() const;
     /// The sequence frame on the front buffers, -1 before the first.
     int shownFrame() const { return m_front.index; }
 
@@ -87,14 +95,16 @@ private:
     struct Buffers {
         std::unique_ptr<render::GpuScene> scene;
         int index = -1;
-        Ticket ticket;        ///< staging slot held until its copy is done
-        bool copying = false; ///< a CUDA copy into it is in flight (ticket held)
+        int set = 0;           ///< which of the two (its CUDA events and memory)
+        Ticket ticket;         ///< staging slot held until its copy is done
+        bool onDevice = false; ///< its frame's compact points are in CUDA memory
     };
 
     /// Puts `ticket`'s frame into the back buffers; false when it failed (skipped).
     bool stage(Ticket ticket, bool immediate);
     void ensureCapacity(Buffers& buffers, const render::SceneCounts& counts);
     void releaseFinished();
+    void copyCompact(interop::PassHooks& hooks);
     void skip(const Ticket& ticket);
 
     const Source& m_source;
@@ -112,6 +122,7 @@ private:
     std::vector<std::string> m_warnings, m_recent;
     int m_lastWanted = -1;
     bool m_wantedShown = true;
+    bool m_waitFront = false; ///< the next frame's passes wait for the front's copy
     int m_slots = 2;
 };
 

@@ -101,7 +101,8 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
     m_stats.slots = static_cast<int>(m_slots.size());
     int threads = settings.loaderThreads;
     if (threads <= 0)
-        threads = static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u));
+        threads =
+            static_cast<int>(std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, 12u));
     threads = std::min(threads, static_cast<int>(m_slots.size()));
     m_stats.loaderThreads = threads;
     for (int t = 0; t < threads; ++t)

@@ -50,30 +50,33 @@ if [ "$mode" = "--stream" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     work="${TANDEM_WORK:-/tmp/tandem-stream}"
     mkdir -p "$work"
-    echo "== gpu tier"
-    ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    step() { echo "== $* (at ${SECONDS}s)"; }
+    step "gpu tier"
+    timeout 240 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
     grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
-    echo "== tandem-bench stream"
-    build-gpu/bin/tandem-bench stream --commit "$commit" --frames 120 --warmup 10 \
-        --work "$work/bench" --json "$out/bench_stream.json" >"$out/bench_stream.txt" 2>&1 || status=1
+    step "tandem-bench stream"
+    timeout 300 stdbuf -oL build-gpu/bin/tandem-bench stream --commit "$commit" --frames 120 \
+        --warmup 10 --load-frames 2 --ply-frames 12 --work "$work/bench" \
+        --json "$out/bench_stream.json" >"$out/bench_stream.txt" 2>&1 || status=1
     grep -v "^tandem: info" "$out/bench_stream.txt" | tail -n 40
-    echo "== tandem-pack: 1M-point sample, 120 frames"
-    build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/seq.tdpk" --overwrite \
-        >"$out/pack.log" 2>&1 || status=1
+    step "tandem-pack: 1M-point sample, 120 frames"
+    timeout 120 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/seq.tdpk" \
+        --overwrite >"$out/pack.log" 2>&1 || status=1
     tail -n 2 "$out/pack.log"
     build-gpu/bin/tandem-pack --info "$work/seq.tdpk" >"$out/pack_info.txt" 2>&1 || status=1
     for size in 1920x1080 3840x2160; do
-        echo "== tandem-viewer --headless --every-frame, 1M points a frame, $size, tonemap,fxaa"
-        build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
+        step "tandem-viewer --headless --every-frame, 1M points a frame, $size, tonemap,fxaa"
+        timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
             --frames 1200 --format none --postfx tonemap,fxaa --size "$size" -q \
             --report "$out/viewer_$size.json" --overwrite >"$out/viewer_$size.log" 2>&1 || status=1
-        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','upload_path','upload_gb_per_s','cache_hit_rate','loader_waits','loader_threads')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$size.json" || tail -5 "$out/viewer_$size.log"
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','upload_path','upload_gb_per_s','cache_hit_rate','loader_waits','loader_threads','mean_load_ms')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$size.json" || tail -5 "$out/viewer_$size.log"
     done
-    echo "== 10 000 frames (100k points each), host memory"
-    build-gpu/bin/tandem-viewer --headless --every-frame "sample:points=100000,frames=10000" \
+    step "10 000 frames (50k points each), host memory"
+    timeout 150 build-gpu/bin/tandem-viewer --headless --every-frame "sample:points=50000,frames=10000" \
         --format none --cache-mb 256 --size 1280x720 -q --report "$out/viewer_10k.json" \
         --overwrite >"$out/viewer_10k.log" 2>&1 || status=1
     python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['streaming']; print(s['frames_shown'], 'frames', round(s['frames_per_second']), 'frames/s; rss', s['host_rss_mb'], 'gpu free', s['gpu_free_mb'])" "$out/viewer_10k.json" || tail -5 "$out/viewer_10k.log"
+    step "done"
     exit $status
 fi
 if [ "$mode" = "--points" ]; then

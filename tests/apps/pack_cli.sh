@@ -54,7 +54,8 @@ before=$(cksum <"$seq")
 run 1 "$pack" sample:points=2000,frames=5 -o "$seq" -q
 expect "already exists (pass --overwrite to replace it)"
 [ "$(cksum <"$seq")" = "$before" ] || fail "the existing file changed"
-run 0 "$pack" sample:points=2000,frames=5 -o "$seq" -q --overwrite --codec zstd --positions u16
+# u16 positions apply to mesh frames (point clouds are compact points with float positions).
+run 0 "$pack" sample:mesh,points=2000,frames=5 -o "$seq" -q --overwrite --codec zstd --positions u16
 run 0 "$pack" --verify "$seq" -q
 run 0 "$pack" --info "$seq"
 expect "zstd"; expect "u16"

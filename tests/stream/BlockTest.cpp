@@ -148,3 +148,47 @@ TEST(Sample, ParsesAndRejects)
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().find("unknown setting 'colour=red'"), std::string::npos);
 }
+
+TEST(Block, PointCloudsAreCompactPoints)
+{
+    render::Scene scene;
+    io::MeshData cloud;
+    cloud.positions = {{0, 0, 1}, {2, 0, 1}, {0, 3, 1}};
+    cloud.colors = {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}};
+    cloud.normals = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
+    scene.objects.push_back({"a", cloud});
+    scene.objects.push_back({"b", cloud});
+    const render::SceneCounts counts = render::sceneCounts(scene);
+    EXPECT_TRUE(counts.compact);
+    EXPECT_EQ(counts.vertices, 6u);
+    const std::vector<std::uint8_t> bytes = blockOf(scene);
+    // 20 bytes a point instead of 36.
+    EXPECT_NEAR(static_cast<double>(stream::blockBytes({1, 1000000, 0, 0, 0, true})) /
+                    static_cast<double>(stream::blockBytes({1, 1000000, 0, 0, 0, false})),
+                20.0 / 36.0, 1e-3);
+    auto view = stream::viewBlock(bytes, "cloud");
+    ASSERT_TRUE(view) << view.error();
+    const render::SceneView& v = view.value();
+    ASSERT_TRUE(v.isCompact());
+    EXPECT_TRUE(v.vertices.empty());
+    ASSERT_EQ(v.positions.size(), 6u);
+    EXPECT_EQ(v.positions[4], glm::vec3(2, 0, 1));
+    EXPECT_EQ(v.counts().vertices, 6u);
+    // The attributes the CUDA point pass would have packed from the vertex.
+    render::PointVertex p{};
+    p.position[0] = 2;
+    p.position[2] = 1;
+    p.normal[1] = 1;
+    p.color = 0xff00ff00u;
+    const render::PointAttributes expected = render::packPoint(
+        p, render::ObjectIsPoints | render::ObjectHasColors | render::ObjectHasNormals);
+    EXPECT_EQ(v.attributes[4].color, expected.color);
+    EXPECT_EQ(v.attributes[4].normal, expected.normal);
+    EXPECT_EQ(v.objects[1].firstVertex, 3u);
+    // A mesh among them makes the scene vertices again.
+    io::MeshData mesh;
+    mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh.indices = {0, 1, 2};
+    scene.objects.push_back({"mesh", mesh});
+    EXPECT_FALSE(render::sceneCounts(scene).compact);
+}

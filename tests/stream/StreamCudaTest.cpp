@@ -53,6 +53,7 @@ protected:
         for (int i = 0; i < source->frameCount(); ++i) {
             playback.advance(0.0);
             player.update(playback, true);
+            stack.frame.pointPass()->setDevicePoints(player.devicePoints());
             EXPECT_EQ(player.shownFrame(), i);
             const render::Camera camera = test::fittedCamera(*source->bounds());
             run.images.push_back(
