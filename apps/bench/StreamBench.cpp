@@ -428,13 +428,21 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     const render::Scene frame0 = stream::sampleFrame(sample, 0);
     const std::vector<std::uint8_t> block = blockOf(frame0);
     const render::SceneView view = stream::viewBlock(block, "frame 0").value();
-    const std::vector<std::uint8_t> vertices(
-        reinterpret_cast<const std::uint8_t*>(view.vertices.data()),
-        reinterpret_cast<const std::uint8_t*>(view.vertices.data()) + view.vertices.size_bytes());
+    // What one frame uploads: its vertices, or its compact points (positions, attributes).
+    std::vector<std::uint8_t> upload;
+    const auto append = [&](const auto& span) {
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(span.data());
+        upload.insert(upload.end(), bytes, bytes + span.size_bytes());
+    };
+    append(view.vertices);
+    append(view.positions);
+    append(view.attributes);
     std::vector<std::vector<std::string>> uploadRows;
-    json["uploads"] = measureUploads(settings, vertices, uploadRows);
-    std::printf("\none frame's vertices (%.1f MB), median of %d:\n", vertices.size() / 1e6,
-                settings.frames);
+    json["uploads"] = measureUploads(settings, upload, uploadRows);
+    json["uploads"]["what"] = view.isCompact() ? "compact points (20 bytes a point)"
+                                               : "vertices (36 bytes a vertex)";
+    std::printf("\none frame's upload (%.1f MB of %s), median of %d:\n", upload.size() / 1e6,
+                view.isCompact() ? "compact points" : "vertices", settings.frames);
     printTable({"path", "ms", "GB/s", "of pinned"}, uploadRows);
 
     // 3: sources.

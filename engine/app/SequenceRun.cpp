@@ -39,10 +39,8 @@ double residentMb()
     return read == 2 ? resident * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1048576.0 : 0.0;
 }
 
-/// Frames between memory samples, and frames before the first (warm-up: buffers and caches
-/// fill).
+/// Frames between memory samples.
 constexpr int MemoryEvery = 25;
-constexpr int MemoryAfter = 100;
 
 Result<stream::LoopMode> parseLoop(const std::string& text)
 {
@@ -184,7 +182,9 @@ void SequenceRun::update()
     if (render::PointPass* points = m_session.frame().pointPass())
         points->setDevicePoints(m_player->devicePoints());
     ++m_updates;
-    if (m_updates >= MemoryAfter && m_updates % MemoryEvery == 0) {
+    // From when the staging slots have all been filled once (each gets its memory then).
+    const int memoryAfter = 100 + 2 * m_player->streamStats().slots;
+    if (m_updates >= memoryAfter && m_updates % MemoryEvery == 0) {
         m_rss.add(residentMb());
         if (const std::size_t free = gl::freeVideoMemory(); free > 0)
             m_gpuFree.add(static_cast<double>(free) / 1048576.0);
@@ -242,7 +242,8 @@ void SequenceRun::report(Report& r) const
                                                             {"max", m_rss.max},
                                                             {"end", m_rss.last},
                                                             {"growth", m_rss.max - m_rss.first},
-                                                            {"samples_from_frame", MemoryAfter}}},
+                                                            {"samples_from_frame",
+                                              100 + 2 * m_player->streamStats().slots}}},
            {"gpu_free_mb", m_gpuFree.first < 0 ? nlohmann::json(nullptr)
                                                : nlohmann::json{{"after_warmup", m_gpuFree.first},
                                                                 {"min", m_gpuFree.min},

@@ -44,10 +44,26 @@ struct SequencePlayer::Cuda {
     std::size_t capacity[2] = {0, 0};         ///< points
     render::SceneView pending;                ///< the mesh frame the upload pass copies this frame
     bool hasPending = false;                  ///< set by stage(), cleared by the join
-    render::SceneView compact;                ///< compact points the upload pass copies this frame
-    int compactSet = -1;                      ///< into this set; -1: none
-    Ticket compactTicket;                     ///< their staging slot, into inFlight once copied
-    std::vector<Ticket> inFlight;             ///< slots whose copies `done` covers
+    /// Compact points the upload pass copies this frame, per set (the front's, when it was
+    /// just staged to be shown now, then the back's, for the next frame).
+    struct Compact {
+        bool pending = false;
+        render::SceneView view;
+        Ticket ticket; ///< its staging slot, into inFlight once copied
+    };
+    Compact compact[2];
+    bool anyCompact() const { return compact[0].pending || compact[1].pending; }
+    /// Staging slots whose copies are in flight, each with the event that marks its copy done
+    /// (from a pool), released once the event completes.
+    struct Flight {
+        Ticket ticket;
+        int event = -1;
+    };
+    std::vector<Flight> inFlight;
+#if TANDEM_HAS_CUDA
+    std::vector<cuda::Event> events;
+#endif
+    std::vector<int> freeEvents;
     interop::BufferRef vertices, indices, offsets, triangles;
 };
 
@@ -58,7 +74,7 @@ public:
     bool isEnabled() const override
     {
         const Cuda& c = *m_player.m_cuda;
-        return c.hasPending || c.compactSet >= 0 || m_player.m_waitFront;
+        return c.hasPending || c.anyCompact() || m_player.m_waitFront;
     }
     interop::Path path() const override { return interop::Path::Cuda; }
     void declare(interop::Uses& uses) override
@@ -82,8 +98,10 @@ public:
 #if TANDEM_HAS_CUDA
         Cuda& c = *m_player.m_cuda;
         auto frameStream = static_cast<cudaStream_t>(view->stream());
-        if (c.compactSet >= 0)
-            m_player.copyCompact(hooks);
+        // The front's first: this frame waits for it; the back's overlaps what follows.
+        for (int set : {m_player.m_front.set, m_player.m_back.set})
+            if (c.compact[set].pending)
+                m_player.copyCompact(set, hooks);
         if (m_player.m_waitFront) {
             // The front's compact points were copied on the copy stream: the point pass after
             // this waits for them (on the GPU).
@@ -110,6 +128,8 @@ public:
         copy(c.triangles, c.pending.provokingTriangles);
         hooks.endStage("stream.upload", c.copy->get());
         c.done->record(c.copy->get());
+        m_player.track(m_player.m_back.ticket);
+        m_player.m_back.ticket = Ticket{};
 #else
         (void)view;
         (void)hooks;
@@ -199,12 +219,13 @@ SequencePlayer::~SequencePlayer()
             log::warning("stream: cudaFree failed: {}", cudaGetErrorString(cudaGetLastError()));
     }
 #endif
-    for (const Ticket& ticket : m_cuda->inFlight)
-        m_streamer->release(ticket);
+    for (const Cuda::Flight& flight : m_cuda->inFlight)
+        m_streamer->release(flight.ticket);
     if (m_cuda->hasPending)
         m_streamer->release(m_back.ticket);
-    if (m_cuda->compactSet >= 0)
-        m_streamer->release(m_cuda->compactTicket);
+    for (const Cuda::Compact& compact : m_cuda->compact)
+        if (compact.pending)
+            m_streamer->release(compact.ticket);
 }
 
 Result<bool> SequencePlayer::preload(bool quiet)
@@ -306,12 +327,12 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
         // Compact points into CUDA memory by the frame's first pass, on the copy stream: the
         // frame that shows them waits for the copy on the GPU.
         Cuda& c = *m_cuda;
-        if (c.compactSet >= 0)
-            m_streamer->release(c.compactTicket); // replaced before it was copied
+        Cuda::Compact& pending = c.compact[m_back.set];
+        if (pending.pending)
+            m_streamer->release(pending.ticket); // replaced before it was copied
+        ensureDeviceCapacity(m_back.set, v.positions.size());
         m_back.scene->setContents(v, false);
-        c.compact = v;
-        c.compactSet = m_back.set;
-        c.compactTicket = ticket;
+        pending = {true, v, ticket};
         m_back.onDevice = true;
         ++m_stats.cudaCopies;
     } else if (m_path == UploadPath::GlSubData || immediate) {
@@ -339,24 +360,11 @@ render::PointPass::DevicePoints SequencePlayer::devicePoints() const
             static_cast<const render::PointAttributes*>(m_cuda->attributes[set])};
 }
 
-void SequencePlayer::copyCompact(interop::PassHooks& hooks)
+void SequencePlayer::copyCompact(int set, interop::PassHooks& hooks)
 {
 #if TANDEM_HAS_CUDA
     Cuda& c = *m_cuda;
-    const int set = c.compactSet;
-    const render::SceneView& view = c.compact;
-    const std::size_t points = view.positions.size();
-    if (c.capacity[set] < points) {
-        c.copy->synchronize();
-        TANDEM_CUDA_CHECK(cudaFree(c.positions[set]));
-        TANDEM_CUDA_CHECK(cudaFree(c.attributes[set]));
-        c.positions[set] = c.attributes[set] = nullptr;
-        const std::size_t capacity = std::max<std::size_t>(points, m_capacity.vertices);
-        TANDEM_CUDA_CHECK(cudaMalloc(&c.positions[set], capacity * sizeof(glm::vec3)));
-        TANDEM_CUDA_CHECK(
-            cudaMalloc(&c.attributes[set], capacity * sizeof(render::PointAttributes)));
-        c.capacity[set] = capacity;
-    }
+    const render::SceneView& view = c.compact[set].view;
     // Not before the last frame that read this set is done with it; nothing else: the copy
     // overlaps the rest of this frame and the next one's start.
     TANDEM_CUDA_CHECK(cudaStreamWaitEvent(c.copy->get(), c.released[set]->get(), 0));
@@ -370,10 +378,10 @@ void SequencePlayer::copyCompact(interop::PassHooks& hooks)
     hooks.endStage("stream.upload", c.copy->get());
     c.copied[set]->record(c.copy->get());
     c.done->record(c.copy->get());
-    c.inFlight.push_back(c.compactTicket);
-    c.compactTicket = Ticket{};
-    c.compactSet = -1;
+    track(c.compact[set].ticket);
+    c.compact[set] = {};
 #else
+    (void)set;
     (void)hooks;
 #endif
 }
@@ -387,16 +395,53 @@ void SequencePlayer::releaseFinished()
         c.hasPending = false;
         m_streamer->release(m_back.ticket);
     }
-    if (m_back.ticket.slot >= 0 && m_back.index == m_back.ticket.index) {
-        c.inFlight.push_back(m_back.ticket);
-        m_back.ticket = Ticket{};
-    }
 #if TANDEM_HAS_CUDA
-    if (!c.inFlight.empty() && c.done && c.done->isDone()) {
-        for (const Ticket& ticket : c.inFlight)
-            m_streamer->release(ticket);
-        c.inFlight.clear();
+    std::erase_if(c.inFlight, [&](const Cuda::Flight& flight) {
+        if (!c.events[static_cast<std::size_t>(flight.event)].isDone())
+            return false;
+        m_streamer->release(flight.ticket);
+        c.freeEvents.push_back(flight.event);
+        return true;
+    });
+#endif
+}
+
+void SequencePlayer::track(const Ticket& ticket)
+{
+#if TANDEM_HAS_CUDA
+    Cuda& c = *m_cuda;
+    if (c.freeEvents.empty()) {
+        c.events.emplace_back(false);
+        c.freeEvents.push_back(static_cast<int>(c.events.size()) - 1);
     }
+    const int event = c.freeEvents.back();
+    c.freeEvents.pop_back();
+    c.events[static_cast<std::size_t>(event)].record(c.copy->get());
+    c.inFlight.push_back({ticket, event});
+#else
+    m_streamer->release(ticket);
+#endif
+}
+
+void SequencePlayer::ensureDeviceCapacity(int set, std::size_t points)
+{
+#if TANDEM_HAS_CUDA
+    Cuda& c = *m_cuda;
+    if (c.capacity[set] >= points)
+        return;
+    // Nothing may still read or write the old memory.
+    c.copy->synchronize();
+    c.released[set]->synchronize();
+    TANDEM_CUDA_CHECK(cudaFree(c.positions[set]));
+    TANDEM_CUDA_CHECK(cudaFree(c.attributes[set]));
+    c.positions[set] = c.attributes[set] = nullptr;
+    const std::size_t capacity = std::max<std::size_t>(points, m_capacity.vertices);
+    TANDEM_CUDA_CHECK(cudaMalloc(&c.positions[set], capacity * sizeof(glm::vec3)));
+    TANDEM_CUDA_CHECK(cudaMalloc(&c.attributes[set], capacity * sizeof(render::PointAttributes)));
+    c.capacity[set] = capacity;
+#else
+    (void)set;
+    (void)points;
 #endif
 }
 
@@ -432,7 +477,7 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
         }
     }
     // Start the next frame's upload now: it lands in the back buffers during this frame.
-    if (m_front.index == want && !m_cuda->hasPending && m_cuda->compactSet < 0) {
+    if (m_front.index == want && !m_cuda->hasPending && !m_cuda->compact[m_back.set].pending) {
         const std::vector<int> next = playback.upcoming(2);
         if (next.size() > 1 && m_back.index != next[1] &&
             std::find(m_failed.begin(), m_failed.end(), next[1]) == m_failed.end()) {

@@ -104,7 +104,10 @@ private:
     bool stage(Ticket ticket, bool immediate);
     void ensureCapacity(Buffers& buffers, const render::SceneCounts& counts);
     void releaseFinished();
-    void copyCompact(interop::PassHooks& hooks);
+    void copyCompact(int set, interop::PassHooks& hooks);
+    /// Holds `ticket`'s staging slot until the copies issued so far on the copy stream are done.
+    void track(const Ticket& ticket);
+    void ensureDeviceCapacity(int set, std::size_t points);
     void skip(const Ticket& ticket);
 
     const Source& m_source;

@@ -3,6 +3,8 @@
 // frame after frame, points (CUDA point pass) and meshes (GL geometry pass); every frame is
 // distinct; the ping-ponged buffers keep their registrations (no re-registration per frame);
 // the handoff stays one per frame.
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -66,11 +68,24 @@ protected:
         return run;
     }
 
-    static void expectSame(const Run& cuda, const Run& gl, const std::string& what)
+    /// The largest difference of one channel between two images of one size.
+    static int maxDifference(const io::Image& a, const io::Image& b)
+    {
+        EXPECT_EQ(a.pixels.size(), b.pixels.size());
+        int most = 0;
+        for (std::size_t i = 0; i < a.pixels.size() && i < b.pixels.size(); ++i)
+            most = std::max(most, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+        return most;
+    }
+
+    /// Points: the GL path expands compact points into vertices (normals decoded from their
+    /// packed form) and the point pass packs them again, which may move a normal by one step
+    /// of its 16-bit encoding: one level of 8-bit colour at most. Meshes: exact.
+    static void expectSame(const Run& cuda, const Run& gl, const std::string& what, int tolerance)
     {
         ASSERT_EQ(cuda.images.size(), gl.images.size());
         for (std::size_t i = 0; i < cuda.images.size(); ++i) {
-            EXPECT_EQ(cuda.images[i].pixels, gl.images[i].pixels)
+            EXPECT_LE(maxDifference(cuda.images[i], gl.images[i]), tolerance)
                 << what << ": frame " << i << " differs between the upload paths";
             if (i > 0) {
                 EXPECT_NE(cuda.images[i].pixels, cuda.images[i - 1].pixels)
@@ -85,9 +100,9 @@ TEST_F(StreamCuda, PointsThroughTheCopyStreamMatchGlUploads)
     const std::string spec = "sample:points=20000,frames=8";
     const Run cuda = play(spec, UploadPath::CudaCopy);
     const Run gl = play(spec, UploadPath::GlSubData);
-    expectSame(cuda, gl, "points");
+    expectSame(cuda, gl, "points", 1);
     EXPECT_EQ(cuda.stats.shown, 8u);
-    EXPECT_EQ(cuda.stats.cudaCopies, 7u) << "frames 1..7 go up during the frame before them";
+    EXPECT_EQ(cuda.stats.cudaCopies, 8u) << "every frame of points goes through the copy stream";
     EXPECT_EQ(gl.stats.cudaCopies, 0u);
     EXPECT_EQ(cuda.handoffs, 8u) << "the upload shares the frame's one handoff";
     EXPECT_LE(cuda.registrationsEnd, 5u) << "a ping-ponged buffer is registered once";
@@ -98,7 +113,7 @@ TEST_F(StreamCuda, MeshesThroughTheCopyStreamMatchGlUploads)
     const std::string spec = "sample:mesh,points=20000,frames=5";
     const Run cuda = play(spec, UploadPath::CudaCopy);
     const Run gl = play(spec, UploadPath::GlSubData);
-    expectSame(cuda, gl, "mesh");
+    expectSame(cuda, gl, "mesh", 0);
     EXPECT_EQ(cuda.stats.cudaCopies, 4u);
     EXPECT_EQ(cuda.handoffs, 5u);
 }
