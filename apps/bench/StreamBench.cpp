@@ -500,8 +500,10 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     const int loops = std::max(1, settings.frames / b.sequenceFrames);
     std::vector<EndToEnd> variants = {
         {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
-        {"pack preloaded", pack.string(), true, preloaded, b.sequenceFrames * loops},
         {"ply binary streamed", (root / "ply-binary").string(), false, streamed, b.plyFrames}};
+    if (b.preloaded)
+        variants.insert(variants.begin() + 1, {"pack preloaded", pack.string(), true, preloaded,
+                                               b.sequenceFrames * loops});
     nlohmann::json endToEnd = nlohmann::json::array();
     std::vector<std::vector<std::string>> viewerRows;
     for (const Size& size : sizes)

@@ -15,6 +15,7 @@ struct StreamBenchSettings {
     std::string workDir; ///< where packs and PLY files go (default: a temporary folder)
     bool keep = false;   ///< keep them
     int plyFrames = 24;  ///< frames of the PLY end-to-end rows (they are slow)
+    bool preloaded = true; ///< the preloaded end-to-end rows
 };
 
 /// Runs the streaming benchmark; returns the process exit code.

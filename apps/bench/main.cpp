@@ -119,6 +119,8 @@ int main(int argc, char** argv)
                             "folder for the generated packs and PLY files (kept; default: a "
                             "temporary folder, removed after)");
     streamBench->add_flag("--keep", streamSettings.keep, "keep the temporary folder");
+    streamBench->add_flag("!--no-preloaded", streamSettings.preloaded,
+                          "leave out the preloaded end-to-end rows");
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})

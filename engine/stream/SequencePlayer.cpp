@@ -485,6 +485,12 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
                 stage(std::move(*ticket), false);
         }
     }
+    if (m_updates++ < 4)
+        log::debug("stream: update {}: want {}, front {} (set {}{}), back {} (set {}{}), {} in "
+                   "flight",
+                   m_updates, want, m_front.index, m_front.set, m_front.onDevice ? ", cuda" : "",
+                   m_back.index, m_back.set, m_back.onDevice ? ", cuda" : "",
+                   m_cuda->inFlight.size());
 }
 
 } // namespace tandem::stream

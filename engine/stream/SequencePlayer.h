@@ -127,6 +127,7 @@ private:
     bool m_wantedShown = true;
     bool m_waitFront = false; ///< the next frame's passes wait for the front's copy
     int m_slots = 2;
+    int m_updates = 0;
 };
 
 } // namespace tandem::stream
