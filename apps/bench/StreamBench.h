@@ -12,9 +12,9 @@ struct StreamBenchSettings {
     int sequenceFrames = 60;   ///< frames of the generated sequence
     int loadFrames = 3;        ///< frames per source kind in the load-speed table (twice each)
     std::string sizes = "1080p,4K";
-    std::string workDir; ///< where packs and PLY files go (default: a temporary folder)
-    bool keep = false;   ///< keep them
-    int plyFrames = 24;  ///< frames of the PLY end-to-end rows (they are slow)
+    std::string workDir;   ///< where packs and PLY files go (default: a temporary folder)
+    bool keep = false;     ///< keep them
+    int plyFrames = 24;    ///< frames of the PLY end-to-end rows (they are slow)
     bool preloaded = true; ///< the preloaded end-to-end rows
 };
 

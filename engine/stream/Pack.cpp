@@ -519,8 +519,8 @@ public:
                 static_cast<std::size_t>(std::min<std::uint64_t>(Chunk, f.storedBytes - done));
             const long long got = readAt(m_file.fd(), target + done, bytes, f.offset + done);
             if (got < 0)
-                return fail(fmt::format("{}: read error: {}", name,
-                                        std::strerror(static_cast<int>(-got))));
+                return fail(
+                    fmt::format("{}: read error: {}", name, std::strerror(static_cast<int>(-got))));
             if (static_cast<std::uint64_t>(got) != bytes)
                 return fail(fmt::format("{}: truncated ({} of {} bytes; the file shrank?)", name,
                                         done + static_cast<std::uint64_t>(got), f.storedBytes));

@@ -52,7 +52,10 @@ struct SequencePlayer::Cuda {
         Ticket ticket; ///< its staging slot, into inFlight once copied
     };
     Compact compact[2];
-    bool anyCompact() const { return compact[0].pending || compact[1].pending; }
+    bool anyCompact() const
+    {
+        return compact[0].pending || compact[1].pending;
+    }
     /// Staging slots whose copies are in flight, each with the event that marks its copy done
     /// (from a pool), released once the event completes.
     struct Flight {
@@ -406,6 +409,23 @@ void SequencePlayer::releaseFinished()
 #endif
 }
 
+void SequencePlayer::reclaim(int index)
+{
+#if TANDEM_HAS_CUDA
+    Cuda& c = *m_cuda;
+    std::erase_if(c.inFlight, [&](const Cuda::Flight& flight) {
+        if (flight.ticket.index != index)
+            return false;
+        c.events[static_cast<std::size_t>(flight.event)].synchronize();
+        m_streamer->release(flight.ticket);
+        c.freeEvents.push_back(flight.event);
+        return true;
+    });
+#else
+    (void)index;
+#endif
+}
+
 void SequencePlayer::track(const Ticket& ticket)
 {
 #if TANDEM_HAS_CUDA
@@ -461,6 +481,9 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
         m_wantedShown = true; // skipped, not dropped
     } else if (m_front.index != want) {
         if (m_back.index != want) {
+            // A frame shown a moment ago (stepping back) may still be held by its copy: the
+            // streamer would wait for this thread to release it.
+            reclaim(want);
             std::optional<Ticket> ticket = waitForFrame
                                                ? std::optional<Ticket>(m_streamer->wait(want))
                                                : m_streamer->take(want);

@@ -107,6 +107,9 @@ private:
     void copyCompact(int set, interop::PassHooks& hooks);
     /// Holds `ticket`'s staging slot until the copies issued so far on the copy stream are done.
     void track(const Ticket& ticket);
+    /// Releases frame `index`'s slot if a copy still holds it, waiting for the copy (rare: a
+    /// frame shown again right after it went up).
+    void reclaim(int index);
     void ensureDeviceCapacity(int set, std::size_t points);
     void skip(const Ticket& ticket);
 

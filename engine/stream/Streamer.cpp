@@ -91,9 +91,22 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
                                     "budget ({:.0f} MiB, --cache-mb) holds fewer than two",
                                     source.description(), block / 1048576.0, budget / 1048576.0),
                         "stream::Streamer");
-        // Slots get their memory when first filled: a short sequence never takes the budget.
-        const int count = static_cast<int>(std::min<std::size_t>(budget / block, 256));
+        // All slots get their memory now, before playback: page-locking is slow (on an H200
+        // host, lazily pinned slots cost the first second of a 1 M-point sequence a third of
+        // its frame rate), and the budget is what the user gave. At most the whole sequence.
+        const std::size_t frames = static_cast<std::size_t>(std::max(source.frameCount(), 2));
+        const int count = static_cast<int>(std::min<std::size_t>({budget / block, 256, frames}));
         m_slots.resize(static_cast<std::size_t>(count));
+        for (Slot& slot : m_slots) {
+            slot.memory = static_cast<std::uint8_t*>(m_memory.allocate(block));
+            if (!slot.memory)
+                throw Error(fmt::format("could not allocate {:.0f} MiB of staging memory for {} "
+                                        "frames (--cache-mb)",
+                                        count * (block / 1048576.0), count),
+                            "stream::Streamer");
+            slot.capacity = block;
+            m_stats.allocatedBytes += block;
+        }
     } else {
         // Frame sizes are found as frames load: slots grow within the budget.
         m_slots.resize(8);

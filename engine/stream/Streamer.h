@@ -77,10 +77,10 @@ struct StreamStats {
 class Streamer {
 public:
     /// Starts loader threads over `source` (which must outlive the streamer). When the source
-    /// knows its largest frame, there are budget / largest block slots (at least 2; a largest
-    /// frame above half the budget is an error then), else 8 that grow within the budget; slot
-    /// memory is allocated when first filled. `profiler` (may be null):
-    /// loader threads report "load" spans on their own tracks.
+    /// knows its largest frame, there are budget / largest block slots (at least 2, at most the
+    /// sequence's frames; a largest frame above half the budget is an error then), allocated
+    /// now; else 8 that get their memory as frames load, growing within the budget. `profiler` (may
+    /// be null): loader threads report "load" spans on their own tracks.
     Streamer(const Source& source, const StreamSettings& settings,
              profile::Profiler* profiler = nullptr);
     /// Stops and joins the loaders, frees the staging memory. Expects every ticket released.
@@ -94,7 +94,8 @@ public:
     /// The frame if it is loaded (or failed), now; never blocks. The slot is the caller's until
     /// release().
     std::optional<Ticket> take(int index);
-    /// The frame, blocking until a loader has it (it is made the most urgent); counted.
+    /// The frame, blocking until a loader has it (it is made the most urgent); counted. Expects
+    /// the caller not to hold the frame's slot itself (it would wait for itself).
     Ticket wait(int index);
     /// Gives a taken slot back (its upload is done); the frame stays loaded there until a loader
     /// needs the room, so taking it again is a hit.
