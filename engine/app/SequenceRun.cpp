@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include <unistd.h>
 
@@ -91,16 +92,7 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
       m_playback(m_source->frameCount(), m_source->fps())
 {
     const bool headless = session.isHeadless();
-    const bool cudaFrame = session.frame().path() == interop::Path::Cuda;
-    const stream::UploadPath path = settings.upload == "gl" || !cudaFrame
-                                        ? stream::UploadPath::GlSubData
-                                        : stream::UploadPath::CudaCopy;
-    m_player = std::make_unique<stream::SequencePlayer>(*m_source, settings.stream, path,
-                                                        &session.profiler());
-    if (path == stream::UploadPath::CudaCopy) {
-        session.frame().addFirstPass(m_player->uploadPass());
-        session.frame().addPass(m_player->joinPass());
-    }
+    startPlayer();
     m_playback.setSpeed(settings.speed);
     m_playback.setEveryFrame(settings.everyFrame);
     m_playback.setLoopMode(!settings.loop.empty() ? parseLoop(settings.loop).value()
@@ -117,14 +109,6 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
                             count / m_source->fps() * settings.outputFps / settings.speed - 1e-9)));
     if (headless)
         session.setFrameLimit(m_headlessFrames);
-    const stream::StreamStats s = m_player->streamStats();
-    log::info("streaming: {} loader threads, {} staging slots, {:.0f} of {:.0f} MiB{}, upload {}",
-              s.loaderThreads, s.slots, s.allocatedBytes / 1048576.0, s.budgetBytes / 1048576.0,
-              s.pinned ? " page-locked" : "", stream::uploadPathName(path));
-    if (const auto bounds = m_source->bounds()) {
-        session.fitCamera(*bounds);
-        m_fitted = true;
-    }
     bindKeys();
     session.addPanel({"Playback", true, [this] {
                           ui::playbackPanel(m_playback, m_player->stats(), m_player->streamStats(),
@@ -132,7 +116,60 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
                                             m_player->shownFrame(), sequenceKeysHelp());
                       }});
     session.onReport([this](Report& r) { report(r); });
+    session.onDrop([this](const std::string& path) {
+        log::info("dropped on the window: {}", path);
+        m_dropped = path;
+    });
     m_start = m_last = std::chrono::steady_clock::now();
+}
+
+void SequenceRun::startPlayer()
+{
+    frame::Frame& frame = m_session.frame();
+    const bool cudaFrame = frame.path() == interop::Path::Cuda;
+    const stream::UploadPath path = m_settings.upload == "gl" || !cudaFrame
+                                        ? stream::UploadPath::GlSubData
+                                        : stream::UploadPath::CudaCopy;
+    m_player = std::make_unique<stream::SequencePlayer>(*m_source, m_settings.stream, path,
+                                                        &m_session.profiler());
+    if (path == stream::UploadPath::CudaCopy) {
+        frame.addFirstPass(m_player->uploadPass());
+        frame.addPass(m_player->joinPass());
+    }
+    const stream::StreamStats s = m_player->streamStats();
+    log::info("streaming: {} loader threads, {} staging slots, {:.0f} of {:.0f} MiB{}, upload {}",
+              s.loaderThreads, s.slots, s.allocatedBytes / 1048576.0, s.budgetBytes / 1048576.0,
+              s.pinned ? " page-locked" : "", stream::uploadPathName(path));
+    m_fitted = false;
+    if (const auto bounds = m_source->bounds()) {
+        m_session.fitCamera(*bounds);
+        m_fitted = true;
+    }
+}
+
+void SequenceRun::openDropped()
+{
+    const std::string path = std::exchange(m_dropped, std::string());
+    auto source = stream::openSource(path, m_settings.sequence);
+    if (!source) {
+        log::warning("could not open {}: {}", path, source.error());
+        return;
+    }
+    log::info("sequence: {}", source.value()->description());
+    // The old player's passes leave the frame and its buffers go before the new ones come.
+    frame::Frame& frame = m_session.frame();
+    frame.removePass(m_player->uploadPass());
+    frame.removePass(m_player->joinPass());
+    if (render::PointPass* points = frame.pointPass())
+        points->setDevicePoints({});
+    m_player.reset();
+    m_source = std::move(source.value());
+    const stream::Playback old = m_playback;
+    m_playback = stream::Playback(m_source->frameCount(), m_source->fps());
+    m_playback.setSpeed(old.speed());
+    m_playback.setEveryFrame(old.isEveryFrame());
+    m_playback.setLoopMode(old.loopMode());
+    startPlayer();
 }
 
 SequenceRun::~SequenceRun() = default;
@@ -168,6 +205,8 @@ void SequenceRun::bindKeys()
 
 void SequenceRun::update()
 {
+    if (!m_dropped.empty())
+        openDropped();
     const auto now = std::chrono::steady_clock::now();
     const bool headless = m_session.isHeadless();
     double seconds = std::chrono::duration<double>(now - m_last).count();

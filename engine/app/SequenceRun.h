@@ -57,6 +57,10 @@ public:
 private:
     SequenceRun(Session& session, std::unique_ptr<stream::Source> source,
                 const SequenceSettings& settings);
+    /// Makes the player for m_source and adds its passes to the frame; fits the camera.
+    void startPlayer();
+    /// Replaces the sequence with the one dropped on the window (a warning if it will not open).
+    void openDropped();
     void bindKeys();
     void report(class Report& report) const;
 
@@ -76,6 +80,7 @@ private:
     };
     Memory m_rss, m_gpuFree;
     bool m_fitted = false;
+    std::string m_dropped; ///< a path dropped on the window, opened before the next frame
 };
 
 } // namespace tandem::app

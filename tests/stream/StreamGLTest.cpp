@@ -1,0 +1,106 @@
+// gl tier: frames of a streamed sequence (the built-in sample, points and mesh) drawn through the
+// sequence player's GL upload path (the host backend; on llvmpipe in CI): a frame matches its
+// committed reference image; a streamed frame draws what the same scene uploaded whole draws
+// (points: their normals go through the 16-bit packed form, so within one level); frames come in
+// the clock's order, each distinct; a slow source never makes the player wait when it need not.
+// Regenerate the references with scripts/update-references.sh after an intended change.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "engine/stream/SampleSource.h"
+#include "engine/stream/SequencePlayer.h"
+#include "tests/support/FrameFixture.h"
+#include "tests/support/GlTestContext.h"
+#include "tests/support/ImageCompare.h"
+
+namespace tandem::stream {
+namespace {
+
+const std::filesystem::path references =
+    std::filesystem::path(TANDEM_SOURCE_DIR) / "tests" / "stream" / "references";
+
+int maxDifference(const io::Image& a, const io::Image& b)
+{
+    EXPECT_EQ(a.pixels.size(), b.pixels.size());
+    int most = 0;
+    for (std::size_t i = 0; i < a.pixels.size() && i < b.pixels.size(); ++i)
+        most = std::max(most, std::abs(int(a.pixels[i]) - int(b.pixels[i])));
+    return most;
+}
+
+class Stream : public test::GlTest {
+protected:
+    /// Every frame of `spec` through the player (GL uploads, points by the host twin when
+    /// `hostPoints`, else GL_POINTS), with the camera fitted to the sequence.
+    std::vector<io::Image> play(const std::string& spec, bool hostPoints, int* shownOut = nullptr)
+    {
+        auto settings = parseSample(spec);
+        EXPECT_TRUE(settings) << settings.error();
+        auto source = makeSampleSource(settings.value());
+        test::FrameStack stack(160, 120);
+        if (hostPoints)
+            stack.frame.setPointPath(render::PointPath::Host);
+        StreamSettings streaming;
+        streaming.pinned = false;
+        streaming.loaderThreads = 2;
+        SequencePlayer player(*source, streaming, UploadPath::GlSubData, nullptr);
+        Playback playback(source->frameCount(), source->fps());
+        playback.setEveryFrame(true);
+        playback.setLoopMode(LoopMode::Once);
+        const render::Camera camera = test::fittedCamera(*source->bounds());
+        std::vector<io::Image> images;
+        for (int i = 0; i < source->frameCount(); ++i) {
+            playback.advance(0.0);
+            player.update(playback, true);
+            EXPECT_EQ(player.shownFrame(), i);
+            images.push_back(
+                stack.render(*player.scene(), camera, postfx::Chain{}, frame::Channel::Color));
+        }
+        if (shownOut)
+            *shownOut = static_cast<int>(player.stats().shown);
+        return images;
+    }
+
+    /// Frame `index` of `spec` uploaded whole (GpuScene of the sample's scene).
+    io::Image direct(const std::string& spec, int index, bool hostPoints)
+    {
+        auto settings = parseSample(spec).value();
+        auto source = makeSampleSource(settings);
+        const render::GpuScene scene(sampleFrame(settings, index), "direct");
+        test::FrameStack stack(160, 120);
+        if (hostPoints)
+            stack.frame.setPointPath(render::PointPath::Host);
+        return stack.render(scene, test::fittedCamera(*source->bounds()), postfx::Chain{},
+                            frame::Channel::Color);
+    }
+};
+
+TEST_F(Stream, PointFramesMatchTheReferenceAndTheWholeUpload)
+{
+    const std::string spec = "sample:points=30000,frames=4";
+    int shown = 0;
+    const std::vector<io::Image> frames = play(spec, true, &shown);
+    EXPECT_EQ(shown, 4);
+    EXPECT_EQ(test::compareWithReference(frames[2], references / "sample_points_frame2.png"), "");
+    EXPECT_GT(test::nonBackgroundFraction(frames[2]), 0.1);
+    EXPECT_LE(maxDifference(frames[2], direct(spec, 2, true)), 1);
+    for (std::size_t i = 1; i < frames.size(); ++i)
+        EXPECT_NE(frames[i].pixels, frames[i - 1].pixels) << "frames " << i - 1 << ", " << i;
+}
+
+TEST_F(Stream, MeshFramesMatchTheReferenceAndTheWholeUpload)
+{
+    const std::string spec = "sample:mesh,points=20000,frames=3";
+    const std::vector<io::Image> frames = play(spec, false);
+    EXPECT_EQ(test::compareWithReference(frames[1], references / "sample_mesh_frame1.png"), "");
+    EXPECT_GT(test::nonBackgroundFraction(frames[1]), 0.1);
+    EXPECT_EQ(frames[1].pixels, direct(spec, 1, false).pixels);
+    EXPECT_NE(frames[1].pixels, frames[0].pixels);
+}
+
+} // namespace
+} // namespace tandem::stream
