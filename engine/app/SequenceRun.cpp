@@ -220,6 +220,11 @@ void SequenceRun::update()
     m_player->update(m_playback, headless || m_player->scene() == nullptr);
     if (render::PointPass* points = m_session.frame().pointPass())
         points->setDevicePoints(m_player->devicePoints());
+    // The staging ring's fill and the frames that came late, as counter tracks of the trace.
+    const stream::StreamStats streaming = m_player->streamStats();
+    profile::Profiler& profiler = m_session.profiler();
+    profiler.counter("stream: staged frames", streaming.readySlots);
+    profiler.counter("stream: late frames", static_cast<double>(m_player->stats().late));
     ++m_updates;
     // From when the staging slots have all been filled once (each gets its memory then).
     const int memoryAfter = 100 + 2 * m_player->streamStats().slots;
@@ -276,13 +281,14 @@ void SequenceRun::report(Report& r) const
            {"loader_waits", s.waits},
            {"loader_wait_seconds", s.waitSeconds},
            {"wall_seconds", seconds},
-           {"host_rss_mb", m_rss.first < 0 ? nlohmann::json(nullptr)
-                                           : nlohmann::json{{"after_warmup", m_rss.first},
-                                                            {"max", m_rss.max},
-                                                            {"end", m_rss.last},
-                                                            {"growth", m_rss.max - m_rss.first},
-                                                            {"samples_from_frame",
-                                              100 + 2 * m_player->streamStats().slots}}},
+           {"host_rss_mb",
+            m_rss.first < 0
+                ? nlohmann::json(nullptr)
+                : nlohmann::json{{"after_warmup", m_rss.first},
+                                 {"max", m_rss.max},
+                                 {"end", m_rss.last},
+                                 {"growth", m_rss.max - m_rss.first},
+                                 {"samples_from_frame", 100 + 2 * m_player->streamStats().slots}}},
            {"gpu_free_mb", m_gpuFree.first < 0 ? nlohmann::json(nullptr)
                                                : nlohmann::json{{"after_warmup", m_gpuFree.first},
                                                                 {"min", m_gpuFree.min},

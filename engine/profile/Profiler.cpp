@@ -130,6 +130,7 @@ struct Profiler::Slot {
     std::vector<CudaSpan> cudaSpans;
     std::vector<Handoff> handoffs;
     std::vector<Span> cpuSpans; ///< the render thread's, then the thread tracks' at the end
+    std::vector<std::pair<const char*, double>> counters;
     std::size_t frameBegin = 0, frameEnd = 0;
     double cpuStart = 0, cpuEnd = 0;
     std::array<std::uint64_t, StallCauseCount> stallsAtStart{};
@@ -151,6 +152,7 @@ struct Profiler::Slot {
         cudaSpans.clear();
         handoffs.clear();
         cpuSpans.clear();
+        counters.clear();
     }
     /// A timestamp where a scope begins: the previous boundary if nothing came between.
     std::size_t beginStamp()
@@ -318,6 +320,8 @@ void Profiler::endFrame()
         for (const auto& track : m_cpuTracks)
             track->drainInto(slot.cpuSpans);
     }
+    slot.counters.swap(m_counterSamples);
+    m_counterSamples.clear();
     slot.pending = true;
     ++m_frame;
     // Collect finished frames in order; stop at the first that is not ready.
@@ -427,6 +431,14 @@ void Profiler::endCuda([[maybe_unused]] std::size_t token, [[maybe_unused]] void
 #endif
 }
 
+void Profiler::counter(const char* name, double value)
+{
+    if (!m_options.enabled)
+        return;
+    // Kept until the frame ends: a sample taken between frames belongs to the next one.
+    m_counterSamples.emplace_back(name, value);
+}
+
 std::size_t Profiler::beginCpu(const char* name)
 {
     if (!m_options.enabled)
@@ -471,6 +483,7 @@ bool Profiler::tryCollect(Slot& slot)
     frame.gpuEndMs = m_glMs[slot.frameEnd];
     frame.handoffs = static_cast<int>(slot.handoffs.size());
     frame.stalls = slot.stalls;
+    frame.counters = slot.counters;
     frame.spans.reserve(slot.cpuSpans.size() + slot.glSpans.size() + slot.handoffs.size() +
                         slot.cudaSpans.size());
     frame.spans.insert(frame.spans.end(), slot.cpuSpans.begin(), slot.cpuSpans.end());

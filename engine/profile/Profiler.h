@@ -64,6 +64,8 @@ struct FrameRecord {
     std::vector<Span> spans;
     int handoffs = 0;
     std::array<std::uint64_t, StallCauseCount> stalls{};
+    /// Values sampled during the frame (Profiler::counter()): counter tracks of the trace.
+    std::vector<std::pair<const char*, double>> counters;
 };
 
 struct ProfilerOptions {
@@ -162,6 +164,9 @@ public:
     /// CPU scope on the render thread's track (steady clock). `name` in static storage.
     std::size_t beginCpu(const char* name);
     void endCpu(std::size_t token);
+    /// Samples `value` for counter `name` in this frame (a streaming cache's fill, say): a
+    /// counter track in the trace. Render thread; `name` in static storage.
+    void counter(const char* name, double value);
 #else
     // Compiled out: the same calls, empty and inline, so call sites cost nothing.
     void beginFrame() {}
@@ -185,6 +190,7 @@ public:
         return 0;
     }
     void endCpu(std::size_t) {}
+    void counter(const char*, double) {}
 #endif
 
     /// The track named `name` for another thread's CPU spans, created on first call (a second
@@ -268,6 +274,8 @@ private:
     Window m_gpuStats;
     Window m_cpuStats;
     Window m_counters;
+    std::vector<std::pair<const char*, double>> m_counterSamples; ///< counter() since the
+                                                                  ///< last frame ended
     std::vector<FrameRecord> m_done;
     std::vector<double> m_glMs; ///< collection scratch: a slot's timestamps on the timeline
     std::vector<std::array<float, 2>> m_sinceAnchor; ///< collection scratch: CUDA span times

@@ -97,6 +97,12 @@ nlohmann::json Trace::toJson() const
                           {"pid", pidOf(Api::Cpu)},
                           {"ts", frame.cpuStartMs * 1000.0},
                           {"args", {{"handoffs", frame.handoffs}, {"stalls", stalls}}}});
+        for (const auto& [counter, value] : frame.counters)
+            events.push_back({{"name", counter},
+                              {"ph", "C"},
+                              {"pid", pidOf(Api::Cpu)},
+                              {"ts", frame.cpuStartMs * 1000.0},
+                              {"args", {{"value", value}}}});
     }
     return {{"traceEvents", events}, {"displayTimeUnit", "ms"}};
 }

@@ -138,5 +138,30 @@ TEST(Trace, UnnamedTracksGetDefaultNames)
     EXPECT_EQ(names, (std::set<std::string>{"main (render thread)", "GL queue", "stream 2"}));
 }
 
+TEST(Trace, CountersBecomeCounterTracks)
+{
+    FrameRecord a, b;
+    a.index = 1;
+    a.cpuStartMs = 2;
+    a.counters = {{"stream: staged frames", 3}, {"stream: late frames", 0}};
+    b.index = 2;
+    b.cpuStartMs = 5;
+    b.counters = {{"stream: staged frames", 7}};
+    Trace trace(4);
+    trace.add({a, b});
+    std::vector<std::pair<double, double>> staged; // (ts µs, value)
+    int late = 0;
+    const nlohmann::json json = trace.toJson();
+    for (const auto& event : json["traceEvents"]) {
+        if (event["ph"] != "C")
+            continue;
+        if (event["name"] == "stream: staged frames")
+            staged.emplace_back(event["ts"].get<double>(), event["args"]["value"].get<double>());
+        late += event["name"] == "stream: late frames" ? 1 : 0;
+    }
+    EXPECT_EQ(staged, (std::vector<std::pair<double, double>>{{2000, 3}, {5000, 7}}));
+    EXPECT_EQ(late, 1);
+}
+
 } // namespace
 } // namespace tandem::profile
