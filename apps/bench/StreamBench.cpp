@@ -362,15 +362,17 @@ nlohmann::json runViewer(const Settings& settings, const Size& size, const EndTo
     s.quiet = true;
     s.stream.budgetBytes = e.budgetBytes;
     bool usage = false;
-    auto run = app::SequenceRun::open(*session, e.spec, s, usage);
+    auto source = stream::openSource(e.spec, s.sequence);
+    if (!source)
+        throw Error(source.error());
+    auto run = app::SequenceRun::open(*session, std::move(source.value()), s, usage);
     if (!run)
         throw Error(run.error());
     int rendered = 0;
     auto steady = Clock::now();
-    run.value()->update();
     while (session->nextFrame()) {
-        session->renderFrame();
         run.value()->update();
+        session->renderFrame();
         if (++rendered == settings.warmup)
             steady = Clock::now();
     }

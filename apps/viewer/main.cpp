@@ -10,6 +10,7 @@
 #include "engine/app/Options.h"
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
+#include "engine/stream/Open.h"
 
 using namespace tandem;
 
@@ -63,18 +64,23 @@ int main(int argc, char** argv)
         settings.framesGiven = options.frames;
         settings.outputFps = options.fps;
         settings.quiet = options.quiet;
+        if (auto valid = app::SequenceRun::validate(settings); !valid)
+            return app::exitWith(app::ExitUsage, valid.error());
+        // The sequence first: a missing or broken one fails before any context is made.
+        auto source = stream::openSource(spec, settings.sequence);
+        if (!source)
+            return app::exitWith(app::ExitInput, source.error());
         app::OpenFailure failure;
         auto session = app::Session::open({"tandem-viewer", ""}, options, argv, failure);
         if (!session)
             return app::exitWith(failure.exitCode, failure.message);
         bool usage = false;
-        auto run = app::SequenceRun::open(*session, spec, settings, usage);
+        auto run = app::SequenceRun::open(*session, std::move(source.value()), settings, usage);
         if (!run)
             return app::exitWith(usage ? app::ExitUsage : app::ExitInput, run.error());
-        run.value()->update();
         while (session->nextFrame()) {
-            session->renderFrame();
             run.value()->update();
+            session->renderFrame();
         }
         return session->finish();
     });

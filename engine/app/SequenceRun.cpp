@@ -56,11 +56,8 @@ Result<stream::LoopMode> parseLoop(const std::string& text)
 
 } // namespace
 
-Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session, const std::string& spec,
-                                                       const SequenceSettings& settings,
-                                                       bool& usage)
+Result<bool> SequenceRun::validate(const SequenceSettings& settings)
 {
-    usage = true;
     if (!(settings.speed >= stream::Playback::MinSpeed &&
           settings.speed <= stream::Playback::MaxSpeed))
         return fail(fmt::format("--speed {} is out of range (0.1 to 8)", settings.speed));
@@ -69,16 +66,24 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session, const s
             return fail(loop.error());
     if (settings.upload != "auto" && settings.upload != "cuda" && settings.upload != "gl")
         return fail(fmt::format("--upload: '{}' is not auto, cuda or gl", settings.upload));
+    return true;
+}
+
+Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
+                                                       std::unique_ptr<stream::Source> source,
+                                                       const SequenceSettings& settings,
+                                                       bool& usage)
+{
+    usage = true;
+    if (auto valid = validate(settings); !valid)
+        return fail(valid.error());
     const bool cudaFrame = session.frame().path() == interop::Path::Cuda;
     usage = false;
     if (settings.upload == "cuda" && !cudaFrame)
         return fail("--upload cuda needs the passes on CUDA, and they run on the host here "
                     "(no GPU, or --backend host)");
-    auto source = stream::openSource(spec, settings.sequence);
-    if (!source)
-        return fail(source.error());
-    log::info("sequence: {}", source.value()->description());
-    std::unique_ptr<SequenceRun> run(new SequenceRun(session, std::move(source.value()), settings));
+    log::info("sequence: {}", source->description());
+    std::unique_ptr<SequenceRun> run(new SequenceRun(session, std::move(source), settings));
     if (settings.preload)
         if (auto loaded = run->m_player->preload(settings.quiet); !loaded)
             return fail(loaded.error());
@@ -233,6 +238,10 @@ void SequenceRun::update()
         if (const std::size_t free = gl::freeVideoMemory(); free > 0)
             m_gpuFree.add(static_cast<double>(free) / 1048576.0);
     }
+    if (!m_player->scene() && !m_empty)
+        m_empty = std::make_unique<render::GpuScene>(render::SceneCounts{}, "no frame yet");
+    if (!m_player->scene())
+        m_session.showScene(m_empty.get());
     if (const render::GpuScene* scene = m_player->scene()) {
         m_session.showScene(scene);
         if (!m_fitted) {

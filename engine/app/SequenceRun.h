@@ -37,15 +37,21 @@ const char* sequenceKeysHelp();
 
 class SequenceRun {
 public:
-    /// Opens `spec` (stream::openSource) in `session`: fails with a usage error for bad
-    /// settings (exit 2) or an input error (missing files, no frames; exit 1), `usage` saying
-    /// which.
-    static Result<std::unique_ptr<SequenceRun>> open(Session& session, const std::string& spec,
+    /// Checks the settings a command line gave (speed, loop mode, upload path): a failure is a
+    /// usage error (exit 2). Call before opening the session.
+    static Result<bool> validate(const SequenceSettings& settings);
+    /// Plays `source` (from stream::openSource, opened before the session, so a missing or
+    /// broken sequence fails without a context) in `session`: fails with a usage error for bad
+    /// settings (exit 2) or an input error (exit 1: --upload cuda without CUDA, a --preload
+    /// larger than the budget), `usage` saying which.
+    static Result<std::unique_ptr<SequenceRun>> open(Session& session,
+                                                     std::unique_ptr<stream::Source> source,
                                                      const SequenceSettings& settings, bool& usage);
     ~SequenceRun();
 
-    /// Before each rendered frame: moves the clock, brings its frame to the screen (or counts
-    /// it late), logs skipped frames. Headless: ends the session's run after the last frame.
+    /// Between Session::nextFrame() (input: keys move the clock) and renderFrame(): moves the
+    /// clock, brings its frame to the screen (or counts it late), logs skipped frames. Until a
+    /// first frame has loaded (it failed, say), an empty scene is shown.
     void update();
 
     /// How many frames a headless run renders (the sequence once, or --frames).
@@ -81,6 +87,7 @@ private:
     Memory m_rss, m_gpuFree;
     bool m_fitted = false;
     std::string m_dropped; ///< a path dropped on the window, opened before the next frame
+    std::unique_ptr<render::GpuScene> m_empty; ///< shown before any frame has loaded
 };
 
 } // namespace tandem::app

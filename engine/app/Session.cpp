@@ -364,8 +364,6 @@ bool Session::outputFailed()
 
 bool Session::nextFrame()
 {
-    TANDEM_ASSERT(m_shown, "app::Session::nextFrame(): no scene (load(), setScene() or "
-                           "showScene() first)");
     if (m_quit || (m_frames > 0 && m_index >= m_frames) || outputFailed())
         return false;
     m_profiler->beginFrame();
@@ -446,6 +444,8 @@ void Session::handleInput()
 
 void Session::renderFrame()
 {
+    TANDEM_ASSERT(m_shown, "app::Session::renderFrame(): no scene (load(), setScene() or "
+                           "showScene() first)");
     m_capturing = m_capture && m_capture->beginFrame(m_index);
     // On captured frames what CUDA wrote also goes through GL, so the capture replays it.
     m_frame->setCaptureFaithful(m_capturing && !m_options.captureNoUpload);

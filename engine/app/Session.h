@@ -87,7 +87,8 @@ public:
     /// Uploads `scene` (replacing the one before) and fits the camera to it.
     void setScene(const render::Scene& scene);
     /// Draws `scene` (not owned; it must stay alive while it is shown, or be replaced) from the
-    /// next frame on: a streamed sequence's front buffers, a different one each frame.
+    /// next frame on: a streamed sequence's front buffers, a different one each frame. Call it
+    /// between nextFrame() and renderFrame() to show what this frame's input asked for.
     void showScene(const render::GpuScene* scene);
     /// Fits the camera to `bounds` (and makes R return there).
     void fitCamera(const io::Bounds& bounds);
