@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <utility>
 
 #include <unistd.h>
@@ -11,9 +12,11 @@
 
 #include "engine/app/Report.h"
 #include "engine/app/Session.h"
+#include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/frame/Frame.h"
 #include "engine/gl/Gl.h"
+#include "engine/io/CameraPath.h"
 #include "engine/stream/Open.h"
 #include "engine/ui/PlaybackPanel.h"
 
@@ -22,8 +25,10 @@ namespace tandem::app {
 const char* sequenceKeysHelp()
 {
     return "Space play/pause, Left/Right step one frame (pauses), Home/End first/last frame, "
-           "+/- speed (0.1x-8x), L loop mode (loop, ping-pong, once); the overlay's playback "
-           "panel (F1) has the timeline slider";
+           "+/- speed (0.1x-8x), L loop mode (loop, ping-pong, once), K add a camera key at "
+           "this frame from the current view, P save the camera path (JSON, into --out; "
+           "--camera-path loads one; while playing the camera follows it, paused it is free); "
+           "the overlay's playback panel (F1) has the timeline slider";
 }
 
 namespace {
@@ -114,6 +119,7 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
                             count / m_source->fps() * settings.outputFps / settings.speed - 1e-9)));
     if (headless)
         session.setFrameLimit(m_headlessFrames);
+    session.driveCameraPath(true);
     bindKeys();
     session.addPanel({"Playback", true, [this] {
                           ui::playbackPanel(m_playback, m_player->stats(), m_player->streamStats(),
@@ -198,6 +204,17 @@ void SequenceRun::bindKeys()
     m_session.onKey(Key::End, [this] { m_playback.toEnd(); });
     m_session.onKey(Key::Plus, [this] { m_playback.faster(); });
     m_session.onKey(Key::Minus, [this] { m_playback.slower(); });
+    m_session.onKey(Key::K, [this] {
+        auto& path = m_session.cameraPath();
+        if (!path)
+            path.emplace();
+        const render::OrbitController& c = m_session.controller();
+        const float frame = static_cast<float>(m_playback.frame());
+        path->addKey({frame, c.yaw(), c.pitch(), c.distanceScale()});
+        log::info("camera key at frame {} (yaw {:.1f}, pitch {:.1f}, distance {:.2f}); {} keys",
+                  frame, c.yaw(), c.pitch(), c.distanceScale(), path->keys.size());
+    });
+    m_session.onKey(Key::P, [this] { saveCameraPath(); });
     m_session.onKey(Key::L, [this] {
         const stream::LoopMode next =
             m_playback.loopMode() == stream::LoopMode::Loop       ? stream::LoopMode::PingPong
@@ -206,6 +223,28 @@ void SequenceRun::bindKeys()
         m_playback.setLoopMode(next);
         log::info("loop mode: {}", stream::loopModeName(next));
     });
+}
+
+void SequenceRun::saveCameraPath()
+{
+    const auto& path = m_session.cameraPath();
+    if (!path || path->keys.empty()) {
+        log::warning("P: no camera path to save (K adds a key)");
+        return;
+    }
+    const std::filesystem::path folder = m_session.outputFolder();
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    for (int n = 0; n < 100000; ++n) {
+        const std::filesystem::path file = folder / fmt::format("camera_path_{:03d}.json", n);
+        if (std::filesystem::exists(file, error))
+            continue;
+        if (auto written = writeTextFile(file, io::formatCameraPath(*path), false); !written)
+            log::warning("P: {}", written.error());
+        else
+            log::info("saved the camera path ({} keys) to {}", path->keys.size(), file.string());
+        return;
+    }
 }
 
 void SequenceRun::update()
@@ -222,6 +261,12 @@ void SequenceRun::update()
         m_playback.advance(seconds);
     // Headless renders are exact: each output frame waits for its sequence frame. A window
     // never waits, but for the very first frame.
+    // The camera follows the path by the sequence's clock while playing (and always headless).
+    if (const auto& path = m_session.cameraPath();
+        path && !path->keys.empty() && (headless || m_playback.isPlaying())) {
+        const io::CameraKey key = path->at(static_cast<float>(m_playback.frame()));
+        m_session.controller().setPose(key.yaw, key.pitch, key.distanceScale);
+    }
     m_player->update(m_playback, headless || m_player->scene() == nullptr);
     if (render::PointPass* points = m_session.frame().pointPass())
         points->setDevicePoints(m_player->devicePoints());

@@ -68,6 +68,8 @@ private:
     /// Replaces the sequence with the one dropped on the window (a warning if it will not open).
     void openDropped();
     void bindKeys();
+    /// Writes the camera path to --out/camera_path_NNN.json (the first free number).
+    void saveCameraPath();
     void report(class Report& report) const;
 
     Session& m_session;

@@ -378,7 +378,9 @@ bool Session::nextFrame()
                 return false;
             m_renderer->resize(m_context->framebufferWidth(), m_context->framebufferHeight());
         }
-        if (m_cameraPath) {
+        if (m_cameraPath && m_appDrivesPath) {
+            // The app sets the pose itself.
+        } else if (m_cameraPath) {
             const io::CameraKey key = m_cameraPath->at(static_cast<float>(m_index));
             m_controller.setPose(key.yaw, key.pitch, key.distanceScale);
         } else if (m_index > 0) {

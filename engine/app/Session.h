@@ -112,6 +112,13 @@ public:
     void onDrop(std::function<void(const std::string&)> action);
     /// Calls `action` with the run report before it is written (an app adds its sections).
     void onReport(std::function<void(Report&)> action);
+    /// The camera path (--camera-path), or none; an app may edit it (add keys).
+    std::optional<io::CameraPath>& cameraPath() { return m_cameraPath; }
+    /// The app moves the camera along the path itself (by its own clock) instead of the session
+    /// doing it by rendered frame.
+    void driveCameraPath(bool byApp) { m_appDrivesPath = byApp; }
+    /// The folder frames, screenshots and saved files go to (--out).
+    const std::filesystem::path& outputFolder() const { return m_output.dir; }
     /// Ends the run after the frame being rendered (headless: the sequence is done).
     void stop() { m_quit = true; }
     /// Renders `frames` frames and ends (the progress line counts towards it); -1: until the
@@ -183,6 +190,7 @@ private:
     int m_rendered = 0;
     int m_nextScreenshot = 0;
     bool m_quit = false;
+    bool m_appDrivesPath = false;
     bool m_screenshotAsked = false;
     bool m_capturing = false;
     std::string m_error;

@@ -41,6 +41,27 @@ CameraKey CameraPath::at(float frame) const
     return keys.back();
 }
 
+void CameraPath::addKey(const CameraKey& key)
+{
+    auto at = std::lower_bound(keys.begin(), keys.end(), key.frame,
+                               [](const CameraKey& k, float frame) { return k.frame < frame; });
+    if (at != keys.end() && at->frame == key.frame)
+        *at = key;
+    else
+        keys.insert(at, key);
+}
+
+std::string formatCameraPath(const CameraPath& path)
+{
+    nlohmann::json keys = nlohmann::json::array();
+    for (const CameraKey& key : path.keys)
+        keys.push_back({{"frame", key.frame},
+                        {"yaw", key.yaw},
+                        {"pitch", key.pitch},
+                        {"distance", key.distanceScale}});
+    return nlohmann::json{{"keyframes", keys}}.dump(1) + "\n";
+}
+
 Result<CameraPath> readCameraPath(const std::filesystem::path& path)
 {
     auto text = readTextFile(path);

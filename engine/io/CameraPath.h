@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "engine/core/Result.h"
@@ -25,11 +26,16 @@ struct CameraPath {
     static CameraPath orbit();
     /// The pose at `frame`.
     CameraKey at(float frame) const;
+    /// Adds `key` in frame order, replacing a key at the same frame.
+    void addKey(const CameraKey& key);
 };
 
 /// Reads {"keyframes": [{"frame": 0, "yaw": 0, "pitch": 20, "distance": 1}, ...]} (distance is
 /// the multiple of the fitted distance; missing fields keep the defaults). Fails naming the file
 /// and the problem.
 Result<CameraPath> readCameraPath(const std::filesystem::path& path);
+
+/// The JSON readCameraPath() reads.
+std::string formatCameraPath(const CameraPath& path);
 
 } // namespace tandem::io

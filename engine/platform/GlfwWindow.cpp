@@ -53,6 +53,10 @@ Key toKey(int key)
         return Key::Down;
     case GLFW_KEY_L:
         return Key::L;
+    case GLFW_KEY_K:
+        return Key::K;
+    case GLFW_KEY_P:
+        return Key::P;
     case GLFW_KEY_HOME:
         return Key::Home;
     case GLFW_KEY_END:

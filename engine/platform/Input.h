@@ -16,6 +16,8 @@ enum class Key {
     R,
     Q,
     L,
+    K,
+    P,
     F1,
     F2,
     F12,

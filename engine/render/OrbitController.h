@@ -37,6 +37,8 @@ public:
     float yaw() const { return m_yaw; }
     float pitch() const { return m_pitch; }
     float fovY() const { return m_fovY; }
+    /// The distance as a multiple of the fitted one (what setPose() takes).
+    float distanceScale() const { return m_distance / m_fittedDistance; }
 
 private:
     glm::vec3 m_target{0.0f};

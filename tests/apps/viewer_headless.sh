@@ -4,7 +4,8 @@
 # every frame rendered once and distinct, in natural order; the same frames from a pack render
 # identically; a truncated file and a damaged pack frame are skipped, named, and the previous
 # frame stays on screen; --video has every frame; --speed 2 shows every other frame. Then the
-# first frame broken (nothing shown before it). Part (e) is left out without ffmpeg.
+# first frame broken (nothing shown before it); a camera path followed by sequence frame. Part
+# (e) is left out without ffmpeg.
 # Usage: viewer_headless.sh VIEWER PACK PNG_CHECK OUT_DIR
 set -uo pipefail
 viewer=$1; pack=$2; check=$3; out=$4
@@ -183,6 +184,21 @@ else
     [ "$(count first)" = 6 ] || wrong "first frame broken: $(count first) files, expected 6"
     for i in 1 2 3 4 5; do same first $i folder $i; done
 fi
+
+echo "== (h) a camera path along the sequence's frames"
+# Keys at the default pose: the same frames as (a). Keys turning the camera by sequence frame:
+# frame 0 at the default pose is (a)'s, the later ones are not.
+echo '{"keyframes": [{"frame": 0, "yaw": 30, "pitch": 20, "distance": 1},
+                    {"frame": 5, "yaw": 30, "pitch": 20, "distance": 1}]}' >"$out/path_still.json"
+echo '{"keyframes": [{"frame": 0, "yaw": 30, "pitch": 20, "distance": 1},
+                    {"frame": 5, "yaw": 120, "pitch": 40, "distance": 1.5}]}' >"$out/path_turn.json"
+play still "$seq" --every-frame --camera-path "$out/path_still.json"
+for i in 0 1 2 3 4 5; do same still $i folder $i; done
+play turn "$seq" --every-frame --camera-path "$out/path_turn.json"
+same turn 0 folder 0
+for i in 2 5; do
+    cmp -s "$(png turn $i)" "$(png folder $i)" && wrong "turn frame $i did not follow the path"
+done
 
 [ $failures = 0 ] || fail "$failures wrong values (above)"
 [ "${video_skipped:-0}" = 1 ] && { echo "ok, but (e) skipped: no ffmpeg"; exit 77; }

@@ -90,5 +90,28 @@ TEST(CameraPath, BadFilesSayWhy)
     EXPECT_NE(missing.error().find("no such file"), std::string::npos);
 }
 
+TEST(CameraPath, KeysAddedInOrderSaveAndLoadBack)
+{
+    io::CameraPath path;
+    path.addKey({20, 90, 10, 2});
+    path.addKey({0, 0, 20, 1});
+    path.addKey({10, 45, 15, 1.5f});
+    path.addKey({10, 50, 15, 1.5f}); // the same frame again: replaced
+    ASSERT_EQ(path.keys.size(), 3u);
+    EXPECT_FLOAT_EQ(path.keys[1].yaw, 50);
+    EXPECT_FLOAT_EQ(path.keys[2].frame, 20);
+    test::TempDir dir;
+    auto back = io::readCameraPath(dir.write("saved.json", io::formatCameraPath(path)));
+    ASSERT_TRUE(back) << back.error();
+    ASSERT_EQ(back.value().keys.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_FLOAT_EQ(back.value().keys[i].frame, path.keys[i].frame);
+        EXPECT_FLOAT_EQ(back.value().keys[i].yaw, path.keys[i].yaw);
+        EXPECT_FLOAT_EQ(back.value().keys[i].pitch, path.keys[i].pitch);
+        EXPECT_FLOAT_EQ(back.value().keys[i].distanceScale, path.keys[i].distanceScale);
+    }
+    EXPECT_FLOAT_EQ(back.value().at(15).yaw, 70);
+}
+
 } // namespace
 } // namespace tandem::profile

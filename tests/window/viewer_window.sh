@@ -65,7 +65,21 @@ xdotool key Right
 settle Right; step=$settled
 xdotool key End
 settle End; last=$settled
+# A camera key at the last frame from the current view, then the path saved into --out.
+xdotool key k
+xdotool key p
+for _ in $(seq 1 50); do
+    [ -f "$out/camera_path_000.json" ] && break
+    sleep 0.1
+done
 quit_window_app
+[ -f "$out/camera_path_000.json" ] || fail "K then P saved no camera path"
+python3 - "$out/camera_path_000.json" <<'PY' || fail "the saved camera path is wrong"
+import json, sys
+keys = json.load(open(sys.argv[1]))["keyframes"]
+assert len(keys) == 1 and keys[0]["frame"] == 59, keys
+assert abs(keys[0]["distance"] - 1.0) < 1e-3, keys
+PY
 
 "$check" --size 320x240 --min-fraction 0.02 "$step" "$first" "$last" || fail "screenshots"
 cmp -s "$first" "$step" && fail "Right showed the same frame as Home"
