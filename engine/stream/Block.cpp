@@ -43,6 +43,22 @@ BlockHeader headerFor(const render::SceneCounts& counts)
 
 } // namespace
 
+io::Bounds boundsFrom(const float min[3], const float max[3])
+{
+    io::Bounds b;
+    b.min = {min[0], min[1], min[2]};
+    b.max = {max[0], max[1], max[2]};
+    return b;
+}
+
+void storeBounds(const io::Bounds& bounds, float min[3], float max[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        min[i] = bounds.min[i];
+        max[i] = bounds.max[i];
+    }
+}
+
 std::size_t blockBytes(const render::SceneCounts& counts)
 {
     return headerFor(counts).totalBytes;
@@ -54,10 +70,7 @@ std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out)
     BlockHeader h = headerFor(counts);
     TANDEM_ASSERT(out.size() >= h.totalBytes, "stream::writeBlock(): the block does not fit");
     const io::Bounds bounds = scene.bounds();
-    for (int i = 0; i < 3; ++i) {
-        h.boundsMin[i] = bounds.min[i];
-        h.boundsMax[i] = bounds.max[i];
-    }
+    storeBounds(bounds, h.boundsMin, h.boundsMax);
     std::memset(out.data(), 0, h.totalBytes);
     std::memcpy(out.data(), &h, sizeof(h));
     std::uint8_t* base = out.data();
@@ -150,10 +163,7 @@ Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const s
     view.provokingTriangles = {
         reinterpret_cast<const std::uint32_t*>(base + h.provokingTrianglesOffset),
         h.provokingTriangleCount};
-    for (int i = 0; i < 3; ++i) {
-        view.bounds.min[i] = h.boundsMin[i];
-        view.bounds.max[i] = h.boundsMax[i];
-    }
+    view.bounds = boundsFrom(h.boundsMin, h.boundsMax);
     if (!trusted) {
         auto valid = render::validateScene(view, name);
         if (!valid)

@@ -53,6 +53,10 @@ struct BlockHeader {
 };
 static_assert(sizeof(BlockHeader) == 120, "BlockHeader is part of the pack format");
 
+/// Bounds as the block header, the pack header and its index store them (min[3], max[3]).
+io::Bounds boundsFrom(const float min[3], const float max[3]);
+void storeBounds(const io::Bounds& bounds, float min[3], float max[3]);
+
 /// The bytes a block of `counts` takes.
 std::size_t blockBytes(const render::SceneCounts& counts);
 

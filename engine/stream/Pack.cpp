@@ -232,10 +232,7 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
                     (h.largestFlags & BlockCompactPoints) != 0};
     info.largestBlockBytes = h.largestBlockBytes;
     info.largestStoredBytes = h.largestStoredBytes;
-    for (int a = 0; a < 3; ++a) {
-        info.bounds.min[a] = h.boundsMin[a];
-        info.bounds.max[a] = h.boundsMax[a];
-    }
+    info.bounds = boundsFrom(h.boundsMin, h.boundsMax);
     info.indexOffset = h.indexOffset;
     info.indexBytes = h.indexBytes;
     info.fileBytes = h.fileBytes;
@@ -282,10 +279,7 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
         f.blockBytes = e.blockBytes;
         f.vertexCount = e.vertexCount;
         f.indexCount = e.indexCount;
-        for (int a = 0; a < 3; ++a) {
-            f.bounds.min[a] = e.boundsMin[a];
-            f.bounds.max[a] = e.boundsMax[a];
-        }
+        f.bounds = boundsFrom(e.boundsMin, e.boundsMax);
         f.codec = codec;
         f.positions = positions;
         f.crc = e.crc;
@@ -646,10 +640,7 @@ Result<EncodedFrame> PackWriter::encode(std::vector<std::uint8_t> block, const s
     f.blockBytes = h.totalBytes;
     f.vertexCount = h.vertexCount;
     f.indexCount = h.indexCount;
-    for (int a = 0; a < 3; ++a) {
-        f.bounds.min[a] = h.boundsMin[a];
-        f.bounds.max[a] = h.boundsMax[a];
-    }
+    f.bounds = boundsFrom(h.boundsMin, h.boundsMax);
     f.name = name;
     encoded.counts = {h.objectCount,
                       h.vertexCount,
@@ -744,10 +735,7 @@ Result<PackInfo> PackWriter::finish()
         e.blockBytes = f.blockBytes;
         e.vertexCount = f.vertexCount;
         e.indexCount = f.indexCount;
-        for (int a = 0; a < 3; ++a) {
-            e.boundsMin[a] = f.bounds.min[a];
-            e.boundsMax[a] = f.bounds.max[a];
-        }
+        storeBounds(f.bounds, e.boundsMin, e.boundsMax);
         e.codec = static_cast<std::uint8_t>(f.codec);
         e.positions = static_cast<std::uint8_t>(f.positions);
         e.crc = f.crc;
@@ -770,10 +758,7 @@ Result<PackInfo> PackWriter::finish()
     if (index.size() - m_frames.size() * sizeof(PackEntry) >
         std::numeric_limits<std::uint32_t>::max())
         return fail(fmt::format("{}: the frames' names are too long", m_path.string()));
-    for (int a = 0; a < 3; ++a) {
-        h.boundsMin[a] = bounds.min[a];
-        h.boundsMax[a] = bounds.max[a];
-    }
+    storeBounds(bounds, h.boundsMin, h.boundsMax);
     h.indexOffset = m_end;
     h.indexBytes = index.size();
     h.fileBytes = h.indexOffset + h.indexBytes;

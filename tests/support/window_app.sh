@@ -3,7 +3,8 @@
 
 fail() { echo "FAIL: $*"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null; exit 1; }
 
-# Runs COMMAND... in the background, logging to $out/log.txt, and waits for its window.
+# Runs COMMAND... in the background, logging to $out/log.txt, and waits for its window, titled
+# $window_title (default tandem-raster).
 start_window_app() {
     [ -n "${DISPLAY:-}" ] || fail "no DISPLAY for a window test"
     command -v xdotool >/dev/null || fail "xdotool missing (apt-get install xdotool)"
@@ -11,7 +12,8 @@ start_window_app() {
     pid=$!
     wid=""
     for _ in $(seq 150); do
-        wid=$(xdotool search --name "tandem-raster" 2>/dev/null | head -1) && [ -n "$wid" ] && break
+        wid=$(xdotool search --name "^${window_title:-tandem-raster}" 2>/dev/null | head -1) &&
+            [ -n "$wid" ] && break
         kill -0 "$pid" 2>/dev/null || fail "app exited early: $(cat "$out/log.txt")"
         sleep 0.1
     done

@@ -17,18 +17,8 @@ sample=sample:points=20000,frames=60
 "$viewer" --headless "$sample" --every-frame --size 320x240 --out "$out/headless" -q \
     || fail "headless render"
 
-# start_window_app looks for tandem-raster's window; this one is titled tandem-viewer.
-"$viewer" "$sample" --size 320x240 --out "$out" --no-vsync >"$out/log.txt" 2>&1 &
-pid=$!
-wid=""
-for _ in $(seq 150); do
-    wid=$(xdotool search --name "^tandem-viewer" 2>/dev/null | head -1) && [ -n "$wid" ] && break
-    kill -0 "$pid" 2>/dev/null || fail "viewer exited early: $(cat "$out/log.txt")"
-    sleep 0.1
-done
-[ -n "$wid" ] || fail "no window appeared"
-xdotool windowfocus --sync "$wid" 2>/dev/null || true
-sleep 0.5
+window_title=tandem-viewer
+start_window_app "$viewer" "$sample" --size 320x240 --out "$out" --no-vsync
 
 # Presses S and waits for screenshot N.
 shot() {
