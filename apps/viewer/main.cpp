@@ -53,6 +53,14 @@ int main(int argc, char** argv)
     cli.add_option("--upload", settings.upload,
                    "auto, cuda (a copy stream inside the frame's handoff) or gl "
                    "(glNamedBufferSubData); auto: cuda when the passes run on CUDA");
+    std::string compare;
+    cli.add_option("--compare", compare,
+                   "a second sequence on the same timeline and camera (ground truth against "
+                   "reconstruction), shown as --compare-mode says");
+    cli.add_option("--compare-mode", settings.compareMode,
+                   "side (the middle half of each, side by side), split (at --divider, "
+                   "draggable in the overlay) or difference (|A - B| x 4); default split");
+    cli.add_option("--divider", settings.divider, "where the split is, 0..1 of the width");
     cli.add_option("--sequence-fps", settings.sequence.fps,
                    "frame rate of a folder or pattern of files (default 30; a manifest or pack "
                    "says its own)")
@@ -70,12 +78,20 @@ int main(int argc, char** argv)
         auto source = stream::openSource(spec, settings.sequence);
         if (!source)
             return app::exitWith(app::ExitInput, source.error());
+        std::unique_ptr<stream::Source> second;
+        if (!compare.empty()) {
+            auto opened = stream::openSource(compare, settings.sequence);
+            if (!opened)
+                return app::exitWith(app::ExitInput, opened.error());
+            second = std::move(opened.value());
+        }
         app::OpenFailure failure;
         auto session = app::Session::open({"tandem-viewer", ""}, options, argv, failure);
         if (!session)
             return app::exitWith(failure.exitCode, failure.message);
         bool usage = false;
-        auto run = app::SequenceRun::open(*session, std::move(source.value()), settings, usage);
+        auto run = app::SequenceRun::open(*session, std::move(source.value()), settings, usage,
+                                          std::move(second));
         if (!run)
             return app::exitWith(usage ? app::ExitUsage : app::ExitInput, run.error());
         while (session->nextFrame()) {

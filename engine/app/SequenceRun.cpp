@@ -71,13 +71,18 @@ Result<bool> SequenceRun::validate(const SequenceSettings& settings)
             return fail(loop.error());
     if (settings.upload != "auto" && settings.upload != "cuda" && settings.upload != "gl")
         return fail(fmt::format("--upload: '{}' is not auto, cuda or gl", settings.upload));
+    if (auto mode = render::parseCompareMode(settings.compareMode); !mode)
+        return fail(mode.error());
+    if (!(settings.divider >= 0.0f && settings.divider <= 1.0f))
+        return fail(fmt::format("--divider {} is not between 0 and 1", settings.divider));
     return true;
 }
 
 Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
                                                        std::unique_ptr<stream::Source> source,
                                                        const SequenceSettings& settings,
-                                                       bool& usage)
+                                                       bool& usage,
+                                                       std::unique_ptr<stream::Source> compare)
 {
     usage = true;
     if (auto valid = validate(settings); !valid)
@@ -88,7 +93,28 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
         return fail("--upload cuda needs the passes on CUDA, and they run on the host here "
                     "(no GPU, or --backend host)");
     log::info("sequence: {}", source->description());
-    std::unique_ptr<SequenceRun> run(new SequenceRun(session, std::move(source), settings));
+    SequenceSettings effective = settings;
+    if (compare) {
+        // Two sequences render each frame: both upload through GL, the CUDA point pass then
+        // reading each one's vertex buffer.
+        effective.upload = "gl";
+        log::info("compare: {} ({} mode)", compare->description(), settings.compareMode);
+    }
+    std::unique_ptr<SequenceRun> run(new SequenceRun(session, std::move(source), effective));
+    if (compare) {
+        run->m_compareMode = render::parseCompareMode(settings.compareMode).value();
+        run->m_divider = settings.divider;
+        run->m_compareSource = std::move(compare);
+        run->m_comparePlayer = std::make_unique<stream::SequencePlayer>(
+            *run->m_compareSource, effective.stream, stream::UploadPath::GlSubData,
+            &session.profiler());
+        session.addPanel({"Compare", true, [r = run.get()] {
+                              int mode = static_cast<int>(r->m_compareMode);
+                              ui::comparePanel(mode, r->m_divider,
+                                               r->m_compareSource->description());
+                              r->m_compareMode = static_cast<render::CompareMode>(mode);
+                          }});
+    }
     if (settings.preload)
         if (auto loaded = run->m_player->preload(settings.quiet); !loaded)
             return fail(loaded.error());
@@ -283,8 +309,21 @@ void SequenceRun::update()
         if (const std::size_t free = gl::freeVideoMemory(); free > 0)
             m_gpuFree.add(static_cast<double>(free) / 1048576.0);
     }
-    if (!m_player->scene() && !m_empty)
+    if (m_comparePlayer) {
+        // The second sequence shows the first's frame (its last, where it is shorter).
+        stream::Playback follow(m_compareSource->frameCount(), m_compareSource->fps());
+        follow.seek(std::min(m_playback.frame(), m_compareSource->frameCount() - 1));
+        follow.pause();
+        m_comparePlayer->update(follow, headless || m_comparePlayer->scene() == nullptr);
+        for (const std::string& warning : m_comparePlayer->takeWarnings())
+            (void)warning; // logged by the player
+    }
+    if ((!m_player->scene() || (m_comparePlayer && !m_comparePlayer->scene())) && !m_empty)
         m_empty = std::make_unique<render::GpuScene>(render::SceneCounts{}, "no frame yet");
+    if (m_comparePlayer) {
+        const render::GpuScene* second = m_comparePlayer->scene();
+        m_session.compare(second ? second : m_empty.get(), m_compareMode, m_divider);
+    }
     if (!m_player->scene())
         m_session.showScene(m_empty.get());
     if (const render::GpuScene* scene = m_player->scene()) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "engine/core/Result.h"
+#include "engine/render/ComparePass.h"
 #include "engine/stream/FolderSource.h"
 #include "engine/stream/Playback.h"
 #include "engine/stream/SequencePlayer.h"
@@ -29,7 +30,9 @@ struct SequenceSettings {
     int framesGiven = -1;    ///< --frames; -1: headless renders the sequence once
     double outputFps = 30.0; ///< headless clock: sequence seconds advance 1/outputFps a frame
     bool outputFpsGiven = false;
-    bool quiet = false; ///< no progress lines (-q)
+    bool quiet = false;                ///< no progress lines (-q)
+    std::string compareMode = "split"; ///< with a second sequence: side, split, difference
+    float divider = 0.5f;              ///< split: where, 0..1 of the width
 };
 
 /// The playback keys, for --help and the help panel.
@@ -43,10 +46,12 @@ public:
     /// Plays `source` (from stream::openSource, opened before the session, so a missing or
     /// broken sequence fails without a context) in `session`: fails with a usage error for bad
     /// settings (exit 2) or an input error (exit 1: --upload cuda without CUDA, a --preload
-    /// larger than the budget), `usage` saying which.
-    static Result<std::unique_ptr<SequenceRun>> open(Session& session,
-                                                     std::unique_ptr<stream::Source> source,
-                                                     const SequenceSettings& settings, bool& usage);
+    /// larger than the budget), `usage` saying which. `compare` (may be null): a second
+    /// sequence on the same timeline and camera, shown with the first as settings.compareMode
+    /// says (both upload through GL then).
+    static Result<std::unique_ptr<SequenceRun>>
+    open(Session& session, std::unique_ptr<stream::Source> source, const SequenceSettings& settings,
+         bool& usage, std::unique_ptr<stream::Source> compare = nullptr);
     ~SequenceRun();
 
     /// Between Session::nextFrame() (input: keys move the clock) and renderFrame(): moves the
@@ -90,6 +95,11 @@ private:
     bool m_fitted = false;
     std::string m_dropped; ///< a path dropped on the window, opened before the next frame
     std::unique_ptr<render::GpuScene> m_empty; ///< shown before any frame has loaded
+    // Compare mode: the second sequence, its player and clock (following the first's frame).
+    std::unique_ptr<stream::Source> m_compareSource;
+    std::unique_ptr<stream::SequencePlayer> m_comparePlayer;
+    render::CompareMode m_compareMode = render::CompareMode::Split;
+    float m_divider = 0.5f;
 };
 
 } // namespace tandem::app

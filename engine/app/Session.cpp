@@ -320,6 +320,15 @@ void Session::showScene(const render::GpuScene* scene)
     m_shown = scene;
 }
 
+void Session::compare(const render::GpuScene* second, render::CompareMode mode, float divider)
+{
+    m_second = second;
+    m_compareMode = mode;
+    m_divider = divider;
+    if (second && !m_comparePass)
+        m_comparePass = std::make_unique<render::ComparePass>();
+}
+
 void Session::fitCamera(const io::Bounds& bounds)
 {
     m_bounds = bounds;
@@ -452,6 +461,16 @@ void Session::renderFrame()
     // On captured frames what CUDA wrote also goes through GL, so the capture replays it.
     m_frame->setCaptureFaithful(m_capturing && !m_options.captureNoUpload);
     m_frame->render(*m_shown, m_controller.camera(), m_chain, m_channel, m_geometry);
+    if (m_second) {
+        // The second sequence through the same frame and camera; both presented images then
+        // make one.
+        const GLuint present = m_renderer->presentFramebuffer();
+        const int width = m_renderer->width(), height = m_renderer->height();
+        m_comparePass->capture(present, width, height, false);
+        m_frame->render(*m_second, m_controller.camera(), m_chain, m_channel, m_geometry);
+        m_comparePass->capture(present, width, height, true);
+        m_comparePass->compose(present, width, height, m_compareMode, m_divider);
+    }
     if (m_overlay) {
         profile::GlScope scope(*m_profiler, "overlay");
         m_overlay->draw(m_renderer->presentFramebuffer(), m_renderer->width(),

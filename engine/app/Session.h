@@ -30,6 +30,7 @@
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PostProcessor.h"
 #include "engine/profile/Profiler.h"
+#include "engine/render/ComparePass.h"
 #include "engine/render/GBuffer.h"
 #include "engine/render/GeometryPass.h"
 #include "engine/render/OrbitController.h"
@@ -90,6 +91,9 @@ public:
     /// next frame on: a streamed sequence's front buffers, a different one each frame. Call it
     /// between nextFrame() and renderFrame() to show what this frame's input asked for.
     void showScene(const render::GpuScene* scene);
+    /// Compare mode: each frame also renders `second` (not owned; null: off) with the same camera
+    /// and shows both as `mode` says (render::ComparePass); `divider` in 0..1 of the width.
+    void compare(const render::GpuScene* second, render::CompareMode mode, float divider);
     /// Fits the camera to `bounds` (and makes R return there).
     void fitCamera(const io::Bounds& bounds);
 
@@ -184,7 +188,11 @@ private:
     std::map<platform::Key, std::vector<std::function<void()>>> m_keys;
     std::vector<std::function<void(const std::string&)>> m_drops;
     std::vector<std::function<void(Report&)>> m_reporters;
-    const render::GpuScene* m_shown = nullptr; ///< what frames draw: m_scene or the app's
+    const render::GpuScene* m_shown = nullptr;  ///< what frames draw: m_scene or the app's
+    const render::GpuScene* m_second = nullptr; ///< compare mode: the other scene
+    render::CompareMode m_compareMode = render::CompareMode::Split;
+    float m_divider = 0.5f;
+    std::unique_ptr<render::ComparePass> m_comparePass;
     std::map<std::uint64_t, std::filesystem::path> m_pendingScreenshots;
     int m_index = 0; ///< the frame being rendered
     int m_rendered = 0;

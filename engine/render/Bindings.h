@@ -9,6 +9,7 @@ namespace tandem::render::binding {
 // Uniform buffers
 inline constexpr std::uint32_t UboCamera = 0;
 inline constexpr std::uint32_t UboPresent = 1;
+inline constexpr std::uint32_t UboCompare = 2;
 
 // Texture units
 inline constexpr std::uint32_t TexGBufferColor = 0;
@@ -16,6 +17,8 @@ inline constexpr std::uint32_t TexGBufferDepth = 1;
 inline constexpr std::uint32_t TexGBufferNormal = 2;
 inline constexpr std::uint32_t TexGBufferId = 3;
 inline constexpr std::uint32_t TexOutput = 4;
+inline constexpr std::uint32_t TexCompareA = 5;
+inline constexpr std::uint32_t TexCompareB = 6;
 
 // Image units (the resolve pass writes the G-buffer's attribute targets)
 inline constexpr std::uint32_t ImageColor = 0;

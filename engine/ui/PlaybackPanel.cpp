@@ -73,4 +73,13 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
     }
 }
 
+void comparePanel(int& mode, float& divider, const std::string& second)
+{
+    ImGui::TextWrapped("against %s", second.c_str());
+    const char* modes[] = {"side by side", "split", "difference"};
+    ImGui::Combo("mode", &mode, modes, 3);
+    if (mode == 1)
+        ImGui::SliderFloat("divider", &divider, 0.0f, 1.0f, "%.2f");
+}
+
 } // namespace tandem::ui

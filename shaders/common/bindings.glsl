@@ -4,6 +4,7 @@
 // Uniform buffers
 #define TANDEM_UBO_CAMERA 0
 #define TANDEM_UBO_PRESENT 1
+#define TANDEM_UBO_COMPARE 2
 
 // Texture units
 #define TANDEM_TEX_GBUFFER_COLOR 0
@@ -11,6 +12,8 @@
 #define TANDEM_TEX_GBUFFER_NORMAL 2
 #define TANDEM_TEX_GBUFFER_ID 3
 #define TANDEM_TEX_OUTPUT 4
+#define TANDEM_TEX_COMPARE_A 5
+#define TANDEM_TEX_COMPARE_B 6
 
 // Image units (the resolve pass writes the G-buffer's attribute targets)
 #define TANDEM_IMAGE_COLOR 0

@@ -4,8 +4,8 @@
 # every frame rendered once and distinct, in natural order; the same frames from a pack render
 # identically; a truncated file and a damaged pack frame are skipped, named, and the previous
 # frame stays on screen; --video has every frame; --speed 2 shows every other frame. Then the
-# first frame broken (nothing shown before it); a camera path followed by sequence frame. Part
-# (e) is left out without ffmpeg.
+# first frame broken (nothing shown before it); a camera path followed by sequence frame;
+# compare mode (difference, split, side by side). Part (e) is left out without ffmpeg.
 # Usage: viewer_headless.sh VIEWER PACK PNG_CHECK OUT_DIR
 set -uo pipefail
 viewer=$1; pack=$2; check=$3; out=$4
@@ -199,6 +199,29 @@ same turn 0 folder 0
 for i in 2 5; do
     cmp -s "$(png turn $i)" "$(png folder $i)" && wrong "turn frame $i did not follow the path"
 done
+
+echo "== (i) compare: two sequences on one timeline and camera"
+columns="$(dirname "$0")/png_columns.py"
+# B: the same frames in reverse (a manifest), so the same bounds and camera.
+python3 -c 'import json, sys
+print(json.dumps({"fps": 30, "frames": [name + ".ply" for name in reversed(sys.argv[1:])]}))' \
+    "${natural[@]}" >"$seq/reversed.json"
+play reversed "$seq/reversed.json" --every-frame
+play difference "$seq" --every-frame --compare "$out/frames.tdpk" --compare-mode difference
+for i in 0 3 5; do
+    python3 "$columns" black "$(png difference $i)" || wrong "difference of equal frames not black"
+done
+play split "$seq" --every-frame --compare "$seq/reversed.json" --compare-mode split --divider 0.5
+for i in 1 4; do
+    # Left of the divider (column 80 is the line) A's frame, right of it B's.
+    python3 "$columns" same "$(png split $i)" 0 80 "$(png folder $i)" 0 80 || wrong "split $i: left"
+    python3 "$columns" same "$(png split $i)" 81 160 "$(png reversed $i)" 81 160 \
+        || wrong "split $i: right"
+done
+play side "$seq" --every-frame --compare "$seq/reversed.json" --compare-mode side
+python3 "$columns" same "$(png side 2)" 0 80 "$(png folder 2)" 40 120 || wrong "side: left half"
+python3 "$columns" same "$(png side 2)" 80 160 "$(png reversed 2)" 40 120 || wrong "side: right half"
+rm "$seq/reversed.json"
 
 [ $failures = 0 ] || fail "$failures wrong values (above)"
 [ "${video_skipped:-0}" = 1 ] && { echo "ok, but (e) skipped: no ffmpeg"; exit 77; }

@@ -29,6 +29,9 @@ TEST(Bindings, GlslAndCppAgree)
     const std::map<std::string, std::uint32_t> cpp = {
         {"TANDEM_UBO_CAMERA", binding::UboCamera},
         {"TANDEM_UBO_PRESENT", binding::UboPresent},
+        {"TANDEM_UBO_COMPARE", binding::UboCompare},
+        {"TANDEM_TEX_COMPARE_A", binding::TexCompareA},
+        {"TANDEM_TEX_COMPARE_B", binding::TexCompareB},
         {"TANDEM_TEX_GBUFFER_COLOR", binding::TexGBufferColor},
         {"TANDEM_TEX_GBUFFER_DEPTH", binding::TexGBufferDepth},
         {"TANDEM_TEX_GBUFFER_NORMAL", binding::TexGBufferNormal},
