@@ -477,7 +477,10 @@ public:
     double fps() const override { return m_info.fps; }
     std::string frameName(int index) const override
     {
-        return fmt::format("frame {} of {}", index, m_fileName);
+        // The frame's original name too (its source file, say): what a user knows it by.
+        const std::string& original = m_info.frames[static_cast<std::size_t>(index)].name;
+        return original.empty() ? fmt::format("frame {} of {}", index, m_fileName)
+                                : fmt::format("frame {} of {} ({})", index, m_fileName, original);
     }
     std::optional<render::SceneCounts> largestFrame() const override { return m_info.largest; }
     std::optional<io::Bounds> bounds() const override { return m_info.bounds; }

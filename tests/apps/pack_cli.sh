@@ -45,7 +45,7 @@ grep -q "frame [0134] (" <<<"$output" && fail "an intact frame reported damaged"
 
 # Re-packing a damaged pack names the frame and leaves nothing behind.
 run 1 "$pack" "$seq" -o "$out/repacked.tdpk" -q
-expect "frame 2 of seq.tdpk: checksum mismatch (damaged)"
+expect "frame 2 of seq.tdpk (sample frame 2): checksum mismatch (damaged)"
 [ -e "$out/repacked.tdpk" ] && fail "a partial pack was left"
 ls -A "$out" | grep -q partial && fail "a temporary file was left"
 

@@ -131,7 +131,8 @@ data[offset + stored // 2] ^= 0x40
 open(sys.argv[1], "wb").write(data)
 PY
 play damaged "$out/damaged.tdpk" --every-frame
-grep -q "skipped frame 2: .*damaged.tdpk: checksum mismatch" "$out/damaged.log" \
+grep -q "skipped frame 2: frame 2 of damaged.tdpk (.*frame_3.ply): checksum mismatch" \
+    "$out/damaged.log" \
     || wrong "damaged: no 'skipped frame 2 ... checksum mismatch' warning"
 grep "skipped frame [013-5]" "$out/damaged.log" && wrong "damaged: an intact frame skipped"
 expect_value damaged frames_skipped 1

@@ -213,7 +213,8 @@ TEST(Pack, RoundTripsEveryCodecAndPositionEncoding)
                 ASSERT_TRUE(opened) << opened.error();
                 const stream::Source& pack = *opened.value();
                 EXPECT_EQ(pack.frameCount(), source->frameCount());
-                EXPECT_EQ(pack.frameName(1), "frame 1 of " + path.filename().string());
+                EXPECT_EQ(pack.frameName(1), "frame 1 of " + path.filename().string() + " (" +
+                                                 source->frameName(1) + ")");
                 ASSERT_TRUE(pack.largestFrame());
                 EXPECT_EQ(pack.largestFrame()->vertices, largest.vertices);
                 ASSERT_TRUE(pack.bounds());
@@ -310,8 +311,8 @@ TEST(Pack, FindsTheDamagedFrame)
         };
         auto frame2 = opened.value()->load(2, sink);
         ASSERT_FALSE(frame2);
-        EXPECT_EQ(frame2.error(),
-                  "frame 2 of " + path.filename().string() + ": checksum mismatch (damaged)");
+        EXPECT_EQ(frame2.error(), "frame 2 of " + path.filename().string() +
+                                      " (sample frame 2): checksum mismatch (damaged)");
         EXPECT_TRUE(opened.value()->load(1, sink));
         EXPECT_TRUE(opened.value()->load(3, sink));
     }
