@@ -805,16 +805,15 @@ Result<PackInfo> PackWriter::finish()
 
 // --- reading ---
 
-Result<PackInfo> readPackInfo(const fs::path& path)
-{
-    std::uint64_t size = 0;
-    auto file = openForReading(path, size);
-    if (!file)
-        return fail(file.error());
-    return readInfo(file.value().fd(), size, path);
-}
+namespace {
 
-Result<std::vector<int>> verifyPack(const fs::path& path, const PackProgress& progress)
+/// A pack opened and its header and index read and validated.
+struct OpenedPack {
+    FileHandle file;
+    PackInfo info;
+};
+
+Result<OpenedPack> openAndRead(const fs::path& path)
 {
     std::uint64_t size = 0;
     auto file = openForReading(path, size);
@@ -823,13 +822,32 @@ Result<std::vector<int>> verifyPack(const fs::path& path, const PackProgress& pr
     auto info = readInfo(file.value().fd(), size, path);
     if (!info)
         return fail(info.error());
+    return OpenedPack{std::move(file.value()), std::move(info.value())};
+}
+
+} // namespace
+
+Result<PackInfo> readPackInfo(const fs::path& path)
+{
+    auto pack = openAndRead(path);
+    if (!pack)
+        return fail(pack.error());
+    return std::move(pack.value().info);
+}
+
+Result<std::vector<int>> verifyPack(const fs::path& path, const PackProgress& progress)
+{
+    auto pack = openAndRead(path);
+    if (!pack)
+        return fail(pack.error());
+    const PackInfo& info = pack.value().info;
     std::vector<int> damaged;
     std::vector<std::uint8_t> bytes;
-    const int total = info.value().frameCount();
+    const int total = info.frameCount();
     for (int i = 0; i < total; ++i) {
-        const PackFrame& f = info.value().frames[static_cast<std::size_t>(i)];
+        const PackFrame& f = info.frames[static_cast<std::size_t>(i)];
         bytes.resize(f.storedBytes);
-        const long long got = readAt(file.value().fd(), bytes.data(), bytes.size(), f.offset);
+        const long long got = readAt(pack.value().file.fd(), bytes.data(), bytes.size(), f.offset);
         if (got < 0)
             return fail(fmt::format("{}: read error in frame {}: {}", path.string(), i,
                                     std::strerror(static_cast<int>(-got))));
@@ -857,15 +875,11 @@ bool isPackFile(const fs::path& path)
 
 Result<std::unique_ptr<Source>> openPack(const fs::path& path)
 {
-    std::uint64_t size = 0;
-    auto file = openForReading(path, size);
-    if (!file)
-        return fail(file.error());
-    auto info = readInfo(file.value().fd(), size, path);
-    if (!info)
-        return fail(info.error());
+    auto pack = openAndRead(path);
+    if (!pack)
+        return fail(pack.error());
     return std::unique_ptr<Source>(
-        std::make_unique<PackSource>(std::move(info.value()), std::move(file.value())));
+        std::make_unique<PackSource>(std::move(pack.value().info), std::move(pack.value().file)));
 }
 
 } // namespace tandem::stream
