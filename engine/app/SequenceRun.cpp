@@ -368,6 +368,8 @@ void SequenceRun::report(Report& r) const
            {"bytes_loaded", s.bytesLoaded},
            {"mean_load_ms",
             s.loaded + s.failed > 0 ? 1e3 * s.loadSeconds / (s.loaded + s.failed) : 0.0},
+           {"loader_busy",
+            seconds > 0 && s.loaderThreads > 0 ? s.loadSeconds / (seconds * s.loaderThreads) : 0.0},
            {"cache_hits", s.hits},
            {"cache_misses", s.misses},
            {"cache_hit_rate", asked > 0 ? static_cast<double>(s.hits) / asked : 0.0},

@@ -112,6 +112,8 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
         m_slots.resize(8);
     }
     m_stats.slots = static_cast<int>(m_slots.size());
+    m_priority.assign(static_cast<std::size_t>(std::max(source.frameCount(), 0)), -1);
+    m_slotOf.assign(m_priority.size(), -1);
     int threads = settings.loaderThreads;
     if (threads <= 0)
         threads =
@@ -140,55 +142,69 @@ void Streamer::want(std::span<const int> order)
 {
     {
         std::lock_guard lock(m_mutex);
-        m_order.assign(order.begin(), order.end());
+        if (std::equal(order.begin(), order.end(), m_order.begin(), m_order.end()))
+            return;
+        setOrder(order);
     }
     m_work.notify_all();
 }
 
+void Streamer::setOrder(std::span<const int> order)
+{
+    for (const int index : m_order)
+        m_priority[static_cast<std::size_t>(index)] = -1;
+    m_order.clear();
+    for (const int index : order)
+        if (index >= 0 && index < static_cast<int>(m_priority.size()) && priorityOf(index) < 0) {
+            m_priority[static_cast<std::size_t>(index)] = static_cast<int>(m_order.size());
+            m_order.push_back(index);
+        }
+}
+
 int Streamer::priorityOf(int index) const
 {
-    const auto it = std::find(m_order.begin(), m_order.end(), index);
-    return it == m_order.end() ? -1 : static_cast<int>(it - m_order.begin());
+    return index >= 0 && index < static_cast<int>(m_priority.size())
+               ? m_priority[static_cast<std::size_t>(index)]
+               : -1;
 }
 
 int Streamer::findSlot(int index) const
 {
-    for (std::size_t s = 0; s < m_slots.size(); ++s)
-        if (m_slots[s].index == index && m_slots[s].state != State::Free)
-            return static_cast<int>(s);
-    return -1;
+    return index >= 0 && index < static_cast<int>(m_slotOf.size())
+               ? m_slotOf[static_cast<std::size_t>(index)]
+               : -1;
 }
 
 bool Streamer::pickWork(int& index, int& slot)
 {
-    for (std::size_t p = 0; p < m_order.size(); ++p) {
-        const int wanted = m_order[p];
-        if (findSlot(wanted) >= 0)
-            continue;
-        // A free slot, else the ready frame wanted least (not wanted at all first, the oldest
-        // of those), if it is wanted less than this one.
-        int best = -1;
-        long long bestRank = -1;
-        for (std::size_t s = 0; s < m_slots.size(); ++s) {
-            const Slot& candidate = m_slots[s];
-            long long rank = -1;
-            if (candidate.state == State::Free) {
-                rank = 1LL << 62;
-            } else if (candidate.state == State::Ready) {
-                const int priority = priorityOf(candidate.index);
-                if (priority < 0)
-                    rank = (1LL << 61) - static_cast<long long>(candidate.readyAt);
-                else if (priority > static_cast<int>(p))
-                    rank = priority;
-            }
-            if (rank > bestRank) {
-                bestRank = rank;
-                best = static_cast<int>(s);
-            }
+    // Under the lock, called by every loader each time the order changes (every frame), so
+    // it is linear in slots + order. The slot to fill is the one holding what is wanted
+    // least: a free slot, else a ready frame not wanted at all (the oldest of those), else the
+    // ready frame wanted last. It takes the most urgent frame not loaded, if that frame is
+    // wanted sooner than what the slot holds.
+    int best = -1;
+    long long bestRank = -1;
+    for (std::size_t s = 0; s < m_slots.size(); ++s) {
+        const Slot& candidate = m_slots[s];
+        long long rank = -1;
+        if (candidate.state == State::Free) {
+            rank = 1LL << 62;
+        } else if (candidate.state == State::Ready) {
+            const int priority = priorityOf(candidate.index);
+            rank =
+                priority < 0 ? (1LL << 61) - static_cast<long long>(candidate.readyAt) : priority;
         }
-        if (best < 0)
+        if (rank > bestRank) {
+            bestRank = rank;
+            best = static_cast<int>(s);
+        }
+    }
+    for (std::size_t p = 0; p < m_order.size(); ++p) {
+        if (findSlot(m_order[p]) >= 0)
+            continue; // loaded, loading or taken
+        if (best < 0 || bestRank <= static_cast<long long>(p))
             return false; // every slot holds something wanted sooner, or is busy
-        index = wanted;
+        index = m_order[p];
         slot = best;
         return true;
     }
@@ -239,6 +255,9 @@ void Streamer::loaderMain(int thread)
         if (m_stop)
             return;
         Slot& slot = m_slots[static_cast<std::size_t>(s)];
+        if (slot.index >= 0)
+            m_slotOf[static_cast<std::size_t>(slot.index)] = -1;
+        m_slotOf[static_cast<std::size_t>(index)] = s;
         slot.state = State::Loading;
         slot.index = index;
         slot.error.clear();
@@ -300,8 +319,11 @@ Ticket Streamer::wait(int index)
     const auto start = std::chrono::steady_clock::now();
     std::unique_lock lock(m_mutex);
     if (priorityOf(index) != 0) {
-        std::erase(m_order, index);
-        m_order.insert(m_order.begin(), index);
+        std::vector<int> order{index};
+        for (const int other : m_order)
+            if (other != index)
+                order.push_back(other);
+        setOrder(order);
         m_work.notify_all();
     }
     ++m_stats.waits;

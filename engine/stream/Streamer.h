@@ -122,6 +122,8 @@ private:
     void loaderMain(int thread);
     /// Under the lock: the next frame to load and the slot to load it into, if any.
     bool pickWork(int& index, int& slot);
+    /// Under the lock: the order and each frame's place in it.
+    void setOrder(std::span<const int> order);
     int priorityOf(int index) const;
     int findSlot(int index) const;
     std::span<std::uint8_t> grow(int slot, std::size_t bytes);
@@ -135,7 +137,9 @@ private:
     std::condition_variable m_ready; ///< wait() waits for a frame
     std::vector<Slot> m_slots;
     std::vector<int> m_order;
-    std::vector<int> m_asked; ///< frames asked for and not yet taken (counted as a miss once)
+    std::vector<int> m_priority; ///< by frame: its place in m_order, -1 when not wanted
+    std::vector<int> m_slotOf;   ///< by frame: the slot that holds or loads it, -1 when none
+    std::vector<int> m_asked;    ///< frames asked for and not yet taken (counted as a miss once)
     std::vector<std::thread> m_loaders;
     StreamStats m_stats;
     std::uint64_t m_arrivals = 0;

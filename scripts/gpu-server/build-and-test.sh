@@ -67,18 +67,18 @@ if [ "$mode" = "--stream" ]; then
     for size in 1920x1080 3840x2160; do
         step "tandem-viewer --headless --every-frame, 1M points a frame, $size, tonemap,fxaa"
         timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
-            --frames 1200 --format none --postfx tonemap,fxaa --size "$size" -q \
+            --frames 3000 --format none --postfx tonemap,fxaa --size "$size" -q \
             --report "$out/viewer_$size.json" --overwrite >"$out/viewer_$size.log" 2>&1 || status=1
-        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','upload_path','upload_gb_per_s','cache_hit_rate','loader_waits','loader_threads','mean_load_ms')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$size.json" || tail -5 "$out/viewer_$size.log"
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','upload_path','upload_gb_per_s','cache_hit_rate','loader_waits','loader_threads','loader_busy','mean_load_ms')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$size.json" || tail -5 "$out/viewer_$size.log"
     done
     for variant in preload cached; do
         step "tandem-viewer 1080p, every frame, the pack $variant"
         extra=(--cache-mb 2600); [ "$variant" = preload ] && extra+=(--preload)
         timeout 25 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
-            --frames 1200 --format none --postfx tonemap,fxaa --size 1920x1080 -v "${extra[@]}" \
+            --frames 3000 --format none --postfx tonemap,fxaa --size 1920x1080 -v "${extra[@]}" \
             --report "$out/viewer_1080p_$variant.json" --overwrite >"$out/viewer_$variant.log" 2>&1 || status=1
         grep -E "stream: update|error" "$out/viewer_$variant.log" | head -8
-        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','cache_hit_rate','loader_waits')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_1080p_$variant.json" 2>/dev/null || echo "no report (timed out?)"
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','cache_hit_rate','loader_waits','loader_busy')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_1080p_$variant.json" 2>/dev/null || echo "no report (timed out?)"
     done
     step "10 000 frames (50k points each), host memory"
     timeout 150 build-gpu/bin/tandem-viewer --headless --every-frame "sample:points=50000,frames=10000" \
