@@ -42,8 +42,11 @@ double mib(std::uint64_t bytes)
 
 std::string countsText(const render::SceneCounts& c)
 {
-    return fmt::format("{} vertices, {} indices ({} triangles), {} objects", c.vertices, c.indices,
-                       c.indices / 3, c.objects);
+    std::string text = fmt::format("{} vertices, {} indices ({} triangles), {} objects",
+                                   c.vertices, c.indices, c.indices / 3, c.objects);
+    if (c.textureWidth > 0)
+        text += fmt::format(", textures up to {}x{}", c.textureWidth, c.textureHeight);
+    return text;
 }
 
 /// "lz4 (all 150 frames)" or "lz4 140, none 10".

@@ -199,7 +199,7 @@ Result<bool> writePng16(const fs::path& path, int width, int height, const std::
     return writePngBytes(path, png.value(), overwrite);
 }
 
-Result<Image> readPng(const fs::path& path)
+Result<Image> readImage(const fs::path& path)
 {
     int width = 0, height = 0, channels = 0;
     stbi_uc* data = stbi_load(path.c_str(), &width, &height, &channels, 4);

@@ -54,7 +54,13 @@ Result<bool> writePng(const std::filesystem::path& path, const Image& image, boo
 Result<bool> writePng16(const std::filesystem::path& path, int width, int height,
                         const std::uint16_t* rgba, bool overwrite);
 
-/// Reads a PNG (any channel count and bit depth, converted to RGBA8) with stb_image.
-Result<Image> readPng(const std::filesystem::path& path);
+/// Reads a PNG, JPEG, BMP or TGA image (any channel count, converted to RGBA8; 16-bit PNGs
+/// reduced to 8 bits) with stb_image. Fails naming the file and stb_image's reason.
+Result<Image> readImage(const std::filesystem::path& path);
+/// readImage(), for PNGs.
+inline Result<Image> readPng(const std::filesystem::path& path)
+{
+    return readImage(path);
+}
 
 } // namespace tandem::io

@@ -19,6 +19,7 @@ inline constexpr std::uint32_t TexGBufferId = 3;
 inline constexpr std::uint32_t TexOutput = 4;
 inline constexpr std::uint32_t TexCompareA = 5;
 inline constexpr std::uint32_t TexCompareB = 6;
+inline constexpr std::uint32_t TexSceneTexture = 7;
 
 // Image units (the resolve pass writes the G-buffer's attribute targets)
 inline constexpr std::uint32_t ImageColor = 0;

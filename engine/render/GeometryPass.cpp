@@ -110,6 +110,7 @@ void GeometryPass::resolve(GBuffer& target, const GpuScene& scene)
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
         glBindTextureUnit(binding::TexGBufferId, target.visibility().id());
         glBindTextureUnit(binding::TexGBufferDepth, target.depth().id());
+        glBindTextureUnit(binding::TexSceneTexture, scene.texture().id());
         const GLenum colorFormat =
             target.colorFormat() == ColorFormat::Rgba16F ? GL_RGBA16F : GL_RGBA8;
         glBindImageTexture(binding::ImageColor, target.color().id(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
@@ -135,6 +136,7 @@ void GeometryPass::resolve(GBuffer& target, const GpuScene& scene)
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
         glBindTextureUnit(binding::TexGBufferId, 0);
         glBindTextureUnit(binding::TexGBufferDepth, 0);
+        glBindTextureUnit(binding::TexSceneTexture, 0);
         for (GLuint unit :
              {binding::ImageColor, binding::ImageNormal, binding::ImageDepth, binding::ImageId})
             glBindImageTexture(unit, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

@@ -72,7 +72,8 @@ std::size_t SceneCounts::bytes() const
     const std::size_t vertex =
         compact ? sizeof(glm::vec3) + sizeof(PointAttributes) : sizeof(Vertex);
     return std::size_t{objects} * sizeof(GpuObject) + std::size_t{vertices} * vertex +
-           (std::size_t{indices} + provokingOffsets + provokingTriangles) * sizeof(std::uint32_t);
+           (std::size_t{indices} + provokingOffsets + provokingTriangles) * sizeof(std::uint32_t) +
+           textureBytes();
 }
 
 SceneCounts SceneCounts::max(const SceneCounts& a, const SceneCounts& b)
@@ -82,7 +83,9 @@ SceneCounts SceneCounts::max(const SceneCounts& a, const SceneCounts& b)
             std::max(a.indices, b.indices),
             std::max(a.provokingOffsets, b.provokingOffsets),
             std::max(a.provokingTriangles, b.provokingTriangles),
-            a.compact && b.compact};
+            a.compact && b.compact,
+            std::max(a.textureWidth, b.textureWidth),
+            std::max(a.textureHeight, b.textureHeight)};
 }
 
 bool SceneCounts::fitsIn(const SceneCounts& c) const
@@ -98,7 +101,9 @@ SceneCounts SceneView::counts() const
             static_cast<std::uint32_t>(indices.size()),
             static_cast<std::uint32_t>(provokingOffsets.size()),
             static_cast<std::uint32_t>(provokingTriangles.size()),
-            isCompact()};
+            isCompact(),
+            textureWidth,
+            textureHeight};
 }
 
 namespace {
@@ -131,6 +136,7 @@ template <class F> void forEachRecord(const Scene& scene, F&& object)
     const std::size_t triangles = scene.triangleCount();
     std::uint32_t nextPoint = static_cast<std::uint32_t>(triangles);
     std::uint32_t nextTriangle = 0, firstVertex = 0;
+    const bool textured = !scene.texture.pixels.empty();
     for (const auto& o : scene.objects) {
         const io::MeshData& mesh = o.mesh;
         if (mesh.positions.empty())
@@ -141,7 +147,8 @@ template <class F> void forEachRecord(const Scene& scene, F&& object)
         const bool points = mesh.isPointCloud();
         record.flags = (points ? ObjectIsPoints : 0u) |
                        (!mesh.colors.empty() ? ObjectHasColors : 0u) |
-                       (!mesh.normals.empty() ? ObjectHasNormals : 0u);
+                       (!mesh.normals.empty() ? ObjectHasNormals : 0u) |
+                       (textured && !points && !mesh.texcoords.empty() ? ObjectHasTexture : 0u);
         if (points) {
             record.firstPrimitive = nextPoint;
             nextPoint += record.vertexCount;
@@ -186,6 +193,10 @@ SceneCounts sceneCounts(const Scene& scene)
     c.compact = c.vertices > 0 && c.indices == 0;
     for (const auto& object : scene.objects)
         c.compact = c.compact && object.mesh.isPointCloud();
+    if (!scene.texture.pixels.empty()) {
+        c.textureWidth = static_cast<std::uint32_t>(scene.texture.width);
+        c.textureHeight = static_cast<std::uint32_t>(scene.texture.height);
+    }
     return c;
 }
 
@@ -213,6 +224,8 @@ void layOutScene(const Scene& scene, const SceneArrays& out)
     });
     if (!out.provokingOffsets.empty())
         buildProvokingTable(out.indices, out.provokingOffsets, out.provokingTriangles);
+    if (!out.texels.empty())
+        std::memcpy(out.texels.data(), scene.texture.pixels.data(), out.texels.size());
 }
 
 Result<bool> validateScene(const SceneView& view, const std::string& name)
@@ -224,6 +237,11 @@ Result<bool> validateScene(const SceneView& view, const std::string& name)
                                 name, view.positions.size(), view.attributes.size(),
                                 view.vertices.size(), view.indices.size()));
     const std::size_t vertices = view.isCompact() ? view.positions.size() : view.vertices.size();
+    if (view.textureWidth > MaxTextureSize || view.textureHeight > MaxTextureSize ||
+        (view.textureWidth == 0) != (view.textureHeight == 0) ||
+        view.texels.size() != view.counts().textureBytes())
+        return fail(fmt::format("{}: a {}x{} texture with {} bytes", name, view.textureWidth,
+                                view.textureHeight, view.texels.size()));
     std::size_t triangles = 0, vertexEnd = 0;
     for (const GpuObject& o : view.objects) {
         if (std::size_t{o.firstVertex} + o.vertexCount > vertices)
@@ -232,6 +250,8 @@ Result<bool> validateScene(const SceneView& view, const std::string& name)
                                     vertices));
         if (view.isCompact() && !(o.flags & ObjectIsPoints))
             return fail(fmt::format("{}: a mesh object among compact points", name));
+        if ((o.flags & ObjectHasTexture) && view.texels.empty())
+            return fail(fmt::format("{}: a textured object and no texture", name));
         if (!(o.flags & ObjectIsPoints))
             vertexEnd =
                 std::max<std::size_t>(vertexEnd, std::size_t{o.firstVertex} + o.vertexCount);
@@ -269,7 +289,7 @@ std::size_t gpuBytesOf(const Scene& scene)
     const std::size_t triangles = scene.triangleCount();
     return scene.vertexCount() * sizeof(Vertex) + triangles * 3 * sizeof(std::uint32_t) +
            (meshVertexEnd(scene) + 1 + triangles) * sizeof(std::uint32_t) +
-           scene.objects.size() * sizeof(GpuObject);
+           scene.objects.size() * sizeof(GpuObject) + scene.texture.pixels.size();
 }
 
 Result<std::size_t> checkGpuMemory(const Scene& scene, std::size_t freeBytes)
@@ -316,7 +336,7 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label)
     auto fits = checkGpuMemory(scene, gl::freeVideoMemory());
     if (!fits)
         throw Error(fits.error(), "render::GpuScene");
-    m_gpuBytes = fits.value();
+    m_gpuBytes = fits.value() - scene.texture.pixels.size();
     const std::string name(label);
     // Vertices go up in chunks through one staging block: a 100 M-point cloud never exists
     // twice in host memory.
@@ -361,6 +381,9 @@ GpuScene::GpuScene(const Scene& scene, std::string_view label)
                   static_cast<std::uint32_t>(offsets.size()),
                   static_cast<std::uint32_t>(byVertex.size())};
     makeLayout(name, !indices.empty());
+    if (!scene.texture.pixels.empty())
+        setTexture(static_cast<std::uint32_t>(scene.texture.width),
+                   static_cast<std::uint32_t>(scene.texture.height), scene.texture.pixels.data());
 }
 
 GpuScene::GpuScene(const SceneCounts& capacity, std::string_view label)
@@ -374,7 +397,7 @@ GpuScene::GpuScene(const SceneCounts& capacity, std::string_view label)
                                 "has {} free",
                                 formatBytes(needed), formatBytes(freeBytes)),
                     "render::GpuScene");
-    m_gpuBytes = needed;
+    m_gpuBytes = needed - capacity.textureBytes();
     const std::string name(label);
     // Zero-sized storage is an error in GL: every buffer holds at least one record.
     const auto bytes = [](std::size_t count, std::size_t size) {
@@ -425,12 +448,28 @@ void GpuScene::setContents(const SceneView& view, bool writeArrays)
         write(m_provokingOffsets, view.provokingOffsets);
         write(m_provokingTriangles, view.provokingTriangles);
     }
+    if (!view.texels.empty())
+        setTexture(view.textureWidth, view.textureHeight, view.texels.data());
     m_objects.assign(view.objects.begin(), view.objects.end());
     m_names.assign(m_objects.size(), std::string());
     m_vertexCount = view.counts().vertices;
     m_indexCount = static_cast<std::uint32_t>(view.indices.size());
     m_bounds = view.bounds;
     m_serial = nextSerial();
+}
+
+void GpuScene::setTexture(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba)
+{
+    const int w = static_cast<int>(width), h = static_cast<int>(height);
+    if (m_texture.width() != w || m_texture.height() != h) {
+        m_texture = gl::Texture(GL_RGBA8, w, h, "scene texture");
+        glTextureParameteri(m_texture.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTextureParameteri(m_texture.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTextureParameteri(m_texture.id(), GL_TEXTURE_WRAP_S, GL_REPEAT);
+        glTextureParameteri(m_texture.id(), GL_TEXTURE_WRAP_T, GL_REPEAT);
+        gl::check("glTextureParameteri (scene texture)");
+    }
+    m_texture.upload(GL_RGBA, GL_UNSIGNED_BYTE, rgba);
 }
 
 std::uint32_t GpuScene::pointCount() const

@@ -14,12 +14,16 @@
 
 #include "engine/core/Result.h"
 #include "engine/gl/Buffer.h"
+#include "engine/gl/Texture.h"
 #include "engine/gl/VertexArray.h"
 #include "engine/interop/Registrations.h"
 #include "engine/render/PointSplat.h"
 #include "engine/render/Scene.h"
 
 namespace tandem::render {
+
+/// The largest texture side a scene may have (what OpenGL 4.5 guarantees).
+inline constexpr std::uint32_t MaxTextureSize = 16384;
 
 /// One interleaved vertex as stored in the vertex buffer (36 bytes); shaders read it as
 /// PackedVertex (Resolve.comp.glsl), checked field by field by a gl-tier test.
@@ -36,6 +40,7 @@ enum ObjectFlag : std::uint32_t {
     ObjectIsPoints = 1u,   ///< drawn as points (it has no triangles)
     ObjectHasColors = 2u,  ///< vertex colours are meaningful
     ObjectHasNormals = 4u, ///< vertex normals are meaningful
+    ObjectHasTexture = 8u, ///< a mesh coloured by the scene's texture at its texture coordinates
 };
 
 /// std430 layout of one record of the Objects buffer (Resolve.comp.glsl's uvec4 objects[]).
@@ -59,11 +64,16 @@ struct SceneCounts {
     /// and packed attributes (8 bytes) each, 20 bytes instead of a 36-byte render::Vertex;
     /// what the CUDA point pass reads, so streaming uploads 45 % fewer bytes.
     bool compact = false;
+    /// The scene's texture (RGBA8), 0×0 when none.
+    std::uint32_t textureWidth = 0;
+    std::uint32_t textureHeight = 0;
 
-    /// Bytes of all arrays together.
+    /// Bytes of all arrays and the texture together.
     std::size_t bytes() const;
+    std::size_t textureBytes() const { return std::size_t{textureWidth} * textureHeight * 4; }
     /// Each count the larger of the two (compact if both are).
     static SceneCounts max(const SceneCounts& a, const SceneCounts& b);
+    /// Whether the arrays fit buffers of `capacity` (the texture is sized as it comes).
     bool fitsIn(const SceneCounts& capacity) const;
 };
 
@@ -79,6 +89,10 @@ struct SceneView {
     std::span<const std::uint32_t> indices;
     std::span<const std::uint32_t> provokingOffsets;
     std::span<const std::uint32_t> provokingTriangles;
+    /// The texture: RGBA8, rows top to bottom (empty when none).
+    std::span<const std::uint8_t> texels;
+    std::uint32_t textureWidth = 0;
+    std::uint32_t textureHeight = 0;
     io::Bounds bounds;
 
     SceneCounts counts() const;
@@ -98,6 +112,7 @@ struct SceneArrays {
     std::span<std::uint32_t> indices;
     std::span<std::uint32_t> provokingOffsets;
     std::span<std::uint32_t> provokingTriangles;
+    std::span<std::uint8_t> texels; ///< the texture's RGBA8 bytes
 };
 
 /// Lays `scene` out into `out` (sized by sceneCounts(scene)): what GpuScene uploads. Any
@@ -137,15 +152,19 @@ public:
     bool hasPoints() const;
     /// Vertices of point objects.
     std::uint32_t pointCount() const;
-    /// GPU memory the scene's buffers take, bytes.
-    std::size_t gpuBytes() const { return m_gpuBytes; }
+    /// GPU memory the scene's buffers and texture take, bytes.
+    std::size_t gpuBytes() const
+    {
+        return m_gpuBytes + static_cast<std::size_t>(m_texture.width()) * m_texture.height() * 4;
+    }
     /// A number no other scene of the process has: what caches of its data are keyed by.
     std::uint64_t serial() const { return m_serial; }
     const io::Bounds& bounds() const { return m_bounds; }
     /// What the buffers can hold (their sizes), in records.
     const SceneCounts& capacity() const { return m_capacity; }
-    /// Replaces the contents with `view` (which must fit the capacity): the object records
-    /// through GL always, the bulk arrays too when `writeArrays` (glNamedBufferSubData; compact
+    /// Replaces the contents with `view` (which must fit the capacity): the object records and
+    /// the texture (glTextureSubImage2D, its storage made again when its size changes) through
+    /// GL always, the bulk arrays too when `writeArrays` (glNamedBufferSubData; compact
     /// points expanded into vertices first, normals from their packed form), else the caller
     /// writes them itself (a CUDA copy through registrations()) or keeps them elsewhere (compact
     /// points in CUDA memory). Takes a new serial, so caches of the old contents go stale.
@@ -164,12 +183,17 @@ public:
     const gl::Buffer& provokingOffsets() const { return m_provokingOffsets; }
     const gl::Buffer& provokingTriangles() const { return m_provokingTriangles; }
     const gl::Buffer& objectBuffer() const { return m_objectBuffer; }
+    /// The texture of ObjectHasTexture meshes (RGBA8, linear filtering, repeating); id 0 when
+    /// the scene has none.
+    const gl::Texture& texture() const { return m_texture; }
     /// CUDA registrations of these buffers (for CUDA passes that read the vertices): a cache of
     /// the frame's handoff, filled while the scene itself stays as uploaded.
     interop::Registrations& registrations() const { return m_registrations; }
 
 private:
     void makeLayout(const std::string& name, bool indexed);
+    /// Uploads an RGBA8 texture (rows top to bottom), making its storage when the size changes.
+    void setTexture(std::uint32_t width, std::uint32_t height, const std::uint8_t* rgba);
 
     gl::Buffer m_vertices{gl::NoCreate};
     gl::Buffer m_indices{gl::NoCreate};
@@ -177,13 +201,15 @@ private:
     gl::Buffer m_provokingTriangles{gl::NoCreate};
     gl::Buffer m_objectBuffer{gl::NoCreate};
     gl::VertexArray m_vertexArray{gl::NoCreate};
+    gl::Texture m_texture{gl::NoCreate};
     /// After the buffers: unregistered before they are deleted.
     mutable interop::Registrations m_registrations;
     SceneCounts m_capacity;
     std::vector<Vertex> m_expanded; ///< compact points expanded for GL, reused
     std::uint32_t m_vertexCount = 0;
     std::uint32_t m_indexCount = 0;
-    std::size_t m_gpuBytes = 0;
+    std::size_t m_gpuBytes = 0; ///< the buffers'
+
     std::uint64_t m_serial = 0;
     std::vector<GpuObject> m_objects;
     std::vector<std::string> m_names;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/Image.h"
 #include "engine/io/MeshData.h"
 
 namespace tandem::render {
@@ -17,6 +18,10 @@ struct SceneObject {
 
 struct Scene {
     std::vector<SceneObject> objects;
+    /// The colour texture of the meshes that have texture coordinates (a frame's texture image,
+    /// say; (0, 0) is the image's bottom-left corner, as in OBJ): it multiplies their vertex
+    /// colours. Empty (0×0) when none.
+    io::Image texture;
 
     /// The union of the objects' bounds.
     io::Bounds bounds() const;

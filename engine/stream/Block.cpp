@@ -24,6 +24,8 @@ BlockHeader headerFor(const render::SceneCounts& counts)
     h.indexCount = counts.indices;
     h.provokingOffsetCount = counts.provokingOffsets;
     h.provokingTriangleCount = counts.provokingTriangles;
+    h.textureWidth = counts.textureWidth;
+    h.textureHeight = counts.textureHeight;
     std::size_t at = alignUp(sizeof(BlockHeader));
     const auto section = [&](std::uint64_t& offset, std::size_t bytes) {
         offset = at;
@@ -37,6 +39,7 @@ BlockHeader headerFor(const render::SceneCounts& counts)
     section(h.provokingTrianglesOffset, std::size_t{counts.provokingTriangles} * 4);
     section(h.positionsOffset, counts.compact ? n * sizeof(glm::vec3) : 0);
     section(h.attributesOffset, counts.compact ? n * sizeof(render::PointAttributes) : 0);
+    section(h.texelsOffset, counts.textureBytes());
     h.totalBytes = at;
     return h;
 }
@@ -87,12 +90,25 @@ std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out)
         {reinterpret_cast<std::uint32_t*>(at(h.indicesOffset)), counts.indices},
         {reinterpret_cast<std::uint32_t*>(at(h.provokingOffsetsOffset)), counts.provokingOffsets},
         {reinterpret_cast<std::uint32_t*>(at(h.provokingTrianglesOffset)),
-         counts.provokingTriangles}};
+         counts.provokingTriangles},
+        {at(h.texelsOffset), counts.textureBytes()}};
     render::layOutScene(scene, arrays);
     return h.totalBytes;
 }
 
 namespace {
+
+render::SceneCounts countsOf(const BlockHeader& h)
+{
+    return {h.objectCount,
+            h.vertexCount,
+            h.indexCount,
+            h.provokingOffsetCount,
+            h.provokingTriangleCount,
+            (h.flags & BlockCompactPoints) != 0,
+            h.textureWidth,
+            h.textureHeight};
+}
 
 Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::string& name)
 {
@@ -105,14 +121,12 @@ Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::s
         return fail(fmt::format("{}: not a frame block (bad magic)", name));
     if (h.flags & ~static_cast<std::uint32_t>(BlockCompactPoints))
         return fail(fmt::format("{}: unknown frame block flags 0x{:x}", name, h.flags));
-    const render::SceneCounts counts{h.objectCount,
-                                     h.vertexCount,
-                                     h.indexCount,
-                                     h.provokingOffsetCount,
-                                     h.provokingTriangleCount,
-                                     (h.flags & BlockCompactPoints) != 0};
-    const BlockHeader expected = headerFor(counts);
-    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 8 * sizeof(std::uint64_t)) != 0)
+    if (h.textureWidth > render::MaxTextureSize || h.textureHeight > render::MaxTextureSize ||
+        (h.textureWidth == 0) != (h.textureHeight == 0))
+        return fail(fmt::format("{}: a frame texture of {}x{} texels", name, h.textureWidth,
+                                h.textureHeight));
+    const BlockHeader expected = headerFor(countsOf(h));
+    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 9 * sizeof(std::uint64_t)) != 0)
         return fail(
             fmt::format("{}: the frame block's section offsets do not match its counts", name));
     if (h.totalBytes > block.size())
@@ -129,13 +143,7 @@ Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,
     auto h = readHeader(block, name);
     if (!h)
         return fail(h.error());
-    const BlockHeader& v = h.value();
-    return render::SceneCounts{v.objectCount,
-                               v.vertexCount,
-                               v.indexCount,
-                               v.provokingOffsetCount,
-                               v.provokingTriangleCount,
-                               (v.flags & BlockCompactPoints) != 0};
+    return countsOf(h.value());
 }
 
 Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const std::string& name,
@@ -163,6 +171,9 @@ Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const s
     view.provokingTriangles = {
         reinterpret_cast<const std::uint32_t*>(base + h.provokingTrianglesOffset),
         h.provokingTriangleCount};
+    view.texels = {base + h.texelsOffset, countsOf(h).textureBytes()};
+    view.textureWidth = h.textureWidth;
+    view.textureHeight = h.textureHeight;
     view.bounds = boundsFrom(h.boundsMin, h.boundsMax);
     if (!trusted) {
         auto valid = render::validateScene(view, name);

@@ -1,7 +1,8 @@
 // A streamed frame as one contiguous block of bytes laid out for direct upload: a fixed header,
 // then GpuScene's arrays (object records, interleaved vertices, triangle indices, the
 // provoking-vertex table; for a frame of point clouds only, compact points instead of vertices:
-// positions and packed attributes, what the CUDA point pass reads), each section aligned. Loaders
+// positions and packed attributes, what the CUDA point pass reads; then the frame's texture, if
+// any, RGBA8 rows top first), each section aligned. Loaders
 // write blocks into staging memory, the pack format stores them as they are, and the upload copies
 // the sections straight into the GPU buffers. No GL, any thread.
 #pragma once
@@ -39,6 +40,8 @@ struct BlockHeader {
     std::uint32_t indexCount;               ///< uint32 triangle indices
     std::uint32_t provokingOffsetCount;     ///< uint32
     std::uint32_t provokingTriangleCount;   ///< uint32
+    std::uint32_t textureWidth;             ///< RGBA8 texels; 0 when no texture
+    std::uint32_t textureHeight;            ///< 0 when no texture
     std::uint32_t reserved;                 ///< 0
     float boundsMin[3];                     ///< world units
     float boundsMax[3];                     ///< world units; min > max: empty
@@ -49,9 +52,10 @@ struct BlockHeader {
     std::uint64_t provokingTrianglesOffset; ///< bytes
     std::uint64_t positionsOffset;          ///< bytes: 3 floats a compact point
     std::uint64_t attributesOffset;         ///< bytes: render::PointAttributes a compact point
+    std::uint64_t texelsOffset;             ///< bytes: the texture, 4 a texel
     std::uint64_t totalBytes;               ///< the whole block
 };
-static_assert(sizeof(BlockHeader) == 120, "BlockHeader is part of the pack format");
+static_assert(sizeof(BlockHeader) == 136, "BlockHeader is part of the pack format");
 
 /// Bounds as the block header, the pack header and its index store them (min[3], max[3]).
 io::Bounds boundsFrom(const float min[3], const float max[3]);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/File.h"
+#include "engine/io/Image.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/render/Scene.h"
 #include "engine/stream/NaturalOrder.h"
@@ -54,8 +55,27 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
         return fail(mesh.error());
     render::Scene scene;
     scene.objects.push_back({file.filename().string(), std::move(mesh.value())});
+    std::vector<std::string> warnings = mesh.warnings();
+    if (const auto& texture = m_frames[static_cast<std::size_t>(index)].texture) {
+        if (scene.objects.front().mesh.texcoords.empty() ||
+            scene.objects.front().mesh.isPointCloud()) {
+            warnings.push_back(fmt::format("{}: texture {} not drawn: the frame has no texture "
+                                           "coordinates",
+                                           file.string(), texture->filename().string()));
+        } else {
+            auto image = io::readImage(*texture);
+            if (!image)
+                return fail(fmt::format("{} (the texture of {})", image.error(), file.string()));
+            const auto side = static_cast<int>(render::MaxTextureSize);
+            if (image.value().width > side || image.value().height > side)
+                return fail(fmt::format("{}: a {}x{} texture exceeds {}x{} (the texture of {})",
+                                        texture->string(), image.value().width,
+                                        image.value().height, side, side, file.string()));
+            scene.texture = std::move(image.value());
+        }
+    }
     auto block = blockFromScene(scene, sink, frameName(index));
-    for (const std::string& warning : mesh.warnings())
+    for (const std::string& warning : warnings)
         block.addWarning(warning);
     return block;
 }
@@ -114,6 +134,19 @@ std::unique_ptr<Source> makeSource(std::vector<SequenceFrame> frames, double fps
     return std::make_unique<FolderSource>(std::move(frames), fps, std::move(description));
 }
 
+/// A frame's texture beside it: the image of the same name (frame_0001.obj and frame_0001.png,
+/// .jpg or .jpeg), as capture pipelines that write textured meshes lay them out.
+std::optional<fs::path> siblingTexture(const fs::path& frame)
+{
+    for (const char* extension : {".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG"}) {
+        fs::path image = frame;
+        image.replace_extension(extension);
+        if (isRegularFile(image))
+            return image;
+    }
+    return std::nullopt;
+}
+
 /// The .ply/.obj files in `folder` whose names `keep` accepts, in natural order. Names starting
 /// with '.' are skipped (hidden files, and the "._frame.ply" resource forks macOS leaves on
 /// copied drives).
@@ -139,7 +172,7 @@ listFrames(const fs::path& folder, const std::string& shown, Keep keep)
     std::vector<SequenceFrame> frames;
     frames.reserve(names.size());
     for (const std::string& name : names)
-        frames.push_back({folder / name, std::nullopt});
+        frames.push_back({folder / name, siblingTexture(folder / name)});
     return frames;
 }
 
@@ -234,7 +267,7 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
     }
     std::vector<SequenceFrame> frames;
     for (long long i = first; isRegularFile(folder / pattern.name(i)); ++i)
-        frames.push_back({folder / pattern.name(i), std::nullopt});
+        frames.push_back({folder / pattern.name(i), siblingTexture(folder / pattern.name(i))});
     const std::string what =
         fmt::format("pattern {} (frames {} to {}", spec, first, first + frames.size() - 1);
     return makeSource(std::move(frames), fps, what);
@@ -410,7 +443,7 @@ Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
     if (lowercase(path.extension().string()) == ".json")
         return openManifest(spec, options);
     if (frameKind(path) != FrameKind::Other && isRegularFile(path)) {
-        std::vector<SequenceFrame> frames{{path, std::nullopt}};
+        std::vector<SequenceFrame> frames{{path, siblingTexture(path)}};
         return makeSource(std::move(frames), options.fps, fmt::format("file {} (1 frame", spec));
     }
     return fail(fmt::format("{}: not a frame sequence (expected a folder, a .json manifest, a "

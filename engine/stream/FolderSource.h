@@ -22,8 +22,10 @@ struct SequenceOptions {
 
 /// One frame of a file sequence.
 struct SequenceFrame {
-    std::filesystem::path file;                   ///< a .ply or .obj file
-    std::optional<std::filesystem::path> texture; ///< from a manifest; not drawn yet
+    std::filesystem::path file; ///< a .ply or .obj file
+    /// Its texture image: from a manifest, or the image beside the file with its name
+    /// (frame_0001.png or .jpg next to frame_0001.obj).
+    std::optional<std::filesystem::path> texture;
 };
 
 /// A sequence of mesh or point-cloud files. Immutable after construction, so load() may run on
@@ -38,13 +40,14 @@ public:
     double fps() const override { return m_fps; }
     /// The frame's file path, as the spec composed it ("scans/frame_0001.ply").
     std::string frameName(int index) const override;
-    /// The texture a manifest gave frame `index`, if any. The renderer does not draw textures
-    /// yet: they are kept so that a manifest that names them opens today and is drawn later.
+    /// Frame `index`'s texture image, if it has one.
     std::optional<std::filesystem::path> texture(int index) const;
 
     /// Decodes the frame's file with io::loadMesh into a scene of one object named after the
-    /// file, then into a block from `sink`. A failure names the file; the loader's warnings are
-    /// passed on. Thread-safe.
+    /// file, and its texture (io::readImage) when it has one and the mesh has texture
+    /// coordinates (else a warning says the texture is not drawn), then into a block from
+    /// `sink`. A failure names the file (and the texture, when that is what failed); the
+    /// loader's warnings are passed on. Thread-safe.
     Result<std::span<const std::uint8_t>> load(int index, const BlockSink& sink) const override;
 
 private:
@@ -66,6 +69,8 @@ private:
 ///   manifest's folder; "fps" optional; textures per frame either inside the frame's object or
 ///   in the optional "textures" array as long as "frames" (null: none), not both;
 /// - a single .ply or .obj file: a sequence of one frame.
+/// Frames of a folder, pattern or single file take the image beside them with their name as
+/// their texture (frame_0001.obj, frame_0001.png; .png, .jpg, .jpeg).
 /// The frame rate is options.fps, or the manifest's when it gives one and !options.fpsGiven.
 /// Fails with one message naming the spec and the problem: it does not exist, no frames, a
 /// malformed manifest, or (manifests) every file it names that is missing, in one list. Only

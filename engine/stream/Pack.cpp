@@ -229,7 +229,13 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
                     h.largestIndices,
                     h.largestProvokingOffsets,
                     h.largestProvokingTriangles,
-                    (h.largestFlags & BlockCompactPoints) != 0};
+                    (h.largestFlags & BlockCompactPoints) != 0,
+                    h.largestTextureWidth,
+                    h.largestTextureHeight};
+    if (h.largestTextureWidth > render::MaxTextureSize ||
+        h.largestTextureHeight > render::MaxTextureSize)
+        return fail(fmt::format("{}: the pack header states a {}x{} texture", file,
+                                h.largestTextureWidth, h.largestTextureHeight));
     info.largestBlockBytes = h.largestBlockBytes;
     info.largestStoredBytes = h.largestStoredBytes;
     info.bounds = boundsFrom(h.boundsMin, h.boundsMax);
@@ -645,12 +651,7 @@ Result<EncodedFrame> PackWriter::encode(std::vector<std::uint8_t> block, const s
     f.indexCount = h.indexCount;
     f.bounds = boundsFrom(h.boundsMin, h.boundsMax);
     f.name = name;
-    encoded.counts = {h.objectCount,
-                      h.vertexCount,
-                      h.indexCount,
-                      h.provokingOffsetCount,
-                      h.provokingTriangleCount,
-                      (h.flags & BlockCompactPoints) != 0};
+    encoded.counts = view.value().counts();
 
     std::vector<std::uint8_t> plain;
     // Compact points keep float positions: what the CUDA point pass reads (the bench measured
@@ -727,6 +728,8 @@ Result<PackInfo> PackWriter::finish()
     h.largestProvokingOffsets = m_largest.provokingOffsets;
     h.largestProvokingTriangles = m_largest.provokingTriangles;
     h.largestFlags = m_largest.compact ? BlockCompactPoints : 0u;
+    h.largestTextureWidth = m_largest.textureWidth;
+    h.largestTextureHeight = m_largest.textureHeight;
 
     std::vector<std::uint8_t> index(m_frames.size() * sizeof(PackEntry));
     io::Bounds bounds;

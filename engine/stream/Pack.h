@@ -26,7 +26,7 @@ static_assert(std::endian::native == std::endian::little, "the pack format is li
 inline constexpr std::uint32_t PackMagic = 0x4B504454u;
 /// The format version this build writes and reads. A change that older readers cannot skip
 /// bumps it; readers refuse any other version.
-inline constexpr std::uint32_t PackVersion = 1;
+inline constexpr std::uint32_t PackVersion = 2;
 /// Every stored frame starts at a multiple of this many bytes (direct reads into staging memory).
 inline constexpr std::uint64_t PackAlign = 4096;
 
@@ -67,6 +67,8 @@ struct PackHeader {
     std::uint32_t largestProvokingOffsets;   ///< uint32
     std::uint32_t largestProvokingTriangles; ///< uint32
     std::uint32_t largestFlags;              ///< BlockCompactPoints: every frame is compact
+    std::uint32_t largestTextureWidth;       ///< texels (0: no frame has a texture)
+    std::uint32_t largestTextureHeight;      ///< texels
     std::uint64_t largestBlockBytes;         ///< the largest frame block, bytes
     std::uint64_t largestStoredBytes;        ///< the largest stored frame, bytes
     float boundsMin[3];                      ///< the sequence's bounds, world units
@@ -77,7 +79,7 @@ struct PackHeader {
     std::uint32_t indexCrc;                  ///< CRC-32 of the index
     std::uint32_t headerCrc;                 ///< CRC-32 of this header with this field 0
 };
-static_assert(sizeof(PackHeader) == 128, "PackHeader is part of the pack format");
+static_assert(sizeof(PackHeader) == 136, "PackHeader is part of the pack format");
 
 /// One frame's record in the index.
 struct PackEntry {

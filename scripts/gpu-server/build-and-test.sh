@@ -6,9 +6,10 @@
 # target asks). Logs and results go to $OUT (or ./gpu-out).
 # --points builds what the points issue needs and runs only that: the gpu tier, tandem-bench
 # points, and tandem-raster end to end on a generated 1 M-point cloud (CUDA and GL points).
-# --stream builds what the viewer issue needs and runs only that: the gpu tier, tandem-bench
-# stream, tandem-pack on a 1 M-point sample sequence, tandem-viewer --headless --every-frame
-# from that pack at 1080p and 4K, and a 10 000-frame viewer run for memory.
+# --stream builds what the viewer issue needs and runs only that: the gpu tier, the viewer's
+# headless end-to-end test on the CUDA backend, tandem-bench stream, tandem-pack on a 1 M-point
+# sample sequence, tandem-viewer --headless --every-frame from that pack (1080p streamed and
+# preloaded three times each, alternating; 4K; cached), and a 10 000-frame run for memory.
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -40,7 +41,7 @@ fi
 mode="${1:-}"
 targets=()
 [ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
-[ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack)
+[ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack tandem-png-check)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
@@ -54,6 +55,11 @@ if [ "$mode" = "--stream" ]; then
     step "gpu tier"
     timeout 240 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
     grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+    step "the viewer's headless end-to-end test on CUDA (tests/apps/viewer_headless.sh)"
+    timeout 120 tests/apps/viewer_headless.sh build-gpu/bin/tandem-viewer build-gpu/bin/tandem-pack \
+        build-gpu/bin/tandem-png-check "$work/viewer_headless" >"$out/viewer_headless.log" 2>&1
+    code=$?; [ $code = 0 ] || [ $code = 77 ] || status=1
+    grep -E "^== |FAIL|^ok|backend" "$out/viewer_headless.log" | sort | uniq -c | sort -rn | head -20
     step "tandem-bench stream"
     timeout 300 stdbuf -oL build-gpu/bin/tandem-bench stream --commit "$commit" --frames 120 \
         --warmup 10 --load-frames 2 --ply-frames 12 --no-preloaded --work "$work/bench" \
@@ -64,22 +70,29 @@ if [ "$mode" = "--stream" ]; then
         --overwrite >"$out/pack.log" 2>&1 || status=1
     tail -n 2 "$out/pack.log"
     build-gpu/bin/tandem-pack --info "$work/seq.tdpk" >"$out/pack_info.txt" 2>&1 || status=1
-    for size in 1920x1080 3840x2160; do
-        step "tandem-viewer --headless --every-frame, 1M points a frame, $size, tonemap,fxaa"
+    # The viewer end to end on the pack, streamed and preloaded alternately (three of each,
+    # compared as medians in this one run), then 4K streamed and the cached variant once.
+    play() { # NAME ARGS...: one 3000-frame --every-frame run, its report $out/viewer_NAME.json
+        local name=$1; shift
         timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
-            --frames 3000 --format none --postfx tonemap,fxaa --size "$size" -q \
-            --report "$out/viewer_$size.json" --overwrite >"$out/viewer_$size.log" 2>&1 || status=1
-        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','upload_path','upload_gb_per_s','cache_hit_rate','loader_waits','loader_threads','loader_busy','mean_load_ms')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$size.json" || tail -5 "$out/viewer_$size.log"
+            --frames 3000 --format none --postfx tonemap,fxaa -q "$@" \
+            --report "$out/viewer_$name.json" --overwrite >"$out/viewer_$name.log" 2>&1 || status=1
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print(sys.argv[2], {k: s[k] for k in ('frames_per_second','frames_shown','cache_hit_rate','loader_waits','loader_busy','mean_load_ms')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_$name.json" "$name" || tail -5 "$out/viewer_$name.log"
+    }
+    step "tandem-viewer --headless --every-frame, 1M points a frame, tonemap,fxaa"
+    for rep in 1 2 3; do
+        play "1080p_streamed_$rep" --size 1920x1080
+        play "1080p_preload_$rep" --size 1920x1080 --preload --cache-mb 2600
     done
-    for variant in preload cached; do
-        step "tandem-viewer 1080p, every frame, the pack $variant"
-        extra=(--cache-mb 2600); [ "$variant" = preload ] && extra+=(--preload)
-        timeout 25 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
-            --frames 3000 --format none --postfx tonemap,fxaa --size 1920x1080 -v "${extra[@]}" \
-            --report "$out/viewer_1080p_$variant.json" --overwrite >"$out/viewer_$variant.log" 2>&1 || status=1
-        grep -E "stream: update|error" "$out/viewer_$variant.log" | head -8
-        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print({k: s[k] for k in ('frames_per_second','frames_shown','cache_hit_rate','loader_waits','loader_busy')}, 'gpu p50', {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$out/viewer_1080p_$variant.json" 2>/dev/null || echo "no report (timed out?)"
-    done
+    play 4k_streamed --size 3840x2160
+    play 1080p_cached --size 1920x1080 --cache-mb 2600
+    python3 - "$out" <<'PY'
+import json, statistics, sys
+fps = lambda name: json.load(open(f"{sys.argv[1]}/viewer_{name}.json"))["streaming"]["frames_per_second"]
+s = statistics.median(fps(f"1080p_streamed_{r}") for r in (1, 2, 3))
+p = statistics.median(fps(f"1080p_preload_{r}") for r in (1, 2, 3))
+print(f"1080p medians: streamed {s:.0f} frames/s, preloaded {p:.0f}; streamed {100 * (1 - s / p):.1f} % slower; 4K streamed {fps('4k_streamed'):.0f}")
+PY
     step "10 000 frames (50k points each), host memory"
     timeout 150 build-gpu/bin/tandem-viewer --headless --every-frame "sample:points=50000,frames=10000" \
         --format none --cache-mb 256 --size 1280x720 -q --report "$out/viewer_10k.json" \

@@ -14,6 +14,7 @@
 #define TANDEM_TEX_OUTPUT 4
 #define TANDEM_TEX_COMPARE_A 5
 #define TANDEM_TEX_COMPARE_B 6
+#define TANDEM_TEX_SCENE_TEXTURE 7
 
 // Image units (the resolve pass writes the G-buffer's attribute targets)
 #define TANDEM_IMAGE_COLOR 0

@@ -6,7 +6,9 @@
 // perspective-correct: normal and colour are interpolated, shaded, and written with the linear
 // view depth and the primitive id + 1 (triangles of all meshes first, then points; points' ids
 // carry PointIdBit, as the CUDA point pass writes them). Points take their vertex directly. Uncovered pixels get the background. COLOR_RGBA16F selects the colour
-// target's image format.
+// target's image format. A mesh flagged as textured multiplies its colour by the scene's
+// texture at its interpolated texture coordinates ((0, 0) at the image's bottom left, as in OBJ;
+// the texture's rows are stored top first).
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
 #include "common/shading.glsl"
@@ -15,6 +17,7 @@ layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(binding = TANDEM_TEX_GBUFFER_ID) uniform usampler2D visibility;
 layout(binding = TANDEM_TEX_GBUFFER_DEPTH) uniform sampler2D windowDepth;
+layout(binding = TANDEM_TEX_SCENE_TEXTURE) uniform sampler2D sceneTexture;
 #ifdef COLOR_RGBA16F
 layout(rgba16f, binding = TANDEM_IMAGE_COLOR) uniform writeonly image2D colorImage;
 #else
@@ -41,12 +44,13 @@ layout(std430, binding = TANDEM_SSBO_PROVOKING_TRIANGLES) readonly buffer Provok
     uint provokingTriangles[];
 };
 // One record per object (render::GpuObject): x first vertex, y vertex count, z first primitive,
-// w flags (1 points, 2 has colours, 4 has normals).
+// w flags (1 points, 2 has colours, 4 has normals, 8 textured).
 layout(std430, binding = TANDEM_SSBO_OBJECTS) readonly buffer Objects { uvec4 objects[]; };
 
 const uint ObjectIsPoints = 1u;
 const uint ObjectHasColors = 2u;
 const uint ObjectHasNormals = 4u;
+const uint ObjectHasTexture = 8u;
 const uint PointIdBit = 0x80000000u; // render::PointIdBit
 
 uvec4 objectOf(uint vertex)
@@ -61,6 +65,7 @@ uvec4 objectOf(uint vertex)
 vec3 positionOf(uint i) { return vec3(vertices[i].px, vertices[i].py, vertices[i].pz); }
 vec3 normalOf(uint i) { return vec3(vertices[i].nx, vertices[i].ny, vertices[i].nz); }
 vec4 colorOf(uint i) { return unpackUnorm4x8(vertices[i].color); }
+vec2 texcoordOf(uint i) { return vec2(vertices[i].u, vertices[i].v); }
 
 void main()
 {
@@ -138,13 +143,19 @@ void main()
         if (dot(normal, normal) < 1e-12)
             normal = cross(positionOf(i1) - positionOf(i0), positionOf(i2) - positionOf(i0));
         color = bestBary.x * colorOf(i0) + bestBary.y * colorOf(i1) + bestBary.z * colorOf(i2);
+        if ((object.w & ObjectHasTexture) != 0u) {
+            vec2 uv = bestBary.x * texcoordOf(i0) + bestBary.y * texcoordOf(i1) +
+                      bestBary.z * texcoordOf(i2);
+            // No derivatives in a compute shader: the base level, filtered linearly.
+            color *= textureLod(sceneTexture, vec2(uv.x, 1.0 - uv.y), 0.0);
+        }
     }
     // Points face the pixel's ray, as the CUDA point pass shades them (render/PointSplat.h).
     vec3 toEye = isPoint ? -dir : normalize(eye - position);
     vec3 n = normalize(normal);
     if (dot(n, toEye) < 0.0)
         n = -n;
-    vec3 base = baseColorOf(color, (object.w & ObjectHasColors) != 0u);
+    vec3 base = baseColorOf(color, (object.w & (ObjectHasColors | ObjectHasTexture)) != 0u);
     bool lit = !isPoint || hasNormal;
     imageStore(colorImage, pixel, vec4(lit ? shade(base, n, toEye) : base, 1.0));
     imageStore(normalImage, pixel, vec4(n, 1.0));

@@ -23,7 +23,7 @@ run 0 "$pack" sample:points=2000,frames=5 -o "$seq" --codec lz4 --threads 2
 expect "MB/s"
 [ -f "$seq" ] || fail "no pack written"
 run 0 "$pack" --info "$seq"
-expect "format version 1"; expect "5 at 30 fps"; expect "2000 vertices"; expect "lz4"
+expect "format version 2"; expect "5 at 30 fps"; expect "2000 vertices"; expect "lz4"
 run 0 "$pack" --verify "$seq" -q
 expect "5 frames, every checksum matches"
 
@@ -33,7 +33,7 @@ python3 - "$seq" <<'PY'
 import struct, sys
 path = sys.argv[1]
 data = bytearray(open(path, "rb").read())
-index = struct.unpack_from("<Q", data, 96)[0]
+index = struct.unpack_from("<Q", data, 104)[0]  # PackHeader::indexOffset
 offset, stored = struct.unpack_from("<QQ", data, index + 2 * 72)
 data[offset + stored // 2] ^= 0x40
 open(path, "wb").write(data)

@@ -5,7 +5,8 @@
 # identically; a truncated file and a damaged pack frame are skipped, named, and the previous
 # frame stays on screen; --video has every frame; --speed 2 shows every other frame. Then the
 # first frame broken (nothing shown before it); a camera path followed by sequence frame;
-# compare mode (difference, split, side by side). Part (e) is left out without ffmpeg.
+# compare mode (difference, split, side by side); textured OBJ frames, each with the image beside
+# it, from the folder and from a pack. Part (e) is left out without ffmpeg.
 # Usage: viewer_headless.sh VIEWER PACK PNG_CHECK OUT_DIR
 set -uo pipefail
 viewer=$1; pack=$2; check=$3; out=$4
@@ -125,7 +126,7 @@ cp "$out/frames.tdpk" "$out/damaged.tdpk"
 python3 - "$out/damaged.tdpk" <<'PY' || fail "damaging the pack"
 import struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
-index = struct.unpack_from("<Q", data, 96)[0]  # PackHeader::indexOffset
+index = struct.unpack_from("<Q", data, 104)[0]  # PackHeader::indexOffset
 offset, stored = struct.unpack_from("<QQ", data, index + 2 * 72)  # PackEntry of frame 2
 data[offset + stored // 2] ^= 0x40
 open(sys.argv[1], "wb").write(data)
@@ -223,6 +224,31 @@ play side "$seq" --every-frame --compare "$seq/reversed.json" --compare-mode sid
 python3 "$columns" same "$(png side 2)" 0 80 "$(png folder 2)" 40 120 || wrong "side: left half"
 python3 "$columns" same "$(png side 2)" 80 160 "$(png reversed 2)" 40 120 || wrong "side: right half"
 rm "$seq/reversed.json"
+
+echo "== (j) textured meshes: each OBJ frame takes the image beside it"
+tex="$out/textured"; mkdir -p "$tex"
+python3 - "$tex" <<'PY'
+import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+def png(path, rgb):  # 4x4, one colour
+    raw = b"".join(b"\0" + bytes(rgb) * 4 for _ in range(4))
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" +
+                           chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0)) +
+                           chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+quad = ("v -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvn 0 0 1\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
+        "f 1/1/1 2/2/1 3/3/1\nf 1/1/1 3/3/1 4/4/1\n")
+for i, rgb in enumerate([(255, 0, 0), (0, 255, 0), (0, 0, 255)]):
+    open(f"{sys.argv[1]}/frame_{i}.obj", "w").write(quad)
+    png(f"{sys.argv[1]}/frame_{i}.png", rgb)
+PY
+play textured "$tex" --every-frame
+for i in 0 1 2; do
+    python3 "$columns" dominant "$(png textured $i)" $i 2000 || wrong "textured frame $i"
+done
+"$pack" "$tex" -o "$out/textured.tdpk" -q || fail "packing the textured frames"
+play textured_pack "$out/textured.tdpk" --every-frame
+for i in 0 1 2; do same textured_pack $i textured $i; done
 
 [ $failures = 0 ] || fail "$failures wrong values (above)"
 [ "${video_skipped:-0}" = 1 ] && { echo "ok, but (e) skipped: no ffmpeg"; exit 77; }

@@ -32,6 +32,7 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_UBO_COMPARE", binding::UboCompare},
         {"TANDEM_TEX_COMPARE_A", binding::TexCompareA},
         {"TANDEM_TEX_COMPARE_B", binding::TexCompareB},
+        {"TANDEM_TEX_SCENE_TEXTURE", binding::TexSceneTexture},
         {"TANDEM_TEX_GBUFFER_COLOR", binding::TexGBufferColor},
         {"TANDEM_TEX_GBUFFER_DEPTH", binding::TexGBufferDepth},
         {"TANDEM_TEX_GBUFFER_NORMAL", binding::TexGBufferNormal},

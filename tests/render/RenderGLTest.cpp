@@ -2,6 +2,7 @@
 // the debug views as post-process stages, present), every channel, compared with committed
 // reference images within a tolerance; several objects in one scene.
 // Regenerate the references with scripts/update-references.sh after an intended change.
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -138,6 +139,55 @@ TEST_F(Render, SeveralObjectsInOneScene)
     const GpuScene cubeOnly = test::sceneOf(colouredCube(), "cube");
     const io::Image cube = stack.render(cubeOnly, camera, postfx::Chain{}, Channel::Color, options);
     EXPECT_NE(cube.pixels, both.pixels);
+}
+
+TEST_F(Render, TexturedMeshTakesItsTexels)
+{
+    // A quad facing the camera, (0, 0) at its bottom left, and a 2×2 texture whose rows are
+    // stored top first: red and green on top, blue and white below. Each quarter of the image
+    // shows its texel; without the texture the quad is white.
+    Scene scene;
+    io::MeshData quad;
+    quad.positions = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    quad.normals.assign(4, glm::vec3(0, 0, 1));
+    quad.texcoords = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    quad.indices = {0, 1, 2, 0, 2, 3};
+    scene.objects.push_back({"quad", quad});
+    scene.texture.width = 2;
+    scene.texture.height = 2;
+    scene.texture.pixels = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+    const GpuScene gpu(scene, "textured quad");
+    ASSERT_TRUE(gpu.objects()[0].flags & ObjectHasTexture);
+    EXPECT_EQ(gpu.texture().width(), 2);
+
+    test::FrameStack stack(160, 160);
+    Camera camera;
+    camera.eye = {0.0f, 0.0f, 2.0f};
+    camera.fovY = 60.0f;
+    const io::Image image = stack.render(gpu, camera, postfx::Chain{}, Channel::Color);
+    const auto at = [&](int x, int y) {
+        const std::uint8_t* p = image.row(y) + 4 * x;
+        return glm::ivec3(p[0], p[1], p[2]);
+    };
+    const auto dominant = [](glm::ivec3 c) {
+        return c.r > 2 * std::max(c.g, c.b)   ? 'r'
+               : c.g > 2 * std::max(c.r, c.b) ? 'g'
+               : c.b > 2 * std::max(c.r, c.g) ? 'b'
+                                              : '-';
+    };
+    EXPECT_EQ(dominant(at(50, 50)), 'r');
+    EXPECT_EQ(dominant(at(110, 50)), 'g');
+    EXPECT_EQ(dominant(at(50, 110)), 'b');
+    const glm::ivec3 white = at(110, 110);
+    EXPECT_GT(std::min({white.r, white.g, white.b}), 100);
+
+    Scene plain = scene;
+    plain.texture = {};
+    const GpuScene untextured(plain, "plain quad");
+    EXPECT_FALSE(untextured.objects()[0].flags & ObjectHasTexture);
+    const io::Image noTexture = stack.render(untextured, camera, postfx::Chain{}, Channel::Color);
+    const std::uint8_t* p = noTexture.row(50) + 4 * 50;
+    EXPECT_GT(std::min({p[0], p[1], p[2]}), 100) << "untextured: white";
 }
 
 TEST_F(Render, SampleAssetRenders)

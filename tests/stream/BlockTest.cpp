@@ -1,5 +1,7 @@
 #include "engine/stream/Block.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -95,6 +97,51 @@ TEST(Block, RejectsDamage)
     std::uint32_t many = 1u << 30;
     std::memcpy(bytes.data() + offsetof(stream::BlockHeader, vertexCount), &many, 4);
     EXPECT_FALSE(stream::viewBlock(bytes, "f"));
+}
+
+TEST(Block, CarriesTheFrameTexture)
+{
+    render::Scene scene = twoObjects();
+    scene.objects[0].mesh.texcoords = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+    scene.texture.width = 3;
+    scene.texture.height = 2;
+    for (int i = 0; i < 3 * 2 * 4; ++i)
+        scene.texture.pixels.push_back(static_cast<std::uint8_t>(10 * i));
+    const std::vector<std::uint8_t> bytes = blockOf(scene);
+    auto view = stream::viewBlock(bytes, "textured");
+    ASSERT_TRUE(view) << view.error();
+    const render::SceneView& v = view.value();
+    EXPECT_EQ(v.textureWidth, 3u);
+    EXPECT_EQ(v.textureHeight, 2u);
+    ASSERT_EQ(v.texels.size(), 24u);
+    EXPECT_TRUE(std::equal(v.texels.begin(), v.texels.end(), scene.texture.pixels.begin()));
+    EXPECT_EQ((v.texels.data() - bytes.data()) % stream::BlockAlign, 0);
+    EXPECT_EQ(v.counts().textureBytes(), 24u);
+    EXPECT_EQ(stream::blockBytes(v.counts()), bytes.size());
+    // The mesh with texture coordinates is textured; the point cloud is not.
+    EXPECT_TRUE(v.objects[0].flags & render::ObjectHasTexture);
+    EXPECT_FALSE(v.objects[1].flags & render::ObjectHasTexture);
+    EXPECT_EQ(v.vertices[3].texcoord, glm::vec2(1, 1));
+
+    // A texture with one side zero, or one bigger than GL guarantees, is refused.
+    std::vector<std::uint8_t> bad = bytes;
+    const std::uint32_t zero = 0;
+    std::memcpy(bad.data() + offsetof(stream::BlockHeader, textureHeight), &zero, 4);
+    view = stream::viewBlock(bad, "f");
+    ASSERT_FALSE(view);
+    EXPECT_NE(view.error().find("texture of 3x0"), std::string::npos) << view.error();
+    bad = bytes;
+    const std::uint32_t huge = 1u << 20;
+    std::memcpy(bad.data() + offsetof(stream::BlockHeader, textureWidth), &huge, 4);
+    EXPECT_FALSE(stream::viewBlock(bad, "f"));
+    // A textured object without a texture is caught too.
+    render::Scene untextured = scene;
+    untextured.texture = {};
+    const std::vector<std::uint8_t> plain = blockOf(untextured);
+    auto plainView = stream::viewBlock(plain, "plain");
+    ASSERT_TRUE(plainView) << plainView.error();
+    EXPECT_FALSE(plainView.value().objects[0].flags & render::ObjectHasTexture);
+    EXPECT_TRUE(plainView.value().texels.empty());
 }
 
 TEST(Sample, IsDeterministicAndMoves)

@@ -2,6 +2,7 @@
 // order and failures, and loads that decode a file into a block naming the file when it is bad.
 #include "engine/stream/FolderSource.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <string>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/io/Image.h"
 #include "engine/stream/Block.h"
 #include "tests/support/TempDir.h"
 
@@ -314,6 +316,72 @@ TEST(FolderSource, LoadRoundTripsThroughABlock)
     ASSERT_TRUE(view) << view.error();
     EXPECT_EQ(view.value().positions[2], glm::vec3(12, 0, 0));
     EXPECT_EQ(view.value().bounds.min, glm::vec3(10, 0, 0));
+}
+
+TEST(FolderSource, TexturesLoadWithTheirFrames)
+{
+    // frame_1.obj has texture coordinates and frame_1.png beside it; frame_2.obj has none
+    // beside it; the manifest gives frame_1 a texture explicitly, and one to a mesh without
+    // texture coordinates.
+    test::TempDir dir;
+    const std::string texturedQuad = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\n"
+                                     "vt 1 1\nvt 0 1\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n";
+    dir.write("seq/frame_1.obj", texturedQuad);
+    dir.write("seq/frame_2.obj", texturedQuad);
+    io::Image texture;
+    texture.width = 2;
+    texture.height = 1;
+    texture.pixels = {255, 0, 0, 255, 0, 0, 255, 128};
+    ASSERT_TRUE(io::writePng(dir.path() / "seq" / "frame_1.png", texture, false));
+    auto source = open(dir.path() / "seq");
+    ASSERT_TRUE(source) << source.error();
+    auto* sequence = dynamic_cast<stream::FolderSource*>(source.value().get());
+    ASSERT_NE(sequence, nullptr);
+    EXPECT_EQ(sequence->texture(0), dir.path() / "seq" / "frame_1.png");
+    EXPECT_FALSE(sequence->texture(1));
+    for (int i = 0; i < 2; ++i) {
+        Staging staging;
+        auto block = sequence->load(i, staging.sink());
+        ASSERT_TRUE(block) << block.error();
+        EXPECT_TRUE(block.warnings().empty());
+        auto view = stream::viewBlock(block.value(), sequence->frameName(i));
+        ASSERT_TRUE(view) << view.error();
+        const render::SceneView& v = view.value();
+        if (i == 0) {
+            EXPECT_EQ(v.textureWidth, 2u);
+            EXPECT_EQ(v.textureHeight, 1u);
+            EXPECT_TRUE(std::equal(v.texels.begin(), v.texels.end(), texture.pixels.begin(),
+                                   texture.pixels.end()));
+            EXPECT_TRUE(v.objects[0].flags & render::ObjectHasTexture);
+        } else {
+            EXPECT_TRUE(v.texels.empty());
+            EXPECT_FALSE(v.objects[0].flags & render::ObjectHasTexture);
+        }
+    }
+
+    // A texture that is no image fails the frame, naming both files; a texture on a mesh
+    // without texture coordinates is a warning.
+    dir.write("seq/broken.png", "not a png");
+    dir.write("seq/plain.obj", objTriangle);
+    const fs::path manifest =
+        dir.write("seq/m.json", R"({"frames": [{"file": "frame_2.obj", "texture": "broken.png"},
+                          {"file": "plain.obj", "texture": "frame_1.png"}]})");
+    auto listed = open(manifest);
+    ASSERT_TRUE(listed) << listed.error();
+    Staging staging;
+    auto broken = listed.value()->load(0, staging.sink());
+    ASSERT_FALSE(broken);
+    EXPECT_NE(broken.error().find("broken.png: cannot read image"), std::string::npos)
+        << broken.error();
+    EXPECT_NE(broken.error().find("(the texture of "), std::string::npos) << broken.error();
+    EXPECT_NE(broken.error().find("frame_2.obj"), std::string::npos) << broken.error();
+    auto plain = listed.value()->load(1, staging.sink());
+    ASSERT_TRUE(plain) << plain.error();
+    ASSERT_EQ(plain.warnings().size(), 1u);
+    EXPECT_NE(plain.warnings()[0].find("texture frame_1.png not drawn: the frame has no texture "
+                                       "coordinates"),
+              std::string::npos)
+        << plain.warnings()[0];
 }
 
 TEST(FolderSource, LoadFailureNamesTheCorruptFile)

@@ -15,7 +15,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/io/Image.h"
 #include "engine/stream/Block.h"
+#include "engine/stream/FolderSource.h"
 #include "engine/stream/SampleSource.h"
 
 using namespace tandem;
@@ -241,6 +243,56 @@ TEST(Pack, RoundTripsEveryCodecAndPositionEncoding)
                 EXPECT_TRUE(damaged.value().empty());
             }
     }
+}
+
+TEST(Pack, CarriesFrameTextures)
+{
+    // Two textured OBJ frames with textures of different sizes: the header states the widest
+    // and tallest, and every codec and position encoding gives the texels back exactly.
+    const fs::path dir = freshFolder("textures");
+    const std::string quad = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                             "vt 0 1\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n";
+    for (int frame = 1; frame <= 2; ++frame) {
+        std::ofstream(dir / fmt::format("frame_{}.obj", frame)) << quad;
+        io::Image texture;
+        texture.width = frame == 1 ? 2 : 3;
+        texture.height = frame == 1 ? 2 : 1;
+        for (int i = 0; i < texture.width * texture.height * 4; ++i)
+            texture.pixels.push_back(static_cast<std::uint8_t>(frame * 40 + i));
+        ASSERT_TRUE(io::writePng(dir / fmt::format("frame_{}.png", frame), texture, false));
+    }
+    auto source = stream::openFileSequence(dir.string(), {});
+    ASSERT_TRUE(source) << source.error();
+    std::vector<std::vector<std::uint8_t>> originals;
+    for (int i = 0; i < 2; ++i)
+        originals.push_back(loadBlock(*source.value(), i));
+    for (stream::Codec codec : {stream::Codec::None, stream::Codec::Lz4, stream::Codec::Zstd})
+        for (stream::PositionEncoding positions :
+             {stream::PositionEncoding::F32, stream::PositionEncoding::U16}) {
+            SCOPED_TRACE(fmt::format("{} {}", stream::codecName(codec),
+                                     stream::positionEncodingName(positions)));
+            stream::PackSettings settings;
+            settings.codec = codec;
+            settings.positions = positions;
+            const fs::path path = dir / fmt::format("seq_{}_{}.tdpk", stream::codecName(codec),
+                                                    stream::positionEncodingName(positions));
+            writePack(*source.value(), path, settings);
+            auto opened = stream::openPack(path);
+            ASSERT_TRUE(opened) << opened.error();
+            const render::SceneCounts largest = opened.value()->largestFrame().value();
+            EXPECT_EQ(largest.textureWidth, 3u);
+            EXPECT_EQ(largest.textureHeight, 2u);
+            for (int i = 0; i < 2; ++i) {
+                const std::vector<std::uint8_t> decoded = loadBlock(*opened.value(), i);
+                ASSERT_LE(decoded.size(), stream::blockBytes(largest));
+                auto a = stream::viewBlock(originals[static_cast<std::size_t>(i)], "original");
+                auto b = stream::viewBlock(decoded, "decoded");
+                ASSERT_TRUE(a && b);
+                EXPECT_EQ(b.value().textureWidth, a.value().textureWidth);
+                EXPECT_TRUE(sameArrays(a.value().texels, b.value().texels)) << "frame " << i;
+                EXPECT_TRUE(b.value().objects[0].flags & render::ObjectHasTexture);
+            }
+        }
 }
 
 TEST(Pack, LoadsFromSeveralThreadsAtOnce)
