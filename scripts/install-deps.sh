@@ -11,6 +11,7 @@ packages=(
     python3 python3-glad
     xvfb xauth xdotool assimp-utils ffmpeg
     librenderdoc-dev librenderdoc renderdoccmd python3-renderdoc
+    clang-16 libclang-rt-16-dev llvm-16
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -69,3 +69,15 @@ echo "test: running tiers: ${tiers[*]}"
 for s in "${skipped[@]}"; do echo "test: skipped tier $s"; done
 labels=$(IFS='|'; echo "^(${tiers[*]})\$")
 ctest --test-dir build -L "$labels" --output-on-failure -j"$(nproc)"
+status=$?
+
+# Sanitizers and fuzzing (clang 16 with its sanitizer and libFuzzer runtimes, installed by
+# install-deps.sh): the unit and gl tiers under ASan + UBSan, the unit tier under TSan, and a
+# minute of libFuzzer on each reader (scripts/fuzz.sh; a longer run is documented there).
+if command -v clang++-16 >/dev/null && [ -e /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
+    scripts/sanitize.sh || status=1
+    scripts/fuzz.sh --seconds "${TANDEM_FUZZ_SECONDS:-60}" || status=1
+else
+    echo "test: skipped the sanitizer builds and fuzzing: clang-16 and libclang-rt-16-dev are not installed"
+fi
+exit $status

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "engine/core/Log.h"
 #include "engine/frame/Progress.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
@@ -42,8 +43,8 @@ double mib(std::uint64_t bytes)
 
 std::string countsText(const render::SceneCounts& c)
 {
-    std::string text = fmt::format("{} vertices, {} indices ({} triangles), {} objects",
-                                   c.vertices, c.indices, c.indices / 3, c.objects);
+    std::string text = fmt::format("{} vertices, {} indices ({} triangles), {} objects", c.vertices,
+                                   c.indices, c.indices / 3, c.objects);
     if (c.textureWidth > 0)
         text += fmt::format(", textures up to {}x{}", c.textureWidth, c.textureHeight);
     return text;
@@ -202,6 +203,8 @@ int convert(const ConvertOptions& o)
                 block.resize(loaded.value().size());
                 encoded = stream::PackWriter::encode(
                     std::move(block), names[static_cast<std::size_t>(index)], settings);
+                for (const std::string& warning : loaded.warnings())
+                    encoded.addWarning(warning);
             }
             std::lock_guard lock(mutex);
             ready.emplace(index, std::move(encoded));
@@ -233,6 +236,8 @@ int convert(const ConvertOptions& o)
             // The writer, destroyed on return, removes its temporary file.
             return exitWith(ExitInput, fmt::format("{}; nothing written", frame.error()));
         }
+        for (const std::string& warning : frame.warnings())
+            log::warning("{}", warning);
         if (auto ok = writer.append(std::move(frame.value())); !ok) {
             stopWorkers();
             return exitWith(ExitInput, ok.error());

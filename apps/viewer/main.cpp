@@ -46,6 +46,11 @@ int main(int argc, char** argv)
                    "staging memory for loaded frames, MiB (default 1024): host memory stays "
                    "within it whatever the sequence length")
         ->check(CLI::Range(16.0, 1048576.0));
+    double gpuMemoryMb = 0.0;
+    cli.add_option("--gpu-memory-mb", gpuMemoryMb,
+                   "GPU memory the streamed frames' buffers may take, MiB (both buffer sets; "
+                   "default: what the GPU has free); a frame that needs more is skipped, named")
+        ->check(CLI::Range(1.0, 1048576.0));
     cli.add_option(
            "--loader-threads", settings.stream.loaderThreads,
            "threads reading and decoding frames (default: three quarters of the cores, 1 to 12)")
@@ -68,6 +73,7 @@ int main(int argc, char** argv)
     app::addCommonOptions(cli, options);
     return app::runApp(cli, options, argc, argv, [&] {
         settings.stream.budgetBytes = static_cast<std::size_t>(cacheMb * 1048576.0);
+        settings.stream.gpuBudgetBytes = static_cast<std::size_t>(gpuMemoryMb * 1048576.0);
         settings.sequence.fpsGiven = cli.count("--sequence-fps") > 0;
         settings.framesGiven = options.frames;
         settings.outputFps = options.fps;

@@ -1,6 +1,10 @@
 #include "engine/app/Session.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -28,6 +32,30 @@ namespace fs = std::filesystem;
 namespace tandem::app {
 
 namespace {
+
+/// The signal (SIGINT, SIGTERM) that asked the process to stop, 0 while none has.
+std::atomic<int> g_stopSignal{0};
+
+extern "C" void onStopSignal(int signal)
+{
+    g_stopSignal.store(signal);
+}
+
+/// The first SIGINT or SIGTERM ends the frame loop, and the output is finished as on a normal
+/// end (frames written so far complete, the video finalized); a second one ends the process
+/// at once (SA_RESETHAND), leaving at most .partial files, never a final name half-written.
+/// SIGXFSZ is ignored, so a write past the file-size limit fails with EFBIG (a "disk full"
+/// the writers report) instead of ending the process.
+void installSignalHandlers()
+{
+    struct sigaction action {};
+    action.sa_handler = onStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+    std::signal(SIGXFSZ, SIG_IGN);
+}
 
 /// Screenshots are read back through the same ring as frames, numbered apart from them.
 constexpr std::uint64_t ScreenshotIndex = std::uint64_t{1} << 62;
@@ -67,6 +95,7 @@ std::unique_ptr<Session> Session::open(const AppInfo& info, const CommonOptions&
 std::optional<OpenFailure> Session::setUp(char** argv)
 {
     const CommonOptions& o = m_options;
+    installSignalHandlers();
     auto usage = [](std::string message) {
         return OpenFailure{ExitUsage, std::move(message)};
     };
@@ -137,6 +166,8 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     auto opened = capture::FrameCapture::open(captureSettings, argv);
     if (!opened)
         return input(opened.error());
+    for (const std::string& warning : opened.warnings())
+        log::warning("{}", warning);
     m_capture = std::move(opened.value());
     if (m_capture)
         log::info("{}", m_capture->describe());
@@ -373,7 +404,12 @@ bool Session::outputFailed()
 
 bool Session::nextFrame()
 {
-    if (m_quit || (m_frames > 0 && m_index >= m_frames) || outputFailed())
+    if (const int signal = g_stopSignal.load(); signal != 0 && m_interrupted == 0) {
+        m_interrupted = signal;
+        log::warning("{}: stopping after {} frames; finishing the output", strsignal(signal),
+                     m_rendered);
+    }
+    if (m_quit || m_interrupted != 0 || (m_frames > 0 && m_index >= m_frames) || outputFailed())
         return false;
     m_profiler->beginFrame();
     {
@@ -442,7 +478,8 @@ void Session::handleInput()
             if (m_capture)
                 m_capture->request();
             else
-                log::warning("F12: RenderDoc is not attached (start with --renderdoc)");
+                log::warning("F12: RenderDoc is not attached (start with --renderdoc); capture "
+                             "disabled");
             break;
         default:
             break;
@@ -649,6 +686,20 @@ int Session::finish()
             failWith(written.error());
         else
             log::info("wrote {}", m_options.reportPath);
+    }
+    if (m_interrupted != 0) {
+        // What was written is complete: say what it is, and exit as the signal asks.
+        if (m_writer && !m_output.video.empty())
+            log::warning("interrupted: {} holds the {} frames rendered before the signal",
+                         m_output.video.string(), m_writer->written());
+        else if (m_writer && m_writer->written() > 0)
+            log::warning("interrupted: {} complete frames in {} ({} .. {})", m_writer->written(),
+                         m_output.dir.string(), m_writer->framePath(0).filename().string(),
+                         m_writer->framePath(m_writer->written() - 1).filename().string());
+        else if (m_writer)
+            log::warning("interrupted: no frames were written");
+        if (code == ExitOk)
+            code = 128 + m_interrupted;
     }
     if (gl::errorCount() > 0) {
         log::error("{} GL errors were reported", gl::errorCount());

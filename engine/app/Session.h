@@ -198,6 +198,7 @@ private:
     int m_rendered = 0;
     int m_nextScreenshot = 0;
     bool m_quit = false;
+    int m_interrupted = 0; ///< the signal that stopped the loop (SIGINT, SIGTERM), or 0
     bool m_appDrivesPath = false;
     bool m_screenshotAsked = false;
     bool m_capturing = false;

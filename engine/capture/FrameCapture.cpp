@@ -18,13 +18,20 @@ Result<std::unique_ptr<FrameCapture>> FrameCapture::open(const CaptureSettings& 
                                                          char** argv)
 {
     std::unique_ptr<RenderDoc> renderdoc = RenderDoc::attach();
-    if (settings.renderdoc && !renderdoc)
-        return fail("--renderdoc: " + RenderDoc::reexecWithRenderDoc(argv).message);
-    if (settings.frame >= 0 && !renderdoc)
-        return fail("--capture-frame needs RenderDoc: add --renderdoc, or run under "
-                    "renderdoccmd capture");
-    if (!renderdoc)
-        return std::unique_ptr<FrameCapture>();
+    // Without RenderDoc the run goes on, capture disabled, said once.
+    if (settings.renderdoc && !renderdoc) {
+        Result<std::unique_ptr<FrameCapture>> none{std::unique_ptr<FrameCapture>()};
+        none.addWarning("--renderdoc: " + RenderDoc::reexecWithRenderDoc(argv).message +
+                        "; capture disabled");
+        return none;
+    }
+    if (!renderdoc) {
+        Result<std::unique_ptr<FrameCapture>> none{std::unique_ptr<FrameCapture>()};
+        if (settings.frame >= 0)
+            none.addWarning("--capture-frame needs RenderDoc (add --renderdoc, or run under "
+                            "renderdoccmd capture); capture disabled");
+        return none;
+    }
     if (auto ok = renderdoc->setCaptureDirectory(settings.captureDir); !ok)
         return fail(ok.error());
     return std::unique_ptr<FrameCapture>(new FrameCapture(std::move(renderdoc), settings));
@@ -104,10 +111,11 @@ std::string FrameCapture::describe() const
 
 Result<std::unique_ptr<FrameCapture>> FrameCapture::open(const CaptureSettings& settings, char**)
 {
+    Result<std::unique_ptr<FrameCapture>> none{std::unique_ptr<FrameCapture>()};
     if (settings.renderdoc || settings.frame >= 0)
-        return fail("this build has no RenderDoc support (built with TANDEM_RENDERDOC=OFF or "
-                    "without librenderdoc-dev)");
-    return std::unique_ptr<FrameCapture>();
+        none.addWarning("this build has no RenderDoc support (built with TANDEM_RENDERDOC=OFF or "
+                        "without librenderdoc-dev); capture disabled");
+    return none;
 }
 
 FrameCapture::FrameCapture(std::unique_ptr<RenderDoc>, CaptureSettings settings)

@@ -1,5 +1,7 @@
 #include "engine/interop/Doctor.h"
 
+#include <cstdlib>
+
 #include <chrono>
 
 #include <fmt/format.h>
@@ -105,6 +107,10 @@ InteropStatus diagnose(int cudaDevice, const std::string& cudaError, int eglCuda
         return status;
     }
     status.glCudaDevices.assign(devices, devices + count);
+    // Tests simulate a GL context on another GPU than CUDA's (a machine with two GPUs and the
+    // display on the other one) on a single GPU: TANDEM_SIMULATE_GL_DEVICE=N says GL is on N.
+    if (const char* simulated = std::getenv("TANDEM_SIMULATE_GL_DEVICE"); simulated && *simulated)
+        status.glCudaDevices.assign(1, std::atoi(simulated));
     bool found = false;
     for (int d : status.glCudaDevices)
         found = found || d == cudaDevice;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -85,8 +86,12 @@ Result<CameraPath> readCameraPath(const std::filesystem::path& path)
                 return true;
             if (!entry[name].is_number())
                 return false;
-            out = entry[name].get<float>();
-            return std::isfinite(out);
+            // Through double: a number beyond float would overflow the conversion.
+            const double value = entry[name].get<double>();
+            if (!(std::abs(value) <= std::numeric_limits<float>::max()))
+                return false;
+            out = static_cast<float>(value);
+            return true;
         };
         if (!number("frame", key.frame) || !number("yaw", key.yaw) || !number("pitch", key.pitch) ||
             !number("distance", key.distanceScale))

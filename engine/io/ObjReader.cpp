@@ -42,10 +42,15 @@ Result<bool> checkNumbers(const std::filesystem::path& path)
             if (*begin == '+')
                 ++begin;
             const auto [p, ec] = std::from_chars(begin, end, value);
-            if (ec != std::errc() || p != end || !std::isfinite(value))
-                return fail(fmt::format("{}:{}: '{}' is not a finite number (non-finite "
-                                        "coordinate)",
-                                        path.string(), number, token));
+            if (p != end || (ec != std::errc() && ec != std::errc::result_out_of_range))
+                return fail(fmt::format("{}:{}: '{}' is malformed (not a number)", path.string(),
+                                        number, token));
+            if (ec == std::errc::result_out_of_range)
+                return fail(
+                    fmt::format("{}:{}: '{}' is out of range", path.string(), number, token));
+            if (!std::isfinite(value))
+                return fail(fmt::format("{}:{}: '{}' is a non-finite coordinate", path.string(),
+                                        number, token));
         }
     }
     return true;

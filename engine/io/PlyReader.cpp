@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -169,6 +170,7 @@ Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::strin
     bool formatSeen = false;
     std::size_t pos = text.find('\n') + 1;
     int lineNumber = 1;
+    int skippedLines = 0;
     for (;;) {
         if (pos >= text.size() || pos > maxHeader)
             return fail(fmt::format("{}: header has no end_header line", name));
@@ -247,11 +249,20 @@ Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::strin
             }
             header.elements.back().properties.push_back(std::move(property));
         } else {
-            return bad("unknown header keyword");
+            // Old exporters wrote free text without the comment keyword; like assimp and
+            // MeshLab, skip such a line and say so (the first few; then how many).
+            if (++skippedLines <= 3)
+                header.warnings.push_back(
+                    fmt::format("{}: header line {}: \"{}\" skipped (not a PLY keyword; a "
+                                "comment without \"comment\"?)",
+                                name, lineNumber, line.substr(0, 80)));
         }
     }
     if (!formatSeen)
         return fail(fmt::format("{}: header has no format line", name));
+    if (skippedLines > 3)
+        header.warnings.push_back(
+            fmt::format("{}: {} more header lines skipped", name, skippedLines - 3));
     header.bodyOffset = pos;
     return header;
 }
@@ -308,7 +319,9 @@ public:
         return true;
     }
 
-    bool malformedToken() const { return m_malformed; }
+    /// Why the last read failed, when it was not the end of the data: the token was not a
+    /// number ("malformed \"1.0.0\""), or out of range. Empty otherwise.
+    const std::string& malformedToken() const { return m_malformed; }
 
 private:
     template <class T> static T load(const std::uint8_t* raw)
@@ -328,8 +341,12 @@ private:
         std::size_t end = m_pos;
         while (end < m_body.size() && !std::isspace(static_cast<unsigned char>(data[end])))
             ++end;
-        const std::string_view token(data + m_pos, end - m_pos);
+        std::string_view token(data + m_pos, end - m_pos);
         m_pos = end;
+        const auto malformed = [&](std::string_view why) {
+            m_malformed = fmt::format("{} \"{}\"", why, token.substr(0, 40));
+            return false;
+        };
         if (isFloat(type)) {
             // from_chars rejects "nan"/"inf" spelled by some writers; accept them so the caller
             // can report a non-finite value rather than a malformed token.
@@ -340,22 +357,23 @@ private:
                 return true;
             }
         }
-        const auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-        if (ec != std::errc() || p != token.data() + token.size()) {
-            m_malformed = true;
-            return false;
-        }
-        if (!isFloat(type) && value != std::floor(value)) {
-            m_malformed = true;
-            return false;
-        }
+        // from_chars takes no leading '+', which printf("%+f") writes.
+        const std::string_view digits =
+            token.size() > 1 && token[0] == '+' && token[1] != '-' ? token.substr(1) : token;
+        const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (ec == std::errc::result_out_of_range && p == digits.data() + digits.size())
+            return malformed("a number out of range:");
+        if (ec != std::errc() || p != digits.data() + digits.size())
+            return malformed("not a number:");
+        if (!isFloat(type) && value != std::floor(value))
+            return malformed("not an integer:");
         return true;
     }
 
     std::span<const std::uint8_t> m_body;
     Format m_format;
     std::size_t m_pos = 0;
-    bool m_malformed = false;
+    std::string m_malformed;
 };
 
 /// Fewest bytes one element can take in the body, to reject counts the file cannot hold.
@@ -409,6 +427,18 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
         std::uint64_t needed = 0;
         for (const auto& element : header.elements) {
             const std::uint64_t each = minimumElementBytes(element, header.format);
+            bool fixedSize = header.format != Format::Ascii;
+            for (const auto& property : element.properties)
+                fixedSize = fixedSize && !property.isList;
+            const std::uint64_t left =
+                reader.remaining() > needed ? reader.remaining() - needed : 0;
+            if (each > 0 && fixedSize && element.count > left / each &&
+                element.count <= std::numeric_limits<std::uint64_t>::max() / each)
+                return fail(fmt::format("{}: truncated: the header declares {} '{}' elements of "
+                                        "{} bytes, and the binary body holds {} complete ({} "
+                                        "bytes short)",
+                                        name, element.count, element.name, each, left / each,
+                                        element.count * each - left));
             if (each > 0 && element.count > (reader.remaining() + 1) / each + 1)
                 return fail(fmt::format(
                     "{}: header claims {} '{}' elements, but the {} body of {} bytes can hold at "
@@ -479,14 +509,14 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
             for (std::size_t p = 0; p < element.properties.size(); ++p) {
                 const Property& property = element.properties[p];
                 auto truncated = [&] {
-                    if (reader.malformedToken())
-                        return fail(fmt::format("{}: '{}' {} of {}: property '{}' is not a valid "
-                                                "number",
-                                                name, element.name, e, element.count,
-                                                property.name));
+                    if (!reader.malformedToken().empty())
+                        return fail(fmt::format("{}: '{}' {} of {}: property '{}' is malformed, {}",
+                                                name, element.name, e, element.count, property.name,
+                                                reader.malformedToken()));
                     return fail(fmt::format("{}: truncated: '{}' element {} of {} ends early (at "
-                                            "property '{}')",
-                                            name, element.name, e, element.count, property.name));
+                                            "property '{}'); {} complete",
+                                            name, element.name, e, element.count, property.name,
+                                            e));
                 };
                 if (!property.isList) {
                     if (!reader.read(property.type, values[p]))
@@ -542,9 +572,13 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
                 world = header.scale * world + header.translation;
             const glm::vec3 position(world);
             if (!std::isfinite(position.x) || !std::isfinite(position.y) ||
-                !std::isfinite(position.z))
-                return fail(fmt::format("{}: vertex {} has a non-finite coordinate ({}, {}, {})",
-                                        name, i, values[x], values[y], values[z]));
+                !std::isfinite(position.z)) {
+                const bool finite =
+                    std::isfinite(world.x) && std::isfinite(world.y) && std::isfinite(world.z);
+                return fail(fmt::format("{}: vertex {} has a {} coordinate ({}, {}, {})", name, i,
+                                        finite ? "too large (beyond float)" : "non-finite",
+                                        values[x], values[y], values[z]));
+            }
             mesh.positions[i] = position;
             if (!mesh.normals.empty()) {
                 glm::vec3 n(values[nx], values[ny], values[nz]);

@@ -23,6 +23,11 @@ namespace tandem::stream {
 
 namespace fs = std::filesystem;
 
+std::uint32_t packCrc32(std::span<const std::uint8_t> bytes)
+{
+    return libdeflate_crc32(0, bytes.data(), bytes.size());
+}
+
 const char* codecName(Codec codec)
 {
     switch (codec) {

@@ -99,6 +99,9 @@ struct PackEntry {
 };
 static_assert(sizeof(PackEntry) == 72, "PackEntry is part of the pack format");
 
+/// The CRC-32 the format stores (libdeflate_crc32 from 0) of `bytes`.
+std::uint32_t packCrc32(std::span<const std::uint8_t> bytes);
+
 /// "none", "lz4", "zstd".
 const char* codecName(Codec codec);
 /// "f32", "u16".

@@ -199,11 +199,34 @@ SequencePlayer::SequencePlayer(const Source& source, const StreamSettings& setti
 #endif
     m_back.set = 1;
     m_slots = m_streamer->stats().slots;
+    m_gpuBudget = settings.gpuBudgetBytes;
     if (const auto largest = source.largestFrame()) {
-        m_capacity = *largest;
-        m_front.scene = std::make_unique<render::GpuScene>(m_capacity, "stream front");
-        m_back.scene = std::make_unique<render::GpuScene>(m_capacity, "stream back");
+        // Allocated once for the largest frame; when that does not fit, as frames come (one
+        // that does not fit is skipped, named).
+        try {
+            if (std::string over = overGpuBudget(*largest, "the largest frame"); !over.empty())
+                throw Error(over);
+            m_front.scene = std::make_unique<render::GpuScene>(*largest, "stream front");
+            m_back.scene = std::make_unique<render::GpuScene>(*largest, "stream back");
+            m_capacity = *largest;
+        } catch (const Error& e) {
+            log::warning("stream: {}; buffers are made for each frame as it comes instead",
+                         e.what());
+            m_front.scene.reset();
+            m_back.scene.reset();
+        }
     }
+}
+
+std::string SequencePlayer::overGpuBudget(const render::SceneCounts& counts,
+                                          std::string_view what) const
+{
+    // Two buffer sets (front and back).
+    if (m_gpuBudget == 0 || 2 * counts.bytes() <= m_gpuBudget)
+        return {};
+    return fmt::format("{} needs {:.1f} MiB of GPU buffers (two sets), more than --gpu-memory-mb "
+                       "allows ({:.0f} MiB)",
+                       what, 2.0 * counts.bytes() / 1048576.0, m_gpuBudget / 1048576.0);
 }
 
 SequencePlayer::~SequencePlayer()
@@ -278,16 +301,20 @@ std::vector<std::string> SequencePlayer::takeWarnings()
     return std::exchange(m_warnings, {});
 }
 
-void SequencePlayer::skip(const Ticket& ticket)
+void SequencePlayer::warn(std::string warning)
 {
-    m_failed.push_back(ticket.index);
-    ++m_stats.skipped;
-    std::string warning = fmt::format("skipped frame {}: {}", ticket.index, ticket.error);
     log::warning("{}", warning);
     m_recent.push_back(warning);
     if (m_recent.size() > 4)
         m_recent.erase(m_recent.begin());
     m_warnings.push_back(std::move(warning));
+}
+
+void SequencePlayer::skip(const Ticket& ticket)
+{
+    m_failed.push_back(ticket.index);
+    ++m_stats.skipped;
+    warn(fmt::format("skipped frame {}: {}", ticket.index, ticket.error));
     m_streamer->release(ticket);
 }
 
@@ -303,6 +330,8 @@ void SequencePlayer::ensureCapacity(Buffers& buffers, const render::SceneCounts&
     };
     grown = {headroom(grown.objects), headroom(grown.vertices), headroom(grown.indices),
              headroom(grown.provokingOffsets), headroom(grown.provokingTriangles)};
+    if (m_gpuBudget > 0 && 2 * grown.bytes() > m_gpuBudget)
+        grown = counts; // no headroom where the budget has none
     m_capacity = grown;
     buffers.scene.reset();
     buffers.scene = std::make_unique<render::GpuScene>(grown, &buffers == &m_front ? "stream front"
@@ -316,6 +345,13 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
         skip(ticket);
         return false;
     }
+    if (!ticket.warnings.empty() &&
+        std::find(m_warned.begin(), m_warned.end(), ticket.index) == m_warned.end()) {
+        // Once a frame: a looping sequence would repeat them.
+        m_warned.push_back(ticket.index);
+        for (const std::string& warning : ticket.warnings)
+            warn(fmt::format("frame {}: {}", ticket.index, warning));
+    }
     auto view = viewBlock(ticket.block, m_source.frameName(ticket.index));
     if (!view) {
         ticket.error = view.error();
@@ -323,7 +359,19 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
         return false;
     }
     const render::SceneView& v = view.value();
-    ensureCapacity(m_back, v.counts());
+    if (std::string over = overGpuBudget(v.counts(), "the frame"); !over.empty()) {
+        ticket.error = fmt::format("{}: {}", m_source.frameName(ticket.index), over);
+        skip(ticket);
+        return false;
+    }
+    try {
+        ensureCapacity(m_back, v.counts());
+    } catch (const Error& e) {
+        // Too large for the GPU (or --gpu-memory-mb): this frame alone is skipped.
+        ticket.error = fmt::format("{}: {}", m_source.frameName(ticket.index), e.what());
+        skip(ticket);
+        return false;
+    }
     const std::size_t bytes = v.counts().bytes();
     m_back.onDevice = false;
     if (m_path == UploadPath::CudaCopy && v.isCompact()) {

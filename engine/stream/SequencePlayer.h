@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/interop/Pass.h"
@@ -83,8 +84,8 @@ public:
     UploadPath uploadPath() const { return m_path; }
     PlayerStats stats() const { return m_stats; }
     StreamStats streamStats() const { return m_streamer->stats(); }
-    /// Warnings since the last call (a frame skipped, naming it and why): the app logs them
-    /// and shows them in the overlay.
+    /// Warnings since the last call (a frame skipped, naming it and why; a frame's load
+    /// warnings, once a frame): the app shows them in the overlay (they are logged already).
     std::vector<std::string> takeWarnings();
     /// The last warnings (at most a few), for the overlay.
     const std::vector<std::string>& recentWarnings() const { return m_recent; }
@@ -102,6 +103,8 @@ private:
 
     /// Puts `ticket`'s frame into the back buffers; false when it failed (skipped).
     bool stage(Ticket ticket, bool immediate);
+    /// Why `counts` in two buffer sets exceed --gpu-memory-mb ("`what` needs ..."), or empty.
+    std::string overGpuBudget(const render::SceneCounts& counts, std::string_view what) const;
     void ensureCapacity(Buffers& buffers, const render::SceneCounts& counts);
     void releaseFinished();
     void copyCompact(int set, interop::PassHooks& hooks);
@@ -112,12 +115,15 @@ private:
     void reclaim(int index);
     void ensureDeviceCapacity(int set, std::size_t points);
     void skip(const Ticket& ticket);
+    /// Logs `warning` and keeps it for the app and the overlay.
+    void warn(std::string warning);
 
     const Source& m_source;
     UploadPath m_path;
-    profile::Profiler* m_profiler;
+    [[maybe_unused]] profile::Profiler* m_profiler; ///< names the copy stream (CUDA builds)
     std::unique_ptr<Streamer> m_streamer;
     render::SceneCounts m_capacity;
+    std::size_t m_gpuBudget = 0; ///< bytes; 0: no limit but the GPU's
     Buffers m_front, m_back;
     struct Cuda;
     std::unique_ptr<Cuda> m_cuda;
@@ -125,6 +131,7 @@ private:
     std::unique_ptr<Join> m_join;
     PlayerStats m_stats;
     std::vector<int> m_failed; ///< frames known to be broken: skipped without reloading
+    std::vector<int> m_warned; ///< frames whose load warnings were given
     std::vector<std::string> m_warnings, m_recent;
     int m_lastWanted = -1;
     bool m_wantedShown = true;

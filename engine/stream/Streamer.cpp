@@ -84,13 +84,16 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
     const std::size_t budget = std::max<std::size_t>(settings.budgetBytes, 2 * PageBytes);
     m_stats.budgetBytes = budget;
     m_stats.pinned = m_memory.isPinned();
-    if (const auto largest = source.largestFrame()) {
-        const std::size_t block = (blockBytes(*largest) + PageBytes - 1) / PageBytes * PageBytes;
-        if (2 * block > budget)
-            throw Error(fmt::format("the largest frame of {} takes {:.1f} MiB and the streaming "
-                                    "budget ({:.0f} MiB, --cache-mb) holds fewer than two",
-                                    source.description(), block / 1048576.0, budget / 1048576.0),
-                        "stream::Streamer");
+    const auto largest = source.largestFrame();
+    const std::size_t largestBlock =
+        largest ? (blockBytes(*largest) + PageBytes - 1) / PageBytes * PageBytes : 0;
+    if (largest && 2 * largestBlock > budget)
+        log::warning("stream: the largest frame of {} takes {:.1f} MiB and the streaming budget "
+                     "({:.0f} MiB, --cache-mb) holds fewer than two: frames that do not fit are "
+                     "skipped",
+                     source.description(), largestBlock / 1048576.0, budget / 1048576.0);
+    if (largest && 2 * largestBlock <= budget) {
+        const std::size_t block = largestBlock;
         // All slots get their memory now, before playback: page-locking is slow (on an H200
         // host, lazily pinned slots cost the first second of a 1 M-point sequence a third of
         // its frame rate), and the budget is what the user gave. At most the whole sequence.
@@ -147,6 +150,7 @@ void Streamer::want(std::span<const int> order)
         setOrder(order);
     }
     m_work.notify_all();
+    m_ready.notify_all(); // a loader may wait for the room
 }
 
 void Streamer::setOrder(std::span<const int> order)
@@ -211,24 +215,32 @@ bool Streamer::pickWork(int& index, int& slot)
     return false;
 }
 
-std::span<std::uint8_t> Streamer::grow(int s, std::size_t bytes)
+std::span<std::uint8_t> Streamer::grow(int s, std::size_t bytes, std::unique_lock<std::mutex>& lock)
 {
     // Under the lock. Frees idle slots' memory first when the budget needs it.
     Slot& slot = m_slots[static_cast<std::size_t>(s)];
     if (slot.capacity >= bytes)
         return {slot.memory, bytes};
     const std::size_t rounded = (bytes + PageBytes - 1) / PageBytes * PageBytes;
+    if (rounded > m_stats.budgetBytes)
+        return {}; // never fits
     const auto over = [&] {
         return m_stats.allocatedBytes - slot.capacity + rounded > m_stats.budgetBytes;
     };
-    for (std::size_t other = 0; other < m_slots.size() && over(); ++other) {
-        Slot& idle = m_slots[other];
-        if (static_cast<int>(other) != s && idle.state == State::Free && idle.memory) {
-            m_memory.release(idle.memory);
-            m_stats.allocatedBytes -= idle.capacity;
-            idle.memory = nullptr;
-            idle.capacity = 0;
-        }
+    // The room may be held by another load, a frame the render thread holds, or one wanted
+    // sooner: it frees as playback moves on. Wait for that (this slot's own memory given back
+    // meanwhile, so two waiting loaders never wait for each other), up to a bound: a caller
+    // holding frames while it waits for this one would otherwise never see it; it fails then.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (;;) {
+        evictFor(s, over);
+        if (!over() || m_stop || std::chrono::steady_clock::now() >= deadline)
+            break;
+        m_memory.release(slot.memory);
+        m_stats.allocatedBytes -= slot.capacity;
+        slot.memory = nullptr;
+        slot.capacity = 0;
+        m_ready.wait_until(lock, deadline);
     }
     if (over())
         return {};
@@ -240,6 +252,35 @@ std::span<std::uint8_t> Streamer::grow(int s, std::size_t bytes)
     if (!slot.memory)
         return {};
     return {slot.memory, bytes};
+}
+
+template <class Over> void Streamer::evictFor(int s, const Over& over)
+{
+    // Room from idle slots first, then from loaded frames not wanted, then from those wanted
+    // after this one (they load again when their turn comes).
+    const int mine = priorityOf(m_slots[static_cast<std::size_t>(s)].index);
+    for (int pass = 0; pass < 3 && over(); ++pass) {
+        for (std::size_t other = 0; other < m_slots.size() && over(); ++other) {
+            Slot& idle = m_slots[other];
+            if (static_cast<int>(other) == s || !idle.memory)
+                continue;
+            const int wanted = idle.state == State::Ready ? priorityOf(idle.index) : -2;
+            const bool evict =
+                (pass == 0 && idle.state == State::Free) ||
+                (pass == 1 && idle.state == State::Ready && wanted < 0) ||
+                (pass == 2 && idle.state == State::Ready && mine >= 0 && wanted > mine);
+            if (!evict)
+                continue;
+            m_memory.release(idle.memory);
+            m_stats.allocatedBytes -= idle.capacity;
+            idle.memory = nullptr;
+            idle.capacity = 0;
+            if (idle.state == State::Ready) {
+                m_slotOf[static_cast<std::size_t>(idle.index)] = -1;
+                idle = Slot{};
+            }
+        }
+    }
 }
 
 void Streamer::loaderMain(int thread)
@@ -261,14 +302,15 @@ void Streamer::loaderMain(int thread)
         slot.state = State::Loading;
         slot.index = index;
         slot.error.clear();
+        slot.warnings.clear();
         slot.block = {};
         lock.unlock();
 
         const auto start = std::chrono::steady_clock::now();
         const double startMs = track ? track->nowMs() : 0.0;
         const BlockSink sink = [&](std::size_t bytes) {
-            std::lock_guard guard(m_mutex);
-            return grow(s, bytes);
+            std::unique_lock guard(m_mutex);
+            return grow(s, bytes, guard);
         };
         Result<std::span<const std::uint8_t>> loaded = m_source.load(index, sink);
         if (track)
@@ -279,6 +321,7 @@ void Streamer::loaderMain(int thread)
         m_stats.loadSeconds += seconds;
         if (loaded) {
             slot.block = loaded.value();
+            slot.warnings = loaded.warnings();
             ++m_stats.loaded;
             m_stats.bytesLoaded += slot.block.size();
         } else {
@@ -309,7 +352,7 @@ std::optional<Ticket> Streamer::take(int index)
         ++m_stats.hits;
     Slot& slot = m_slots[static_cast<std::size_t>(s)];
     slot.state = State::Taken;
-    return Ticket{index, s, slot.block, slot.error};
+    return Ticket{index, s, slot.block, slot.error, slot.warnings};
 }
 
 Ticket Streamer::wait(int index)
@@ -335,10 +378,10 @@ Ticket Streamer::wait(int index)
     m_stats.waitSeconds += secondsSince(start);
     std::erase(m_asked, index);
     if (m_stop)
-        return Ticket{index, -1, {}, "the streamer stopped"};
+        return Ticket{index, -1, {}, "the streamer stopped", {}};
     Slot& slot = m_slots[static_cast<std::size_t>(s)];
     slot.state = State::Taken;
-    return Ticket{index, s, slot.block, slot.error};
+    return Ticket{index, s, slot.block, slot.error, slot.warnings};
 }
 
 void Streamer::release(const Ticket& ticket)
@@ -355,6 +398,7 @@ void Streamer::release(const Ticket& ticket)
         slot.state = State::Ready;
     }
     m_work.notify_all();
+    m_ready.notify_all(); // a loader may wait for the room
 }
 
 void Streamer::resetAccessCounters()

@@ -45,6 +45,8 @@ struct StreamSettings {
     std::size_t budgetBytes = std::size_t{1024} << 20; ///< staging memory in all (--cache-mb)
     int loaderThreads = 0;                             ///< 0: from the cores, 1..8
     bool pinned = true;                                ///< page-locked staging (CUDA builds)
+    /// GPU memory the player's two buffer sets may take (--gpu-memory-mb); 0: what is free.
+    std::size_t gpuBudgetBytes = 0;
 };
 
 /// A frame handed to the render thread: its block in a staging slot, or why it failed.
@@ -53,6 +55,7 @@ struct Ticket {
     int slot = -1;
     std::span<const std::uint8_t> block; ///< empty when failed
     std::string error;                   ///< set when the frame could not be loaded
+    std::vector<std::string> warnings;   ///< the source's, about this frame (it loaded)
     bool isOk() const { return error.empty(); }
 };
 
@@ -77,10 +80,11 @@ struct StreamStats {
 class Streamer {
 public:
     /// Starts loader threads over `source` (which must outlive the streamer). When the source
-    /// knows its largest frame, there are budget / largest block slots (at least 2, at most the
-    /// sequence's frames; a largest frame above half the budget is an error then), allocated
-    /// now; else 8 that get their memory as frames load, growing within the budget. `profiler` (may
-    /// be null): loader threads report "load" spans on their own tracks.
+    /// knows its largest frame and two of it fit the budget, there are budget / largest block
+    /// slots (at most the sequence's frames), allocated now; else 8 that get their memory as
+    /// frames load, growing within the budget, and a frame that does not fit fails alone
+    /// (skipped by the player, named). `profiler` (may be null): loader threads report "load"
+    /// spans on their own tracks.
     Streamer(const Source& source, const StreamSettings& settings,
              profile::Profiler* profiler = nullptr);
     /// Stops and joins the loaders, frees the staging memory. Expects every ticket released.
@@ -116,6 +120,7 @@ private:
         int index = -1;
         std::span<const std::uint8_t> block;
         std::string error;
+        std::vector<std::string> warnings;
         std::uint64_t readyAt = 0; ///< order of arrival, for eviction
     };
 
@@ -126,7 +131,11 @@ private:
     void setOrder(std::span<const int> order);
     int priorityOf(int index) const;
     int findSlot(int index) const;
-    std::span<std::uint8_t> grow(int slot, std::size_t bytes);
+    /// Under `lock`: memory for `bytes` in `slot`, freeing others' within the budget, waiting
+    /// (up to 2 s) while other frames hold the room; empty when it cannot fit.
+    std::span<std::uint8_t> grow(int slot, std::size_t bytes, std::unique_lock<std::mutex>& lock);
+    /// Under the lock: frees other slots' memory while `over()` says the budget needs it.
+    template <class Over> void evictFor(int slot, const Over& over);
 
     const Source& m_source;
     StreamSettings m_settings;

@@ -101,7 +101,12 @@ TEST(ObjReaderErrors, NonFinite)
 {
     TempDir dir;
     expectError(readObj(dir.write("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n")),
-                "non-finite");
+                "nan.obj:2: 'nan' is a non-finite coordinate");
+    // Malformed and out-of-range tokens are named as such.
+    expectError(readObj(dir.write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1.0.0 0\nf 1 2 3\n")),
+                "bad.obj:3: '1.0.0' is malformed (not a number)");
+    expectError(readObj(dir.write("big.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n")),
+                "big.obj:2: '1e999' is out of range");
 }
 
 TEST(MeshLoader, UnknownExtensionAndPlyMagic)

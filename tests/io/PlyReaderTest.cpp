@@ -487,7 +487,9 @@ TEST(PlyReaderErrors, CountLargerThanFileCouldHold)
     Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 4000000000\n"
              "property float x\nproperty float y\nproperty float z\nend_header\n");
     w.put<float>(1).put<float>(2).put<float>(3);
-    expectError(readPly(w.bytes, "huge.ply"), "can hold at most");
+    expectError(readPly(w.bytes, "huge.ply"),
+                "huge.ply: truncated: the header declares 4000000000 'vertex' elements of 12 "
+                "bytes, and the binary body holds 1 complete");
     expectError(parse("ply\nformat ascii 1.0\nelement vertex 18446744073709551615\n"
                       "property float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n"),
                 "can hold at most");
@@ -527,12 +529,28 @@ TEST(PlyReaderErrors, MalformedAsciiNumber)
 {
     expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
                       "property float y\nproperty float z\nend_header\n0 zero 0\n"),
-                "not a valid number");
+                "'vertex' 0 of 1: property 'y' is malformed, not a number: \"zero\"");
     expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
                       "property float y\nproperty float z\nelement face 1\n"
                       "property list uchar int vertex_indices\nend_header\n"
                       "0 0 0\n1 0 0\n0 1 0\n3 0 1.5 2\n"),
-                "not a valid number");
+                "property 'vertex_indices' is malformed, not an integer: \"1.5\"");
+    // Malformed tokens are named as such, not as non-finite values.
+    for (const char* token : {"1.0.0", "1,5", "1.#QNAN", "0x1p3", "-", "--1"}) {
+        SCOPED_TRACE(token);
+        expectError(parse(fmt::format("ply\nformat ascii 1.0\nelement vertex 1\nproperty float "
+                                      "x\nproperty float y\nproperty float z\nend_header\n0 {} "
+                                      "0\n",
+                                      token)),
+                    fmt::format("property 'y' is malformed, not a number: \"{}\"", token));
+    }
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n0 1e999 0\n"),
+                "property 'y' is malformed, a number out of range: \"1e999\"");
+    // A value beyond float that double holds is too large, not malformed nor non-finite.
+    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty float z\nend_header\n0 1e300 0\n"),
+                "vertex 0 has a too large (beyond float) coordinate");
 }
 
 TEST(PlyReaderErrors, NegativeListSize)
@@ -577,6 +595,76 @@ TEST(PlyReaderErrors, NonFiniteCoordinates)
              "property float x\nproperty float y\nproperty float z\nend_header\n");
     w.put<float>(0).put<float>(std::numeric_limits<float>::infinity()).put<float>(0);
     expectError(readPly(w.bytes, "inf.ply"), "non-finite coordinate");
+}
+
+TEST(PlyReader, PlusSignsAndNonFiniteSpellingsAreNumbers)
+{
+    auto mesh = parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty uchar z\nend_header\n+1.5 -2 +3\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().positions[0], glm::vec3(1.5f, -2.0f, 3.0f));
+    for (const char* token : {"NaN", "-inf", "+Inf", "infinity", "nan(0x1)"}) {
+        SCOPED_TRACE(token);
+        expectError(parse(fmt::format("ply\nformat ascii 1.0\nelement vertex 1\nproperty float "
+                                      "x\nproperty float y\nproperty float z\nend_header\n0 {} "
+                                      "0\n",
+                                      token)),
+                    "non-finite coordinate");
+    }
+}
+
+TEST(PlyReader, HeaderLinesWithoutTheCommentKeywordAreSkippedWithAWarning)
+{
+    // As old exporters wrote them: free text in the header.
+    auto mesh = parse("ply\nformat ascii 1.0\nVCGLIB generated\nelement vertex 1\n"
+                      "property float x\nproperty float y\nproperty float z\n"
+                      "File exported by an old scanner\nend_header\n1 2 3\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().positions[0], glm::vec3(1, 2, 3));
+    ASSERT_EQ(mesh.warnings().size(), 2u);
+    EXPECT_NE(mesh.warnings()[0].find("header line 3: \"VCGLIB generated\" skipped (not a PLY "
+                                      "keyword"),
+              std::string::npos)
+        << mesh.warnings()[0];
+    EXPECT_NE(mesh.warnings()[1].find("header line 8"), std::string::npos);
+    // Many such lines: three named, then a count.
+    std::string text = "ply\nformat ascii 1.0\n";
+    for (int i = 0; i < 50; ++i)
+        text += fmt::format("note {}\n", i);
+    text += "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+            "end_header\n1 2 3\n";
+    auto many = parse(text);
+    ASSERT_TRUE(many) << many.error();
+    ASSERT_EQ(many.warnings().size(), 4u);
+    EXPECT_NE(many.warnings()[3].find("47 more header lines skipped"), std::string::npos);
+}
+
+TEST(PlyReaderErrors, BinaryBodyAFewBytesShortSaysHowManyElementsAreComplete)
+{
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 10\n"
+             "property float x\nproperty float y\nproperty float z\nend_header\n");
+    for (int i = 0; i < 7; ++i)
+        w.put<float>(static_cast<float>(i)).put<float>(0).put<float>(0);
+    w.put<std::uint8_t>(0).put<std::uint8_t>(0);
+    expectError(readPly(w.bytes, "short.ply"),
+                "short.ply: truncated: the header declares 10 'vertex' elements of 12 bytes, "
+                "and the binary body holds 7 complete (34 bytes short)");
+    // After a complete vertex element, the faces that follow are counted the same way.
+    Writer f("ply\nformat binary_little_endian 1.0\nelement vertex 3\n"
+             "property float x\nproperty float y\nproperty float z\nelement face 2\n"
+             "property int a\nproperty int b\nproperty int c\nend_header\n");
+    for (int i = 0; i < 9; ++i)
+        f.put<float>(static_cast<float>(i));
+    f.put<std::int32_t>(0).put<std::int32_t>(1).put<std::int32_t>(2).put<std::int32_t>(0);
+    expectError(readPly(f.bytes, "faces.ply"),
+                "declares 2 'face' elements of 12 bytes, and the binary body holds 1 complete "
+                "(8 bytes short)");
+    // Elements with lists: a truncated one says which element ended early and how many are
+    // complete.
+    expectError(
+        parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+              "property float y\nproperty float z\nend_header\n0.25 0.25 0.25\n1.5 0 0\n0 1"),
+        "truncated: 'vertex' element 2 of 3 ends early (at property 'z'); 2 complete");
 }
 
 TEST(PlyReaderErrors, GarbageAfterMagic)

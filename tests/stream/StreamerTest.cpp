@@ -196,9 +196,31 @@ TEST(Streamer, ACachedLoopLoadsOnce)
     EXPECT_EQ(source.loads.load(), 4) << "four frames fit the budget: each loads once";
 }
 
-TEST(Streamer, ABudgetBelowTwoFramesIsAnError)
+TEST(Streamer, FramesLargerThanTheBudgetFailAloneNamed)
 {
+    // A budget of one frame: frames load one at a time, as the reader moves on, each fits.
     SlowSource source(0ms, 4);
-    stream::StreamSettings settings = smallBudget(1);
-    EXPECT_THROW(stream::Streamer(source, settings), Error);
+    {
+        stream::Streamer streamer(source, smallBudget(1));
+        const int order[] = {0, 1, 2, 3};
+        for (int f = 0; f < 4; ++f) {
+            streamer.want(std::span<const int>(order).subspan(static_cast<std::size_t>(f)));
+            const stream::Ticket t = streamer.wait(f);
+            EXPECT_TRUE(t.isOk()) << t.error;
+            streamer.release(t);
+        }
+    }
+    // Half a frame: every frame fails, saying why, and the streamer goes on answering.
+    stream::StreamSettings half = smallBudget(1);
+    half.budgetBytes /= 2;
+    stream::Streamer streamer(source, half);
+    const int order[] = {0, 1};
+    streamer.want(order);
+    for (int f = 0; f < 2; ++f) {
+        const stream::Ticket t = streamer.wait(f);
+        ASSERT_FALSE(t.isOk());
+        EXPECT_NE(t.error.find("does not fit in the streaming memory budget"), std::string::npos)
+            << t.error;
+        streamer.release(t);
+    }
 }

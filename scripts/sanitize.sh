@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The sanitizer builds: the sanitize preset (clang, AddressSanitizer + UndefinedBehaviorSanitizer,
+# leaks checked) runs the unit and gl tiers — the gl tier includes the headless viewer end to end
+# (folders, packs, damaged frames, compare, textures); the tsan preset (ThreadSanitizer) runs the
+# unit tier, where the streaming threads are tested (loaders, the staging ring, packs and file
+# sequences loaded from several threads, the frame writer). Any report fails the test that
+# caused it. Suppressions for what the sanitizers see inside Mesa and the system libraries (not
+# tandem's code) are in tests/sanitizers/.
+# Usage: scripts/sanitize.sh [sanitize|tsan]...   (default both)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+presets=("$@")
+[ ${#presets[@]} -gt 0 ] || presets=(sanitize tsan)
+supp="$PWD/tests/sanitizers"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
+status=0
+for preset in "${presets[@]}"; do
+    build="build-$preset"
+    log="$build.log"
+    case "$preset" in
+        sanitize) tiers='^(unit|gl)$' ;;
+        tsan) tiers='^unit$' ;;
+        *) echo "sanitize: unknown preset $preset"; exit 2 ;;
+    esac
+    echo "sanitize: building preset $preset (log: $log)"
+    if ! { cmake --preset "$preset" && cmake --build "$build" -j"$(nproc)"; } >"$log" 2>&1; then
+        tail -30 "$log"; echo "sanitize: the $preset build failed"; exit 1
+    fi
+    # The gl tier needs headless EGL; without it, the unit tier only (said so).
+    if [ "$preset" = sanitize ] && ! "$build/bin/tandem-raster" --headless --frames 1 --size 16x16 \
+            --out "$build/probe" --overwrite -q >>"$log" 2>&1; then
+        echo "sanitize: headless EGL does not work in the $preset build; unit tier only"
+        tiers='^unit$'
+    fi
+    if ctest --test-dir "$build" -L "$tiers" --output-on-failure -j"$(nproc)" >>"$log" 2>&1; then
+        echo "sanitize: $preset: $(grep -E 'tests passed' "$log" | tail -1)"
+    else
+        grep -E "tests passed|\*\*\*Failed|ERROR: |SUMMARY: " "$log" | head -20
+        echo "sanitize: $preset FAILED (the whole log: $log)"
+        status=1
+    fi
+done
+exit $status

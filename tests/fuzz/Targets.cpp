@@ -1,0 +1,158 @@
+#include "tests/fuzz/Targets.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/io/CameraPath.h"
+#include "engine/io/ObjReader.h"
+#include "engine/io/PlyReader.h"
+#include "engine/postfx/Chain.h"
+#include "engine/stream/Block.h"
+#include "engine/stream/FolderSource.h"
+#include "engine/stream/Pack.h"
+
+namespace tandem::fuzz {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A folder of this process's own for inputs that readers take as files, made once.
+const fs::path& scratch()
+{
+    static const fs::path folder = [] {
+        fs::path p = fs::temp_directory_path() / ("tandem-fuzz-" + std::to_string(::getpid()));
+        fs::create_directories(p);
+        return p;
+    }();
+    return folder;
+}
+
+/// Writes the input to `name` in the scratch folder and returns its path.
+fs::path asFile(const std::uint8_t* data, std::size_t size, const char* name)
+{
+    const fs::path path = scratch() / name;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    return path;
+}
+
+std::uint32_t crc32(const std::uint8_t* data, std::size_t size)
+{
+    return stream::packCrc32({data, size});
+}
+
+/// Makes the pack's checksums (frames, index, header) and its stated file size match the
+/// bytes, where the header and index say where those are and that lies inside the bytes.
+void fixChecksums(std::vector<std::uint8_t>& bytes)
+{
+    using stream::PackEntry;
+    using stream::PackHeader;
+    if (bytes.size() < sizeof(PackHeader))
+        return;
+    PackHeader h;
+    std::memcpy(&h, bytes.data(), sizeof(h));
+    const std::uint64_t size = bytes.size();
+    if (h.indexOffset <= size && h.indexBytes <= size - h.indexOffset) {
+        const std::uint64_t entries =
+            std::min<std::uint64_t>(h.frameCount, h.indexBytes / sizeof(PackEntry));
+        for (std::uint64_t i = 0; i < entries; ++i) {
+            PackEntry e;
+            std::uint8_t* at = bytes.data() + h.indexOffset + i * sizeof(PackEntry);
+            std::memcpy(&e, at, sizeof(e));
+            if (e.offset <= size && e.storedBytes <= size - e.offset) {
+                e.crc = crc32(bytes.data() + e.offset, e.storedBytes);
+                std::memcpy(at, &e, sizeof(e));
+            }
+        }
+        h.indexCrc = crc32(bytes.data() + h.indexOffset, h.indexBytes);
+    }
+    h.fileBytes = size;
+    h.headerCrc = 0;
+    h.headerCrc = crc32(reinterpret_cast<const std::uint8_t*>(&h), sizeof(h));
+    std::memcpy(bytes.data(), &h, sizeof(h));
+}
+
+} // namespace
+
+int ply(const std::uint8_t* data, std::size_t size)
+{
+    (void)io::readPly(std::span<const std::uint8_t>(data, size), "fuzz.ply");
+    return 0;
+}
+
+int obj(const std::uint8_t* data, std::size_t size)
+{
+    (void)io::readObj(asFile(data, size, "fuzz.obj"));
+    return 0;
+}
+
+int manifest(const std::uint8_t* data, std::size_t size)
+{
+    (void)stream::openFileSequence(asFile(data, size, "fuzz.json").string(), {});
+    return 0;
+}
+
+int cameraPath(const std::uint8_t* data, std::size_t size)
+{
+    (void)io::readCameraPath(asFile(data, size, "fuzz_path.json"));
+    return 0;
+}
+
+int pack(const std::uint8_t* data, std::size_t size)
+{
+    std::vector<std::uint8_t> bytes(data, data + size);
+    fixChecksums(bytes);
+    const fs::path path = asFile(bytes.data(), bytes.size(), "fuzz.tdpk");
+    (void)stream::readPackInfo(path);
+    (void)stream::verifyPack(path);
+    auto opened = stream::openPack(path);
+    if (!opened)
+        return 0;
+    const stream::Source& source = *opened.value();
+    // What a viewer's loaders and player do with each frame, in a budget of 64 MiB.
+    std::vector<std::uint8_t> staging;
+    for (int i = 0; i < std::min(source.frameCount(), 64); ++i) {
+        auto block = source.load(i, [&](std::size_t bytes) {
+            if (bytes > (std::size_t{64} << 20))
+                return std::span<std::uint8_t>();
+            staging.resize(bytes);
+            return std::span<std::uint8_t>(staging);
+        });
+        if (block)
+            (void)stream::viewBlock(block.value(), source.frameName(i));
+    }
+    return 0;
+}
+
+int chain(const std::uint8_t* data, std::size_t size)
+{
+    (void)postfx::parseChain(std::string_view(reinterpret_cast<const char*>(data), size));
+    return 0;
+}
+
+Target targetNamed(std::string_view name)
+{
+    if (name == "ply")
+        return ply;
+    if (name == "obj")
+        return obj;
+    if (name == "manifest")
+        return manifest;
+    if (name == "camera_path")
+        return cameraPath;
+    if (name == "pack")
+        return pack;
+    if (name == "chain")
+        return chain;
+    return nullptr;
+}
+
+} // namespace tandem::fuzz

@@ -1,0 +1,33 @@
+// Fuzz targets: each takes one input of arbitrary bytes to a reader tandem exposes to files from
+// elsewhere, and must end in a value or a failure, never a crash, a hang or undefined behaviour.
+// Linked into the libFuzzer executables (FuzzMain.cpp, the sanitize preset) and into the unit
+// tests, which replay every committed regression input (tests/fuzz/regressions/<target>/).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace tandem::fuzz {
+
+/// io::readPly on the bytes (header and body, ascii and binary).
+int ply(const std::uint8_t* data, std::size_t size);
+/// io::readObj on the bytes as an .obj file (tinyobjloader and tandem's own checks).
+int obj(const std::uint8_t* data, std::size_t size);
+/// stream::openFileSequence on the bytes as a JSON sequence manifest.
+int manifest(const std::uint8_t* data, std::size_t size);
+/// io::readCameraPath on the bytes as a camera-path JSON file.
+int cameraPath(const std::uint8_t* data, std::size_t size);
+/// The bytes as a .tdpk pack, their checksums made to match first (else every mutation would
+/// stop at the first CRC): readPackInfo, verifyPack, openPack, and every frame loaded and
+/// viewed as the viewer would.
+int pack(const std::uint8_t* data, std::size_t size);
+/// postfx::parseChain on the bytes as a --postfx argument.
+int chain(const std::uint8_t* data, std::size_t size);
+
+/// The target named `name` ("ply", "obj", "manifest", "camera_path", "pack", "chain"), or
+/// null.
+using Target = int (*)(const std::uint8_t*, std::size_t);
+Target targetNamed(std::string_view name);
+
+} // namespace tandem::fuzz
