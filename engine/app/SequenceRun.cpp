@@ -14,6 +14,7 @@
 #include "engine/app/Session.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/cuda/Device.h"
 #include "engine/frame/Frame.h"
 #include "engine/gl/Gl.h"
 #include "engine/io/CameraPath.h"
@@ -306,7 +307,13 @@ void SequenceRun::update()
     const int memoryAfter = 100 + 2 * m_player->streamStats().slots;
     if (m_updates >= memoryAfter && m_updates % MemoryEvery == 0) {
         m_rss.add(residentMb());
-        if (const std::size_t free = gl::freeVideoMemory(); free > 0)
+        // cudaMemGetInfo where CUDA runs (the device's own count), else what GL says.
+        std::size_t free = m_player->uploadPath() == stream::UploadPath::CudaCopy
+                               ? cuda::freeMemory()
+                               : 0;
+        if (free == 0)
+            free = gl::freeVideoMemory();
+        if (free > 0)
             m_gpuFree.add(static_cast<double>(free) / 1048576.0);
     }
     if (m_comparePlayer) {
@@ -342,6 +349,9 @@ void SequenceRun::report(Report& r) const
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     const std::uint64_t asked = s.hits + s.misses;
+    const char* gpuFreeFrom = m_player->uploadPath() == stream::UploadPath::CudaCopy
+                                  ? "cudaMemGetInfo"
+                                  : "GL (GL_NVX_gpu_memory_info)";
     r.set("streaming",
           {{"source", m_source->description()},
            {"sequence_frames", m_source->frameCount()},
@@ -385,7 +395,8 @@ void SequenceRun::report(Report& r) const
                                  {"growth", m_rss.max - m_rss.first},
                                  {"samples_from_frame", 100 + 2 * m_player->streamStats().slots}}},
            {"gpu_free_mb", m_gpuFree.first < 0 ? nlohmann::json(nullptr)
-                                               : nlohmann::json{{"after_warmup", m_gpuFree.first},
+                                               : nlohmann::json{{"from", gpuFreeFrom},
+                                                                {"after_warmup", m_gpuFree.first},
                                                                 {"min", m_gpuFree.min},
                                                                 {"end", m_gpuFree.last}}},
            {"frames_per_second", seconds > 0 ? m_updates / seconds : 0.0}});

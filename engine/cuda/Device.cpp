@@ -94,6 +94,16 @@ Result<DeviceInfo> selectDevice(int index)
     return devices.value()[static_cast<std::size_t>(chosen)];
 }
 
+std::size_t freeMemory()
+{
+    std::size_t free = 0, total = 0;
+    if (const cudaError_t status = cudaMemGetInfo(&free, &total); status != cudaSuccess) {
+        clearError("cudaMemGetInfo", status);
+        return 0;
+    }
+    return free;
+}
+
 std::string versionString()
 {
     int driver = 0, runtime = 0;

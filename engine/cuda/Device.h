@@ -31,6 +31,10 @@ Result<std::vector<DeviceInfo>> listDevices();
 /// the reason when the device does not exist or cannot be used.
 Result<DeviceInfo> selectDevice(int index);
 
+/// Free memory of the current CUDA device (cudaMemGetInfo), bytes; 0 when CUDA cannot say (a
+/// build without CUDA, no driver). Clears CUDA's error state when it fails.
+std::size_t freeMemory();
+
 /// The CUDA driver and runtime versions as "driver 13.0, runtime 13.0", or why unknown.
 std::string versionString();
 

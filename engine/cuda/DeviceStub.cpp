@@ -3,6 +3,11 @@
 
 namespace tandem::cuda {
 
+std::size_t freeMemory()
+{
+    return 0;
+}
+
 bool isBuiltWithCuda()
 {
     return false;

@@ -10,7 +10,11 @@
 # headless end-to-end test on the CUDA backend, tandem-bench stream, tandem-pack on a 1 M-point
 # sample sequence, tandem-viewer --headless --every-frame from that pack (1080p streamed and
 # preloaded three times each, alternating; 4K; cached), and a 10 000-frame run for memory.
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream]
+# --robust builds what the robustness issue needs and runs only that: the gpu tier (with the
+# resize storm on CUDA and GL simulated on another GPU), the fallbacks test on CUDA, and a
+# 10 000-frame soak: the 1 M-point pack looped and streamed at 1080p through the full chain,
+# host RSS and cudaMemGetInfo sampled in the report.
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -42,11 +46,34 @@ mode="${1:-}"
 targets=()
 [ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
 [ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack tandem-png-check)
+[ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
+if [ "$mode" = "--robust" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    work="${TANDEM_WORK:-/tmp/tandem-robust}"
+    mkdir -p "$work"
+    step() { echo "== $* (at ${SECONDS}s)"; }
+    step "gpu tier"
+    timeout 300 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+    step "fallbacks on CUDA (tests/apps/fallbacks.sh)"
+    timeout 200 tests/apps/fallbacks.sh build-gpu/bin/tandem-viewer build-gpu/bin/tandem-raster \
+        build-gpu/bin/tandem-png-check "$work/fallbacks" >"$out/fallbacks.log" 2>&1 || status=1
+    grep -E "^== |FAIL|^ok|^\(" "$out/fallbacks.log"
+    step "soak: 10 000 frames of a 1 M-point pack, streamed, full chain, 1080p"
+    timeout 120 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/seq.tdpk" \
+        --overwrite -q >"$out/pack.log" 2>&1 || status=1
+    timeout 200 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
+        --frames 10000 --format none --postfx tonemap,blur,bilateral,outline,ssao,fxaa \
+        --size 1920x1080 -q --report "$out/soak.json" --overwrite >"$out/soak.log" 2>&1 || status=1
+    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r['streaming']; print(s['frames_shown'], 'frames', round(s['frames_per_second']), 'frames/s; late', s['frames_late'], 'skipped', s['frames_skipped'], '; rss', s['host_rss_mb'], '; gpu free', s['gpu_free_mb'])" "$out/soak.json" || tail -5 "$out/soak.log"
+    step "done"
+    exit $status
+fi
 if [ "$mode" = "--stream" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     work="${TANDEM_WORK:-/tmp/tandem-stream}"

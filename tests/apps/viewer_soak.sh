@@ -9,7 +9,7 @@ set -uo pipefail
 viewer=$1; out=$2
 rm -rf "$out"; mkdir -p "$out"
 "$viewer" --headless "sample:points=2000,frames=10000" --every-frame --cache-mb 16 \
-    --size 64x48 --format none --postfx tonemap,blur,bilateral,outline,fxaa \
+    --size 64x48 --format none --postfx tonemap,blur,bilateral,outline,ssao,fxaa \
     --report "$out/soak.json" -q >"$out/log.txt" 2>&1 || { echo "FAIL: exit $?: $(tail -5 "$out/log.txt")"; exit 1; }
 python3 - "$out/soak.json" <<'PY'
 import json, sys

@@ -6,6 +6,7 @@
 // reallocated; captured frames upload the same image through GL.
 #include <cstdlib>
 
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include "engine/cuda/Device.h"
@@ -137,6 +138,57 @@ TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
     render();
     EXPECT_EQ(registrations.registrationsMade(), 10u);
     frame.synchronize();
+}
+
+TEST_F(PostfxCuda, ResizeStormKeepsRegistrationsRightAndMemoryFlat)
+{
+    // 300 random sizes down to 1x1 and back, a CUDA frame at each: after every frame the
+    // G-buffer holds exactly its five registrations (none left from an earlier size), no CUDA
+    // or GL error is pending, and device memory after the storm is where it was after a first
+    // storm of the same sizes (within 64 MiB).
+    auto chain = parseChain("tonemap,blur,fxaa");
+    ASSERT_TRUE(chain);
+    auto cudaProcessor = processor(BackendChoice::Cuda);
+    const render::GpuScene scene = test::sceneOf(test::colouredCube(), "cube");
+    render::SceneRenderer renderer(320, 240, render::ColorFormat::Rgba8, true,
+                                   render::Headroom::Grow);
+    profile::ProfilerOptions off;
+    off.enabled = false;
+    profile::Profiler profiler(off);
+    frame::Frame frame(renderer, *cudaProcessor, profiler);
+    const render::Camera camera = test::fittedCamera(scene.bounds());
+    const interop::Registrations& registrations = renderer.gbuffer().registrations();
+    const std::uint64_t glErrorsBefore = gl::errorCount();
+    const auto freeMb = [] {
+        std::size_t free = 0, total = 0;
+        EXPECT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
+        return static_cast<double>(free) / 1048576.0;
+    };
+    const auto storm = [&] {
+        std::uint32_t state = 7;
+        const auto next = [&](int n) {
+            state = state * 1664525u + 1013904223u;
+            return 1 + static_cast<int>((state >> 8) % static_cast<std::uint32_t>(n));
+        };
+        for (int i = 0; i < 150; ++i) {
+            const int w = i % 10 == 0 ? 1 : i % 10 == 1 ? next(8) : next(2048);
+            const int h = i % 10 == 0 ? 1 : i % 10 == 1 ? next(8) : next(1536);
+            renderer.resize(w, h);
+            frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+            frame.synchronize();
+            ASSERT_EQ(registrations.size(), 5u) << "at " << w << "x" << h;
+            ASSERT_EQ(cudaGetLastError(), cudaSuccess) << "at " << w << "x" << h;
+            ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "at " << w << "x" << h;
+        }
+        renderer.resize(320, 240);
+        frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+        frame.synchronize();
+    };
+    storm();
+    const double after = freeMb();
+    storm();
+    EXPECT_GE(freeMb(), after - 64.0) << "device memory went down over the second storm";
+    EXPECT_EQ(gl::errorCount(), glErrorsBefore);
 }
 
 TEST_F(PostfxCuda, CaptureFaithfulFramesUploadTheSameImageThroughGl)
