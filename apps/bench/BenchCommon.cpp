@@ -11,6 +11,7 @@
 #include <glad/gl.h>
 
 #include "engine/core/Error.h"
+#include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/cuda/Device.h"
 #include "engine/gl/Gl.h"
@@ -237,16 +238,10 @@ bool writeJson(const Settings& settings, const nlohmann::json& json)
 {
     if (settings.jsonPath.empty())
         return true;
-    std::error_code ec;
-    if (!settings.overwrite && std::filesystem::exists(settings.jsonPath, ec)) {
-        std::fprintf(stderr, "error: %s already exists (pass --overwrite)\n",
-                     settings.jsonPath.c_str());
-        return false;
-    }
-    std::ofstream out(settings.jsonPath);
-    out << json.dump(2) << '\n';
-    if (!out) {
-        std::fprintf(stderr, "error: %s: cannot write\n", settings.jsonPath.c_str());
+    // Through a temporary name renamed into place; never replacing a file unless asked.
+    if (auto written = writeTextFile(settings.jsonPath, json.dump(2) + "\n", settings.overwrite);
+        !written) {
+        std::fprintf(stderr, "error: %s\n", written.error().c_str());
         return false;
     }
     std::printf("wrote %s\n", settings.jsonPath.c_str());

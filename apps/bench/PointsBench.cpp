@@ -95,7 +95,7 @@ public:
 
 private:
     const render::GpuScene& m_scene;
-    render::PointFrame m_frame;
+    [[maybe_unused]] render::PointFrame m_frame; ///< read by the CUDA kernel (CUDA builds)
     gl::Buffer m_keys;
     interop::Registrations m_registrations; // after the buffer: unregistered first
     interop::BufferRef m_keysRef, m_verticesRef;

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/Log.h"
+#include "engine/core/StopSignal.h"
 #include "engine/frame/Progress.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
@@ -135,6 +136,8 @@ struct ConvertOptions {
 
 int convert(const ConvertOptions& o)
 {
+    // SIGINT or SIGTERM: the conversion stops and the writer removes its temporary file.
+    installStopSignals();
     const auto start = std::chrono::steady_clock::now();
     stream::SequenceOptions sequence;
     if (o.fpsGiven) {
@@ -228,6 +231,14 @@ int convert(const ConvertOptions& o)
     for (int i = 0; i < count; ++i) {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return ready.count(i) > 0; });
+        if (const int signal = stopSignal(); signal != 0) {
+            lock.unlock();
+            stopWorkers();
+            // The writer, destroyed on return, removes its temporary file.
+            log::warning("{}: stopped after {} of {} frames; nothing written", strsignal(signal), i,
+                         count);
+            return 128 + signal;
+        }
         Result<stream::EncodedFrame> frame = std::move(ready.at(i));
         ready.erase(i);
         lock.unlock();

@@ -308,9 +308,8 @@ void SequenceRun::update()
     if (m_updates >= memoryAfter && m_updates % MemoryEvery == 0) {
         m_rss.add(residentMb());
         // cudaMemGetInfo where CUDA runs (the device's own count), else what GL says.
-        std::size_t free = m_player->uploadPath() == stream::UploadPath::CudaCopy
-                               ? cuda::freeMemory()
-                               : 0;
+        std::size_t free =
+            m_player->uploadPath() == stream::UploadPath::CudaCopy ? cuda::freeMemory() : 0;
         if (free == 0)
             free = gl::freeVideoMemory();
         if (free > 0)

@@ -1,10 +1,6 @@
 #include "engine/app/Session.h"
 
-#include <signal.h>
-
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -14,6 +10,7 @@
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/StopSignal.h"
 #include "engine/cuda/Device.h"
 #include "engine/frame/Frame.h"
 #include "engine/frame/OutputRing.h"
@@ -32,30 +29,6 @@ namespace fs = std::filesystem;
 namespace tandem::app {
 
 namespace {
-
-/// The signal (SIGINT, SIGTERM) that asked the process to stop, 0 while none has.
-std::atomic<int> g_stopSignal{0};
-
-extern "C" void onStopSignal(int signal)
-{
-    g_stopSignal.store(signal);
-}
-
-/// The first SIGINT or SIGTERM ends the frame loop, and the output is finished as on a normal
-/// end (frames written so far complete, the video finalized); a second one ends the process
-/// at once (SA_RESETHAND), leaving at most .partial files, never a final name half-written.
-/// SIGXFSZ is ignored, so a write past the file-size limit fails with EFBIG (a "disk full"
-/// the writers report) instead of ending the process.
-void installSignalHandlers()
-{
-    struct sigaction action {};
-    action.sa_handler = onStopSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
-    std::signal(SIGXFSZ, SIG_IGN);
-}
 
 /// Screenshots are read back through the same ring as frames, numbered apart from them.
 constexpr std::uint64_t ScreenshotIndex = std::uint64_t{1} << 62;
@@ -95,7 +68,7 @@ std::unique_ptr<Session> Session::open(const AppInfo& info, const CommonOptions&
 std::optional<OpenFailure> Session::setUp(char** argv)
 {
     const CommonOptions& o = m_options;
-    installSignalHandlers();
+    installStopSignals();
     auto usage = [](std::string message) {
         return OpenFailure{ExitUsage, std::move(message)};
     };
@@ -404,7 +377,7 @@ bool Session::outputFailed()
 
 bool Session::nextFrame()
 {
-    if (const int signal = g_stopSignal.load(); signal != 0 && m_interrupted == 0) {
+    if (const int signal = stopSignal(); signal != 0 && m_interrupted == 0) {
         m_interrupted = signal;
         log::warning("{}: stopping after {} frames; finishing the output", strsignal(signal),
                      m_rendered);

@@ -4,11 +4,12 @@
 # a read-only one (not as root) or a full disk (a file-size limit) -> an error before or at the
 # first frame with nothing half-written; a frame too large for --cache-mb or --gpu-memory-mb ->
 # that frame skipped, named, playback going on; SIGINT during a headless export -> the frames
-# written so far complete and listed, the video finalized, exit 130. (No RenderDoc: the
-# cli.raster.*renderdoc* tests.)
-# Usage: fallbacks.sh VIEWER RASTER PNG_CHECK OUT_DIR
+# written so far complete and listed, the video finalized, exit 130; SIGINT during tandem-pack ->
+# no pack and no temporary file left. (No RenderDoc: the cli.raster.*renderdoc* tests.)
+# Usage: fallbacks.sh VIEWER RASTER PNG_CHECK OUT_DIR [PACK]
 set -uo pipefail
-viewer=$1; raster=$2; check=$3; out=$4
+viewer=$(realpath "$1"); raster=$(realpath "$2"); check=$(realpath "$3"); out=$4
+pack=${5:+$(realpath "$5")}
 rm -rf "$out"; mkdir -p "$out"; cd "$out"
 failures=0
 wrong() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -133,6 +134,18 @@ if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
     [ -n "$held" ] && [ "$counted" = "$held" ] || wrong "video: ffprobe reads '$counted' frames, the log says '$held'"
 else
     echo "(no ffmpeg: the video half is left out)"
+fi
+
+if [ -n "$pack" ]; then
+    echo "== SIGINT during tandem-pack"
+    "$pack" "sample:points=200000,frames=100000" -o interrupted.tdpk >pack.log 2>&1 &
+    pid=$!
+    for _ in $(seq 600); do grep -q "frames/s" pack.log && break; sleep 0.1; done
+    kill -INT $pid; wait $pid; code=$?
+    [ $code = 130 ] || wrong "tandem-pack: exit $code after SIGINT, expected 130"
+    has pack.log "Interrupt: stopped after"
+    [ -e interrupted.tdpk ] && wrong "tandem-pack left interrupted.tdpk"
+    [ "$(find . -maxdepth 1 -name '.interrupted.tdpk*' | wc -l)" = 0 ] || wrong "tandem-pack left its temporary file"
 fi
 
 [ $failures = 0 ] || { echo "FAIL: $failures wrong (above)"; exit 1; }

@@ -12,14 +12,17 @@ rm -rf "$out"; mkdir -p "$out"
     --size 64x48 --format none --postfx tonemap,blur,bilateral,outline,ssao,fxaa \
     --report "$out/soak.json" -q >"$out/log.txt" 2>&1 || { echo "FAIL: exit $?: $(tail -5 "$out/log.txt")"; exit 1; }
 python3 - "$out/soak.json" <<'PY'
-import json, sys
+import json, os, sys
 s = json.load(open(sys.argv[1]))["streaming"]
 rss = s["host_rss_mb"]
 print(f"{s['frames_shown']} frames; host RSS {rss['after_warmup']:.1f} MB after warm-up, "
       f"{rss['max']:.1f} MB at most (+{rss['growth']:.2f} MB)")
 assert s["frames_shown"] == 10000, s["frames_shown"]
 assert s["frames_late"] == 0 and s["frames_dropped"] == 0 and s["frames_skipped"] == 0, s
-assert rss["growth"] <= 8.0, f"host memory grew by {rss['growth']:.1f} MB"
+if os.environ.get("TANDEM_SANITIZED"):
+    print("(a sanitizer build: ASan's quarantine keeps freed memory, so no memory bound here)")
+else:
+    assert rss["growth"] <= 8.0, f"host memory grew by {rss['growth']:.1f} MB"
 PY
 [ $? = 0 ] || { echo "FAIL"; exit 1; }
 echo "ok"
