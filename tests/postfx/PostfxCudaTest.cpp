@@ -39,6 +39,35 @@ protected:
         return pixels;
     }
 
+    /// A cube drawn through a CUDA frame with `chainText` on a growable renderer (the
+    /// registration tests).
+    struct CubeFrame {
+        explicit CubeFrame(const std::string& chainText, int width, int height)
+            : chain(parseChain(chainText).value()),
+              processor(PostfxCuda::processor(BackendChoice::Cuda)),
+              scene(test::sceneOf(test::colouredCube(), "cube")),
+              renderer(width, height, render::ColorFormat::Rgba8, true, render::Headroom::Grow),
+              profiler(disabled()), frame(renderer, *processor, profiler),
+              camera(test::fittedCamera(scene.bounds()))
+        {}
+        static profile::ProfilerOptions disabled()
+        {
+            profile::ProfilerOptions off;
+            off.enabled = false;
+            return off;
+        }
+        void render() { frame.render(scene, camera, chain, frame::Channel::Output, {}); }
+        const interop::Registrations& registrations() { return renderer.gbuffer().registrations(); }
+
+        Chain chain;
+        std::unique_ptr<PostProcessor> processor;
+        render::GpuScene scene;
+        render::SceneRenderer renderer;
+        profile::Profiler profiler;
+        frame::Frame frame;
+        render::Camera camera;
+    };
+
     struct Outputs {
         std::vector<std::uint8_t> cuda, host;
     };
@@ -105,20 +134,12 @@ TEST_F(PostfxCuda, WholeChainEqualsHostRgba8AndRgba16F)
 
 TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)
 {
-    auto chain = parseChain("tonemap");
-    ASSERT_TRUE(chain);
-    auto cudaProcessor = processor(BackendChoice::Cuda);
-    const render::GpuScene scene = test::sceneOf(test::colouredCube(), "cube");
-    render::SceneRenderer renderer(400, 300, render::ColorFormat::Rgba8, true,
-                                   render::Headroom::Grow);
-    profile::ProfilerOptions off;
-    off.enabled = false;
-    profile::Profiler profiler(off);
-    frame::Frame frame(renderer, *cudaProcessor, profiler);
-    const render::Camera camera = test::fittedCamera(scene.bounds());
-    const interop::Registrations& registrations = renderer.gbuffer().registrations();
+    CubeFrame cube("tonemap", 400, 300);
+    frame::Frame& frame = cube.frame;
+    render::SceneRenderer& renderer = cube.renderer;
+    const interop::Registrations& registrations = cube.registrations();
     auto render = [&] {
-        frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
+        cube.render();
     };
     render();
     render();
@@ -146,18 +167,9 @@ TEST_F(PostfxCuda, ResizeStormKeepsRegistrationsRightAndMemoryFlat)
     // G-buffer holds exactly its five registrations (none left from an earlier size), no CUDA
     // or GL error is pending, and device memory after the storm is where it was after a first
     // storm of the same sizes (within 64 MiB).
-    auto chain = parseChain("tonemap,blur,fxaa");
-    ASSERT_TRUE(chain);
-    auto cudaProcessor = processor(BackendChoice::Cuda);
-    const render::GpuScene scene = test::sceneOf(test::colouredCube(), "cube");
-    render::SceneRenderer renderer(320, 240, render::ColorFormat::Rgba8, true,
-                                   render::Headroom::Grow);
-    profile::ProfilerOptions off;
-    off.enabled = false;
-    profile::Profiler profiler(off);
-    frame::Frame frame(renderer, *cudaProcessor, profiler);
-    const render::Camera camera = test::fittedCamera(scene.bounds());
-    const interop::Registrations& registrations = renderer.gbuffer().registrations();
+    CubeFrame cube("tonemap,blur,fxaa", 320, 240);
+    render::SceneRenderer& renderer = cube.renderer;
+    const interop::Registrations& registrations = cube.registrations();
     const std::uint64_t glErrorsBefore = gl::errorCount();
     const auto freeMb = [] {
         std::size_t free = 0, total = 0;
@@ -174,15 +186,15 @@ TEST_F(PostfxCuda, ResizeStormKeepsRegistrationsRightAndMemoryFlat)
             const int w = i % 10 == 0 ? 1 : i % 10 == 1 ? next(8) : next(2048);
             const int h = i % 10 == 0 ? 1 : i % 10 == 1 ? next(8) : next(1536);
             renderer.resize(w, h);
-            frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
-            frame.synchronize();
+            cube.render();
+            cube.frame.synchronize();
             ASSERT_EQ(registrations.size(), 5u) << "at " << w << "x" << h;
             ASSERT_EQ(cudaGetLastError(), cudaSuccess) << "at " << w << "x" << h;
             ASSERT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "at " << w << "x" << h;
         }
         renderer.resize(320, 240);
-        frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
-        frame.synchronize();
+        cube.render();
+        cube.frame.synchronize();
     };
     storm();
     const double after = freeMb();
