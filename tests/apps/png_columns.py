@@ -6,45 +6,17 @@ mode tests). Usage:
   png_columns.py dominant A C N         exit 0 if at least N pixels of A have channel C (0 red,
                                         1 green, 2 blue) above twice each other channel
 """
-import struct
+import os
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import png  # noqa: E402  (tests/support/png.py)
 
 
 def rows(path):
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    at, idat = 8, b""
-    while at < len(data):
-        length = struct.unpack(">I", data[at:at + 4])[0]
-        kind, chunk = data[at + 4:at + 8], data[at + 8:at + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
-            assert depth == 8 and colour in (2, 6), f"{path}: 8-bit RGB(A) only"
-        elif kind == b"IDAT":
-            idat += chunk
-        at += 12 + length
-    raw, bpp = zlib.decompress(idat), 4 if colour == 6 else 3
-    stride, previous, out = width * bpp, bytearray(width * bpp), []
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b, c = previous[x], previous[x - bpp] if x >= bpp else 0
-            if kind == 1:
-                line[x] = (line[x] + a) & 255
-            elif kind == 2:
-                line[x] = (line[x] + b) & 255
-            elif kind == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        out.append([tuple(line[i:i + 3]) for i in range(0, stride, bpp)])
-        previous = line
-    return out
+    """The image's rows, top to bottom, as lists of (r, g, b)."""
+    width, _, lines = png.load(path)
+    return [[tuple(line[4 * x:4 * x + 3]) for x in range(width)] for line in lines]
 
 
 if sys.argv[1] == "black":
