@@ -98,11 +98,11 @@ Result<MeshData> readObj(const std::filesystem::path& path)
 
     // tinyobjloader fills absent colours with white; any other value means the file has them.
     bool hasColors = false;
-    for (float c : attrib.colors)
-        if (c != 1.0f) {
-            hasColors = true;
-            break;
-        }
+    for (std::size_t i = 0; i < attrib.colors.size(); ++i) {
+        if (std::isnan(attrib.colors[i]))
+            return fail(fmt::format("{}: vertex {} has a non-numeric colour", name, i / 3));
+        hasColors = hasColors || attrib.colors[i] != 1.0f;
+    }
     auto colorOf = [&](std::size_t v) {
         auto byte = [](float c) {
             return static_cast<std::uint8_t>(std::round(std::clamp(c, 0.0f, 1.0f) * 255.0f));

@@ -65,6 +65,42 @@ bool isFloat(Scalar type)
     return type == Scalar::Float32 || type == Scalar::Float64;
 }
 
+std::string_view nameOf(Scalar type)
+{
+    constexpr std::string_view names[] = {"char", "uchar", "short", "ushort",
+                                          "int",  "uint",  "float", "double"};
+    return names[static_cast<int>(type)];
+}
+
+/// Whether an integer-valued number fits the integer type.
+template <class T> bool fitsIn(double value)
+{
+    return value >= static_cast<double>(std::numeric_limits<T>::min()) &&
+           value <= static_cast<double>(std::numeric_limits<T>::max());
+}
+
+bool fitsIn(Scalar type, double value)
+{
+    switch (type) {
+    case Scalar::Int8:
+        return fitsIn<std::int8_t>(value);
+    case Scalar::UInt8:
+        return fitsIn<std::uint8_t>(value);
+    case Scalar::Int16:
+        return fitsIn<std::int16_t>(value);
+    case Scalar::UInt16:
+        return fitsIn<std::uint16_t>(value);
+    case Scalar::Int32:
+        return fitsIn<std::int32_t>(value);
+    case Scalar::UInt32:
+        return fitsIn<std::uint32_t>(value);
+    case Scalar::Float32:
+    case Scalar::Float64:
+        return true;
+    }
+    return false;
+}
+
 struct Property {
     std::string name;
     Scalar type = Scalar::Float32;
@@ -367,6 +403,9 @@ private:
             return malformed("not a number:");
         if (!isFloat(type) && value != std::floor(value))
             return malformed("not an integer:");
+        // Binary integers are in range by construction; an ascii "1e300" for a uchar is not.
+        if (!isFloat(type) && !fitsIn(type, value))
+            return malformed(fmt::format("out of range for {}:", nameOf(type)));
         return true;
     }
 

@@ -107,6 +107,12 @@ TEST(ObjReaderErrors, NonFinite)
                 "bad.obj:3: '1.0.0' is malformed (not a number)");
     expectError(readObj(dir.write("big.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n")),
                 "big.obj:2: '1e999' is out of range");
+    // tinyobjloader reads "0e999" as 0 * inf: NaN, in a position or in a colour.
+    expectError(readObj(dir.write("zero.obj", "v 0 0 0\nv 0e999 0 0\nv 0 1 0\nf 1 2 3\n")),
+                "zero.obj: vertex 1 has a non-finite coordinate");
+    expectError(readObj(dir.write("colour.obj",
+                                  "v 0 0 0 1 1 1\nv 1 0 0 0e999 1 1\nv 0 1 0 1 1 1\nf 1 2 3\n")),
+                "colour.obj: vertex 1 has a non-numeric colour");
 }
 
 TEST(MeshLoader, UnknownExtensionAndPlyMagic)

@@ -569,6 +569,17 @@ TEST(PlyReaderErrors, NegativeListSize)
                 "negative size");
 }
 
+TEST(PlyReaderErrors, AsciiIntegerBeyondItsType)
+{
+    const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                               "property float y\nproperty float z\nelement face 1\n"
+                               "property list uchar int vertex_indices\nend_header\n"
+                               "0 0 0\n1 0 0\n0 1 0\n";
+    expectError(parse(header + "1e300 0 1 2\n"), "out of range for uchar: \"1e300\"");
+    expectError(parse(header + "256 0 1 2\n"), "out of range for uchar: \"256\"");
+    expectError(parse(header + "3 0 1 3000000000\n"), "out of range for int: \"3000000000\"");
+}
+
 TEST(PlyReaderErrors, IndexOutOfRange)
 {
     expectError(parse("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
