@@ -12,6 +12,7 @@ packages=(
     xvfb xauth xdotool assimp-utils ffmpeg
     librenderdoc-dev librenderdoc renderdoccmd python3-renderdoc
     clang-16 libclang-rt-16-dev llvm-16
+    python3-dev pybind11-dev libdlpack-dev python3-torch python3-numpy
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -5,6 +5,7 @@
 //   tandem-bench export [--json FILE]    headless frames/s with frame output (none, PAM, PNG)
 //   tandem-bench points [--json FILE]    CUDA point pass vs GL_POINTS vs a bare atomicMin
 //   tandem-bench stream [--json FILE]    upload paths, source load speeds, the viewer streaming
+//   tandem-bench tensor-raster [--json FILE]  tandem.rasterize's engine path vs the geometry pass
 // With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
 // RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "engine/cuda/Device.h"
 #ifdef TANDEM_HAS_CUDA
 #include "InteropBench.h"
+#include "TensorRasterBench.h"
 #endif
 
 using namespace tandem;
@@ -90,6 +92,15 @@ int main(int argc, char** argv)
         ->capture_default_str();
     pointsBench->add_option("--gl-frames", pointsSettings.glFrames, "timed GL_POINTS frames")
         ->check(CLI::Range(1, 10000))
+        ->capture_default_str();
+    CLI::App* tensorRaster = app.add_subcommand(
+        "tensor-raster", "tandem.rasterize's engine path (clip-space positions in CUDA memory, "
+                         "batch 1 and 8) vs the geometry pass + one handoff on the same wavy "
+                         "grid at 1080p and 4K (CUDA builds)");
+    common(tensorRaster);
+    int grid = 1024;
+    tensorRaster->add_option("--grid", grid, "quads per side of the grid (1024: 2.10 M triangles)")
+        ->check(CLI::Range(1, 4096))
         ->capture_default_str();
     CLI::App* streamBench = app.add_subcommand(
         "stream", "streaming 1M-point frames: pinned bandwidth, each upload path, loading a frame "
@@ -161,6 +172,8 @@ int main(int argc, char** argv)
         if (streamBench->parsed())
             return bench::runStreamBench(settings, streamSettings);
 #ifdef TANDEM_HAS_CUDA
+        if (tensorRaster->parsed())
+            return bench::runTensorRasterBench(settings, grid);
         if (auto device = cuda::selectDevice(settings.device); !device) {
             std::fprintf(stderr, "error: tandem-bench interop needs a GPU: %s\n",
                          device.error().c_str());
@@ -168,7 +181,9 @@ int main(int argc, char** argv)
         }
         return bench::runInteropBench(settings);
 #else
-        std::fprintf(stderr, "error: tandem-bench interop needs a build with CUDA\n");
+        (void)grid;
+        std::fprintf(stderr, "error: tandem-bench %s needs a build with CUDA\n",
+                     tensorRaster->parsed() ? "tensor-raster" : "interop");
         return 1;
 #endif
     } catch (const Error& e) {

@@ -1,5 +1,9 @@
-// Device discovery in builds without CUDA: there is never a device, and the reason says why.
+// Device discovery in builds without CUDA: there is never a device, and the reason says why;
+// copies throw.
 #include "engine/cuda/Device.h"
+
+#include "engine/core/Error.h"
+#include "engine/cuda/Copy.h"
 
 namespace tandem::cuda {
 
@@ -26,6 +30,21 @@ Result<DeviceInfo> selectDevice(int)
 std::string versionString()
 {
     return "not built with CUDA";
+}
+
+void copyAsync(void*, const void*, std::size_t, void*)
+{
+    throw Error("cuda::copyAsync(): this build has no CUDA");
+}
+
+int currentDevice()
+{
+    throw Error("cuda::currentDevice(): this build has no CUDA");
+}
+
+void setCurrentDevice(int)
+{
+    throw Error("cuda::setCurrentDevice(): this build has no CUDA");
 }
 
 } // namespace tandem::cuda

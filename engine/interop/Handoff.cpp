@@ -108,6 +108,10 @@ std::string labelOf(GLenum identifier, GLuint id)
 
 struct Handoff::State {
     cuda::Stream stream;
+    /// The stream of the current mapping (the frame's own or its caller's).
+    cudaStream_t mappedOn = nullptr;
+    /// Orders an unmap on another stream after the mapping stream's work.
+    cuda::Event order{false};
     MappedView view;
     /// The entries mapped now, in the order of the declarations.
     std::vector<Registrations::Entry*> entries;
@@ -119,6 +123,7 @@ struct Handoff::State {
 Handoff::Handoff() : m_state(std::make_unique<State>())
 {
     m_state->view.m_stream = m_state->stream.get();
+    m_state->mappedOn = m_state->stream.get();
 }
 
 Handoff::~Handoff()
@@ -127,6 +132,11 @@ Handoff::~Handoff()
 }
 
 const MappedView& Handoff::map(const Uses& uses)
+{
+    return map(uses, nullptr);
+}
+
+const MappedView& Handoff::map(const Uses& uses, void* callerStream)
 {
     State& s = *m_state;
     TANDEM_ASSERT(!s.mapped, "interop::Handoff::map(): already mapped");
@@ -188,11 +198,14 @@ const MappedView& Handoff::map(const Uses& uses)
             if (candidate.id == id && candidate.isBuffer == (use.texture == nullptr))
                 s.entries[i] = &candidate;
     }
-    const cudaStream_t stream = s.stream.get();
+    const cudaStream_t stream =
+        callerStream ? static_cast<cudaStream_t>(callerStream) : s.stream.get();
     if (!s.resources.empty())
         TANDEM_CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(s.resources.size()),
                                                    s.resources.data(), stream));
     s.mapped = true;
+    s.mappedOn = stream;
+    s.view.m_stream = stream;
     for (Registrations::Entry* entry : s.entries)
         entry->mapped = true;
     MappedView& view = s.view;
@@ -255,12 +268,28 @@ void Handoff::copyToHost(const Uses& uses, ImageRef image, std::vector<std::uint
 
 void Handoff::unmap() noexcept
 {
+    unmap(m_state->mappedOn);
+}
+
+void Handoff::unmap(void* callerStream) noexcept
+{
     State& s = *m_state;
     if (!s.mapped)
         return;
+    const cudaStream_t stream =
+        callerStream ? static_cast<cudaStream_t>(callerStream) : s.stream.get();
+    if (stream != s.mappedOn) {
+        cudaError_t result = cudaEventRecord(s.order.get(), s.mappedOn);
+        if (result == cudaSuccess)
+            result = cudaStreamWaitEvent(stream, s.order.get(), 0);
+        if (result != cudaSuccess)
+            log::error("ordering the unmap after the mapping stream failed: {}",
+                       cudaGetErrorString(result));
+        cuda::clearError("cudaStreamWaitEvent", result);
+    }
     if (!s.resources.empty()) {
         const cudaError_t result = cudaGraphicsUnmapResources(static_cast<int>(s.resources.size()),
-                                                              s.resources.data(), s.stream.get());
+                                                              s.resources.data(), stream);
         if (result != cudaSuccess)
             log::error("cudaGraphicsUnmapResources failed: {}", cudaGetErrorString(result));
         cuda::clearError("cudaGraphicsUnmapResources", result);
@@ -269,6 +298,7 @@ void Handoff::unmap() noexcept
         entry->mapped = false;
     s.entries.clear();
     s.mapped = false;
+    s.view.m_stream = s.stream.get();
 }
 
 bool Handoff::isMapped() const

@@ -47,7 +47,14 @@ const MappedView& Handoff::map(const Uses&)
 
 void Handoff::copyToHost(const Uses&, ImageRef, std::vector<std::uint8_t>&) {}
 
+const MappedView& Handoff::map(const Uses& uses, void*)
+{
+    return map(uses);
+}
+
 void Handoff::unmap() noexcept {}
+
+void Handoff::unmap(void*) noexcept {}
 
 bool Handoff::isMapped() const
 {

@@ -33,6 +33,10 @@ inline constexpr std::uint32_t SsboIndices = 1;
 inline constexpr std::uint32_t SsboProvokingOffsets = 2;
 inline constexpr std::uint32_t SsboProvokingTriangles = 3;
 inline constexpr std::uint32_t SsboObjects = 4;
+// (render::ClipRaster: rasterizing clip-space positions given as tensors)
+inline constexpr std::uint32_t SsboClipPositions = 5;
+inline constexpr std::uint32_t SsboClipTriangles = 6;
+inline constexpr std::uint32_t SsboClipOutput = 7;
 
 // Vertex attributes
 inline constexpr std::uint32_t AttrPosition = 0;

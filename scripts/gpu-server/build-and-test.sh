@@ -14,7 +14,11 @@
 # resize storm on CUDA and GL simulated on another GPU), the fallbacks test on CUDA, and a
 # 10 000-frame soak: the 1 M-point pack looped and streamed at 1080p through the full chain,
 # host RSS and cudaMemGetInfo sampled in the report.
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust]
+# --python builds the Python package against the host's python3 and PyTorch (pybind11 from the
+# copy PyTorch ships, dlpack.h from .gpu) and runs only what the Python issue needs: the gpu
+# tier (the package's tests on CUDA tensors among them), the package's tests on CPU tensors,
+# tandem-bench tensor-raster and scripts/bench-rasterize.py on the same grid.
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -39,19 +43,52 @@ export PATH="/usr/local/cuda/bin:$PATH"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 echo "== configure + build"
-if ! cmake --preset gpu-server "${generator[@]}" >"$out/configure.log" 2>&1; then
+mode="${1:-}"
+python_args=()
+if [ "$mode" = "--python" ]; then
+    # PyTorch's copy of pybind11 matches its Python; only that folder goes on the include path.
+    torch_include=$(python3 -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'include'))") || exit 1
+    mkdir -p build-gpu-pybind11
+    ln -sfn "$torch_include/pybind11" build-gpu-pybind11/pybind11
+    python_args=(-DPython3_EXECUTABLE="$(command -v python3)"
+                 -DTANDEM_PYBIND11_INCLUDE_DIR="$root/build-gpu-pybind11"
+                 -DTANDEM_DLPACK_INCLUDE_DIR="$root/.gpu/sysroot/usr/include")
+fi
+if ! cmake --preset gpu-server "${generator[@]}" "${python_args[@]}" >"$out/configure.log" 2>&1; then
     tail -40 "$out/configure.log"; exit 1
 fi
-mode="${1:-}"
+grep -E "Python" "$out/configure.log"
 targets=()
 [ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
 [ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack tandem-png-check)
 [ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
+[ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
+if [ "$mode" = "--python" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    step() { echo "== $* (at ${SECONDS}s)"; }
+    step "gpu tier (python.*.cuda among it)"
+    timeout 240 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*|python" "$out/ctest.log" | head -30
+    step "the package on CPU tensors, and ClipRaster's gl tests"
+    timeout 120 ctest --test-dir build-gpu -R '^python\.[a-z_]+$|Raster\.' --output-on-failure >"$out/ctest_cpu.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest_cpu.log" | head -20
+    step "tandem-bench tensor-raster"
+    timeout 300 build-gpu/bin/tandem-bench tensor-raster --commit "$commit" --frames 40 --warmup 5 \
+        --json "$out/bench_tensor_raster.json" >"$out/bench_tensor_raster.txt" 2>&1 || status=1
+    grep -v "^tandem: info" "$out/bench_tensor_raster.txt" | tail -n 16
+    step "scripts/bench-rasterize.py (PyTorch)"
+    PYTHONPATH=build-gpu/python TANDEM_DATA_DIR=build-gpu timeout 300 python3 scripts/bench-rasterize.py \
+        "$out/bench_tensor_raster.json" "$out/bench_python_rasterize.json" --commit "$commit" \
+        --calls 40 >"$out/bench_python_rasterize.txt" 2>&1 || status=1
+    cat "$out/bench_python_rasterize.txt" | tail -n 12
+    step "done"
+    exit $status
+fi
 if [ "$mode" = "--robust" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     work="${TANDEM_WORK:-/tmp/tandem-robust}"

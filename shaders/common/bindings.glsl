@@ -28,6 +28,10 @@
 #define TANDEM_SSBO_PROVOKING_OFFSETS 2
 #define TANDEM_SSBO_PROVOKING_TRIANGLES 3
 #define TANDEM_SSBO_OBJECTS 4
+// (render::ClipRaster: rasterizing clip-space positions given as tensors)
+#define TANDEM_SSBO_CLIP_POSITIONS 5
+#define TANDEM_SSBO_CLIP_TRIANGLES 6
+#define TANDEM_SSBO_CLIP_OUTPUT 7
 
 // Vertex attributes
 #define TANDEM_ATTR_POSITION 0

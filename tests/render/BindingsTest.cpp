@@ -51,6 +51,9 @@ TEST(Bindings, GlslAndCppAgree)
         {"TANDEM_SSBO_PROVOKING_OFFSETS", binding::SsboProvokingOffsets},
         {"TANDEM_SSBO_PROVOKING_TRIANGLES", binding::SsboProvokingTriangles},
         {"TANDEM_SSBO_OBJECTS", binding::SsboObjects},
+        {"TANDEM_SSBO_CLIP_POSITIONS", binding::SsboClipPositions},
+        {"TANDEM_SSBO_CLIP_TRIANGLES", binding::SsboClipTriangles},
+        {"TANDEM_SSBO_CLIP_OUTPUT", binding::SsboClipOutput},
         {"TANDEM_OUT_ID", binding::OutId},
     };
     EXPECT_EQ(glsl.size(), cpp.size()) << "every GLSL binding has a C++ mirror and back";

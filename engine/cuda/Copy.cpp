@@ -1,0 +1,29 @@
+#include "engine/cuda/Copy.h"
+
+#include <cuda_runtime_api.h>
+
+#include "engine/cuda/CudaCheck.h"
+
+namespace tandem::cuda {
+
+void copyAsync(void* destination, const void* source, std::size_t bytes, void* stream)
+{
+    if (bytes == 0)
+        return;
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(destination, source, bytes, cudaMemcpyDefault,
+                                      static_cast<cudaStream_t>(stream)));
+}
+
+int currentDevice()
+{
+    int device = -1;
+    TANDEM_CUDA_CHECK(cudaGetDevice(&device));
+    return device;
+}
+
+void setCurrentDevice(int device)
+{
+    TANDEM_CUDA_CHECK(cudaSetDevice(device));
+}
+
+} // namespace tandem::cuda

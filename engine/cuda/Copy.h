@@ -1,0 +1,23 @@
+// Stream-ordered copies and the current device, without CUDA types in the interface, for code
+// outside cuda/ that moves bytes between memory it was handed (tensors) and mapped GL buffers.
+// A build without CUDA has stubs that throw.
+#pragma once
+#include <cstddef>
+
+namespace tandem::cuda {
+
+/// Copies `bytes` from `source` to `destination`, any memory CUDA addresses (device, pinned or
+/// mapped; cudaMemcpyAsync with cudaMemcpyDefault), on `stream` (a cudaStream_t; null: the
+/// legacy default stream). Device-to-device copies do not block the CPU. Throws CudaError, or
+/// Error without CUDA.
+void copyAsync(void* destination, const void* source, std::size_t bytes, void* stream);
+
+/// The calling thread's current CUDA device (cudaGetDevice). Throws CudaError, or Error without
+/// CUDA.
+int currentDevice();
+
+/// Makes `device` current on the calling thread (cudaSetDevice). Throws CudaError, or Error
+/// without CUDA.
+void setCurrentDevice(int device);
+
+} // namespace tandem::cuda

@@ -1,0 +1,88 @@
+// Rasterizes clip-space triangles given as arrays (tensors, in the Python package): positions
+// [B, V, 4] as they are, no camera, and triangles [T, 3] of 32-bit indices shared by the batch,
+// into nvdiffrast's rasterize layout, [B, H, W, 4] floats of (u, v, z/w, triangle + 1) in one
+// output buffer, row 0 at clip y = -1. Per batch item: a visibility draw of triangle ids (as
+// cheap as the geometry pass's) and a compute resolve of perspective-correct barycentrics. Owns
+// its GL buffers and their CUDA registrations; filling the inputs and reading the output is the
+// caller's (frame::TensorRaster). Forward only. Render thread, the GL context current.
+#pragma once
+#include "engine/gl/Buffer.h"
+#include "engine/gl/Framebuffer.h"
+#include "engine/gl/Program.h"
+#include "engine/gl/Texture.h"
+#include "engine/gl/VertexArray.h"
+#include "engine/interop/Registrations.h"
+#include <cstddef>
+
+namespace tandem::render {
+
+/// The sizes of one rasterize call.
+struct ClipRasterShape {
+    std::size_t batch = 1;     ///< B: position sets drawn with the same triangles
+    std::size_t vertices = 0;  ///< V: positions per batch item
+    std::size_t triangles = 0; ///< T
+    int width = 0;             ///< W, pixels
+    int height = 0;            ///< H, pixels
+
+    std::size_t positionBytes() const { return batch * vertices * 4 * sizeof(float); }
+    std::size_t triangleBytes() const { return triangles * 3 * sizeof(std::uint32_t); }
+    std::size_t outputBytes() const
+    {
+        return batch * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4 *
+               sizeof(float);
+    }
+};
+
+/// How the visibility draw names triangles.
+enum class TriangleIds {
+    Pulled,      ///< non-indexed draw pulling vertices through the indices; id = gl_VertexID / 3
+    PrimitiveId, ///< indexed draw, gl_PrimitiveID in the fragment shader
+};
+
+/// "pulled" or "primitive-id".
+const char* triangleIdsName(TriangleIds ids);
+
+class ClipRaster {
+public:
+    /// Compiles the programs. Throws GlError with file:line on shader errors.
+    explicit ClipRaster(TriangleIds ids = TriangleIds::Pulled);
+
+    /// Makes the buffers and targets hold `shape`: buffers grow (never shrink), the targets take
+    /// its size. A buffer reallocated loses its CUDA registration here. Expects the buffers not
+    /// mapped by CUDA when they must grow.
+    void reserve(const ClipRasterShape& shape);
+
+    /// Draws `shape` (reserved, inputs filled): for each batch item, visibility then resolve into
+    /// its slice of the output, in debug groups "raster.visibility" and "raster.resolve". Expects
+    /// nothing mapped by CUDA. Does not block.
+    void draw(const ClipRasterShape& shape);
+
+    /// Positions, [B, V, 4] floats (std430 vec4 array).
+    const gl::Buffer& positions() const { return m_positions; }
+    /// Triangles, [T, 3] uint32.
+    const gl::Buffer& triangles() const { return m_triangles; }
+    /// The result, [B, H, W, 4] floats.
+    const gl::Buffer& output() const { return m_output; }
+    gl::Buffer& positions() { return m_positions; }
+    gl::Buffer& triangles() { return m_triangles; }
+    /// The CUDA registrations of the three buffers (made by the caller's handoff).
+    interop::Registrations& registrations() { return m_registrations; }
+    bool isMappedByCuda() const { return m_registrations.isMapped(); }
+    TriangleIds triangleIds() const { return m_ids; }
+
+private:
+    TriangleIds m_ids;
+    gl::Program m_visibility;
+    gl::Program m_resolve;
+    gl::VertexArray m_vertexArray;
+    gl::Buffer m_positions{gl::NoCreate};
+    gl::Buffer m_triangles{gl::NoCreate};
+    gl::Buffer m_output{gl::NoCreate};
+    gl::Texture m_visibilityTarget{gl::NoCreate};
+    gl::Texture m_depth{gl::NoCreate};
+    gl::Framebuffer m_framebuffer{gl::NoCreate};
+    /// After the buffers: unregistered before they are deleted.
+    interop::Registrations m_registrations;
+};
+
+} // namespace tandem::render

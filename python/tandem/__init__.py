@@ -1,0 +1,21 @@
+"""tandem for PyTorch: OpenGL's hardware rasterizer on tensors.
+
+    import torch, tandem
+    rast = tandem.rasterize(pos, tri, (height, width))      # [B, H, W, 4]: u, v, z/w, id + 1
+    color = tandem.interpolate(vertex_colors, rast, tri)    # [B, H, W, C]
+
+CUDA tensors stay on the GPU: the GL work and every copy are ordered on the caller's current
+CUDA stream (no device synchronize). CPU tensors go through host memory. Forward only: nothing
+here records gradients.
+"""
+import os as _os
+
+# Installed, the shaders travel inside the package; from a build folder the native module finds
+# them in the source tree.
+_here = _os.path.dirname(_os.path.abspath(__file__))
+if _os.path.isdir(_os.path.join(_here, "shaders")) and "TANDEM_DATA_DIR" not in _os.environ:
+    _os.environ["TANDEM_DATA_DIR"] = _here
+
+from ._raster import interpolate, rasterize, renderer  # noqa: E402
+
+__all__ = ["rasterize", "interpolate", "renderer"]

@@ -1,0 +1,31 @@
+#version 450 core
+// Visibility of clip-space triangles given as tensors (render::ClipRaster): positions are used
+// as they are, no camera. PULL (the default) draws 3 × triangles vertices without attributes and
+// pulls each vertex through the index list itself, so gl_VertexID / 3 names the triangle: no
+// provoking-vertex table to build per call, and an index past the vertex count reads nothing
+// (the vertex goes behind the eye). Without PULL the draw is indexed and the fragment shader
+// takes gl_PrimitiveID (45 % more raster time than a flat vertex index on an H200 for the
+// engine's geometry pass, driver 580.159, 2026-11); tandem-bench picks between the two.
+#include "common/bindings.glsl"
+
+#ifdef PULL
+layout(std430, binding = TANDEM_SSBO_CLIP_POSITIONS) readonly buffer Positions { vec4 positions[]; };
+layout(std430, binding = TANDEM_SSBO_CLIP_TRIANGLES) readonly buffer Triangles { uint triangles[]; };
+layout(location = 0) uniform uint firstVertex; // the batch item's first position
+layout(location = 1) uniform uint vertexCount; // positions per batch item
+layout(location = 0) flat out uint triangle;
+
+void main()
+{
+    uint index = triangles[gl_VertexID];
+    triangle = uint(gl_VertexID) / 3u;
+    gl_Position = index < vertexCount ? positions[firstVertex + index] : vec4(0.0, 0.0, 0.0, -1.0);
+}
+#else
+layout(location = TANDEM_ATTR_POSITION) in vec4 inPosition;
+
+void main()
+{
+    gl_Position = inPosition;
+}
+#endif
