@@ -54,7 +54,9 @@ void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* tr
                       m_raster.output().size() >= shape.outputBytes();
     if (!fits || !m_view) {
         // Growing reallocates (and unregisters) buffers: only while GL owns them.
-        unmap(stream);
+        if (m_view)
+            m_handoff->unmap(stream);
+        m_view = nullptr;
         m_raster.reserve(shape);
         map(stream);
     } else {
@@ -72,10 +74,10 @@ void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* tr
     // Stays mapped: the next call copies its inputs in this window.
 }
 
-void TensorRaster::unmap(void* stream) noexcept
+void TensorRaster::unmap() noexcept
 {
     if (m_handoff && m_view)
-        m_handoff->unmap(stream);
+        m_handoff->unmap();
     m_view = nullptr;
 }
 

@@ -20,7 +20,7 @@ namespace tandem::frame {
 class TensorRaster {
 public:
     /// Compiles the raster programs. Throws GlError on shader errors.
-    explicit TensorRaster(render::TriangleIds ids = render::TriangleIds::Pulled);
+    explicit TensorRaster(render::TriangleIds ids = render::TriangleIds::PrimitiveId);
     /// Unmaps if mapped.
     ~TensorRaster();
     TensorRaster(const TensorRaster&) = delete;
@@ -33,14 +33,16 @@ public:
                        const render::ClipRasterShape& shape);
 
     /// CUDA device memory of the context's device, the same layouts, every copy and the GL work
-    /// ordered on `stream` (a cudaStream_t) by the handoff: nothing blocks, nothing synchronizes
-    /// the device. Expects a CUDA build with working GL-CUDA interop. Throws CudaError.
+    /// ordered on `stream` (a cudaStream_t as given: null is the legacy default stream, which
+    /// is what PyTorch's default stream is) by the handoff: nothing blocks, nothing synchronizes
+    /// the device. Expects a CUDA build with working GL-CUDA interop, and indices below the
+    /// vertex count (the indexed draw does not check them). Throws CudaError.
     void rasterizeCuda(const float* positions, const std::uint32_t* triangles, float* output,
                        const render::ClipRasterShape& shape, void* stream);
 
-    /// Ends a mapping kept open after a CUDA call (ordered after `stream`'s work; null: the
-    /// stream it was mapped on), so GL may use the buffers. Never throws.
-    void unmap(void* stream = nullptr) noexcept;
+    /// Ends a mapping kept open after a CUDA call (on the stream it was mapped on), so GL may
+    /// use the buffers. Never throws.
+    void unmap() noexcept;
 
     /// Map+unmap round trips so far: one per CUDA call, plus one when its shape grows.
     std::uint64_t handoffs() const { return m_handoffs; }

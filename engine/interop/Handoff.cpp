@@ -133,7 +133,7 @@ Handoff::~Handoff()
 
 const MappedView& Handoff::map(const Uses& uses)
 {
-    return map(uses, nullptr);
+    return map(uses, m_state->stream.get());
 }
 
 const MappedView& Handoff::map(const Uses& uses, void* callerStream)
@@ -198,8 +198,7 @@ const MappedView& Handoff::map(const Uses& uses, void* callerStream)
             if (candidate.id == id && candidate.isBuffer == (use.texture == nullptr))
                 s.entries[i] = &candidate;
     }
-    const cudaStream_t stream =
-        callerStream ? static_cast<cudaStream_t>(callerStream) : s.stream.get();
+    const auto stream = static_cast<cudaStream_t>(callerStream);
     if (!s.resources.empty())
         TANDEM_CUDA_CHECK(cudaGraphicsMapResources(static_cast<int>(s.resources.size()),
                                                    s.resources.data(), stream));
@@ -276,8 +275,7 @@ void Handoff::unmap(void* callerStream) noexcept
     State& s = *m_state;
     if (!s.mapped)
         return;
-    const cudaStream_t stream =
-        callerStream ? static_cast<cudaStream_t>(callerStream) : s.stream.get();
+    const auto stream = static_cast<cudaStream_t>(callerStream);
     if (stream != s.mappedOn) {
         cudaError_t result = cudaEventRecord(s.order.get(), s.mappedOn);
         if (result == cudaSuccess)

@@ -30,17 +30,18 @@ public:
     /// get " [written by CUDA]" appended to their GL label, for tools that do not see CUDA.
     /// Expects nothing mapped. Throws CudaError. Does not block.
     const MappedView& map(const Uses& uses);
-    /// The same on `stream` (a cudaStream_t; null: the frame's own), for work that runs on its
-    /// caller's stream (a PyTorch stream): the view hands out that stream.
+    /// The same on `stream` (a cudaStream_t as given: null is the legacy default stream), for
+    /// work that runs on its caller's stream (a PyTorch stream): the view hands out that stream.
     const MappedView& map(const Uses& uses, void* stream);
     /// Copies a mapped image (the whole texture, GL's row order) to host memory and waits for
     /// it: a counted stall, for frames a capture tool records (it does not see CUDA's writes).
     void copyToHost(const Uses& uses, ImageRef image, std::vector<std::uint8_t>& out);
     /// Unmaps everything in one call on the frame's stream. Never throws; failures are logged.
     void unmap() noexcept;
-    /// Unmaps on `stream` (null: the frame's own) after the work queued on the stream it was
-    /// mapped on (an event between the two when they differ): a handoff kept mapped between
-    /// calls whose callers use different streams. Never throws; failures are logged.
+    /// Unmaps on `stream` (as given: null is the legacy default stream) after the work queued
+    /// on the stream it was mapped on (an event between the two when they differ): a handoff
+    /// kept mapped between calls whose callers use different streams. Never throws; failures
+    /// are logged.
     void unmap(void* stream) noexcept;
 
     bool isMapped() const;

@@ -83,6 +83,9 @@ public:
     bool isHeadless() const override { return true; }
     void makeCurrent() override
     {
+        // Callers that may run on another thread call this every time (the Python package).
+        if (eglGetCurrentContext() == m_context)
+            return;
         if (!eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, m_context))
             throw Error(lastEglError("eglMakeCurrent"), "eglMakeCurrent");
     }

@@ -33,10 +33,13 @@ struct ClipRasterShape {
     }
 };
 
-/// How the visibility draw names triangles.
+/// How the visibility draw names triangles. On an H200 (driver 580.159, 2026-12) the indexed
+/// draw with gl_PrimitiveID took 3.75 ms for a 2.1 M-triangle grid at 1080p, pulling 4.89 ms
+/// (tandem-bench tensor-raster): PrimitiveId is the default.
 enum class TriangleIds {
-    Pulled,      ///< non-indexed draw pulling vertices through the indices; id = gl_VertexID / 3
     PrimitiveId, ///< indexed draw, gl_PrimitiveID in the fragment shader
+    Pulled,      ///< non-indexed draw pulling vertices through the indices; id = gl_VertexID / 3;
+                 ///< an index past the vertex count reads nothing
 };
 
 /// "pulled" or "primitive-id".
@@ -45,7 +48,7 @@ const char* triangleIdsName(TriangleIds ids);
 class ClipRaster {
 public:
     /// Compiles the programs. Throws GlError with file:line on shader errors.
-    explicit ClipRaster(TriangleIds ids = TriangleIds::Pulled);
+    explicit ClipRaster(TriangleIds ids = TriangleIds::PrimitiveId);
 
     /// Makes the buffers and targets hold `shape`: buffers grow (never shrink), the targets take
     /// its size. A buffer reallocated loses its CUDA registration here. Expects the buffers not

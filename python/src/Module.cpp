@@ -237,7 +237,7 @@ PYBIND11_MODULE(_tandem, module)
     py::class_<Renderer>(module, "Renderer",
                          "One device's headless GL context and the passes that draw with it.")
         .def(py::init<int, const std::string&>(), py::arg("cuda_device"),
-             py::arg("triangle_ids") = "pulled",
+             py::arg("triangle_ids") = "primitive-id",
              "A renderer for CUDA device `cuda_device`, or host memory with -1.")
         .def("rasterize", &Renderer::rasterize, py::arg("pos"), py::arg("tri"), py::arg("out"),
              py::arg("height"), py::arg("width"), py::arg("stream"),

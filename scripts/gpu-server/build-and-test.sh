@@ -62,7 +62,7 @@ targets=()
 [ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
 [ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack tandem-png-check)
 [ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
-[ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem_python)
+[ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-raster tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
