@@ -12,13 +12,17 @@
 #include <dlpack/dlpack.h>
 #include <fmt/format.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "engine/core/Error.h"
 #include "engine/cuda/Copy.h"
 #include "engine/cuda/Device.h"
+#include "engine/frame/StillFrame.h"
 #include "engine/frame/TensorRaster.h"
 #include "engine/interop/Doctor.h"
+#include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
+#include "engine/render/OrbitController.h"
 
 namespace py = pybind11;
 
@@ -147,12 +151,16 @@ public:
             try {
                 DeviceScope scope(m_cudaDevice);
                 m_context->makeCurrent();
+                m_still.reset();
                 m_raster.reset();
             } catch (const std::exception&) {
-                (void)m_raster.release(); // the driver is gone (interpreter exit): leak
+                (void)m_still.release(); // the driver is gone (interpreter exit): leak
+                (void)m_raster.release();
             }
         } else {
-            (void)m_raster.release(); // another thread cannot make the context current: leak
+            // Another thread cannot make the context current: leak.
+            (void)m_still.release();
+            (void)m_raster.release();
         }
     }
 
@@ -203,11 +211,118 @@ public:
             m_raster->rasterizeHost(p, t, o, shape);
     }
 
+    void render(const py::list& meshes, const py::dict& camera, int height, int width,
+                const std::string& postfx, float pointSize, const py::dict& outputs)
+    {
+        render::Scene scene;
+        for (const auto& item : meshes)
+            scene.objects.push_back({"tensor", meshOf(item.cast<py::dict>())});
+        auto chain = postfx::parseChain(postfx);
+        if (!chain)
+            throw py::value_error("postfx: " + chain.error());
+        const render::Camera view = cameraOf(camera, scene.bounds());
+        std::vector<std::pair<frame::StillChannel, Array>> reads;
+        for (const auto& [key, value] : outputs) {
+            const std::string name = key.cast<std::string>();
+            const auto channel = frame::parseStillChannel(name);
+            if (!channel)
+                throw py::value_error(fmt::format("channels: unknown channel '{}'", name));
+            Array array = borrow(value.cast<py::capsule>(), name.c_str());
+            if (array.device.device_type != kDLCPU ||
+                array.elements() * (array.dtype.bits / 8u) != static_cast<std::size_t>(width) *
+                                                                  static_cast<std::size_t>(height) *
+                                                                  frame::bytesPerPixel(*channel))
+                throw py::value_error(fmt::format("{}: a host array of the channel's size", name));
+            reads.emplace_back(*channel, array);
+        }
+        render::GeometryOptions options;
+        options.pointSize = pointSize;
+        checkThread();
+        py::gil_scoped_release release;
+        DeviceScope scope(m_cudaDevice);
+        m_context->makeCurrent();
+        m_raster->unmap(); // its buffers are GL's again before the frame's handoff
+        if (!m_still)
+            m_still = std::make_unique<frame::StillFrame>(m_status);
+        const frame::Channel presented =
+            chain.value().stages.empty() ? frame::Channel::Color : frame::Channel::Output;
+        m_still->render(scene, view, chain.value(), presented, options, width, height);
+        for (const auto& [channel, array] : reads)
+            m_still->read(channel, array.data);
+    }
+
     bool isCuda() const { return m_status.path == interop::Path::Cuda; }
     const std::string& reason() const { return m_status.reason; }
     const std::string& description() const { return m_description; }
     int cudaDevice() const { return m_cudaDevice; }
     std::uint64_t handoffs() const { return m_raster->handoffs(); }
+
+private:
+    static io::MeshData meshOf(const py::dict& mesh)
+    {
+        io::MeshData data;
+        const Array positions = borrow(mesh["positions"].cast<py::capsule>(), "positions");
+        expectKind(positions, "positions", kDLFloat, 2, 2);
+        const auto count = static_cast<std::size_t>(positions.shape[0]);
+        if (positions.shape[1] != 3 || positions.device.device_type != kDLCPU)
+            throw py::value_error("positions: a host float32 [N, 3] array");
+        const auto* p = static_cast<const glm::vec3*>(positions.data);
+        data.positions.assign(p, p + count);
+        if (mesh.contains("indices")) {
+            const Array indices = borrow(mesh["indices"].cast<py::capsule>(), "indices");
+            expectKind(indices, "indices", kDLInt, 2, 2);
+            const auto* i = static_cast<const std::uint32_t*>(indices.data);
+            data.indices.assign(i, i + indices.elements());
+        }
+        if (mesh.contains("colors")) {
+            const Array colors = borrow(mesh["colors"].cast<py::capsule>(), "colors");
+            if (colors.dtype.code != kDLUInt || colors.dtype.bits != 8 ||
+                colors.elements() != 4 * count)
+                throw py::value_error("colors: a host uint8 [N, 4] array");
+            const auto* c = static_cast<const glm::u8vec4*>(colors.data);
+            data.colors.assign(c, c + count);
+        }
+        if (mesh.contains("normals")) {
+            const Array normals = borrow(mesh["normals"].cast<py::capsule>(), "normals");
+            expectKind(normals, "normals", kDLFloat, 2, 2);
+            if (normals.elements() != 3 * count)
+                throw py::value_error("normals: a host float32 [N, 3] array");
+            const auto* n = static_cast<const glm::vec3*>(normals.data);
+            data.normals.assign(n, n + count);
+        }
+        return data;
+    }
+
+    /// The camera a dict describes: {"kind": "fit"}, {"kind": "orbit", "yaw", "pitch",
+    /// "distance"} (tandem-raster's --camera-path keys) or {"kind": "look", "eye", "target",
+    /// "up", "fov_y", "near", "far"}.
+public:
+    static render::Camera cameraOf(const py::dict& camera, const io::Bounds& bounds)
+    {
+        const std::string kind = camera["kind"].cast<std::string>();
+        if (kind == "look") {
+            auto vec = [&](const char* key) {
+                const auto v = camera[key].cast<std::vector<float>>();
+                if (v.size() != 3)
+                    throw py::value_error(fmt::format("camera: {} needs 3 numbers", key));
+                return glm::vec3(v[0], v[1], v[2]);
+            };
+            render::Camera c;
+            c.eye = vec("eye");
+            c.target = vec("target");
+            c.up = vec("up");
+            c.fovY = camera["fov_y"].cast<float>();
+            c.nearPlane = camera["near"].cast<float>();
+            c.farPlane = camera["far"].cast<float>();
+            return c;
+        }
+        render::OrbitController controller;
+        controller.fit(bounds);
+        if (kind == "orbit")
+            controller.setPose(camera["yaw"].cast<float>(), camera["pitch"].cast<float>(),
+                               camera["distance"].cast<float>());
+        return controller.camera();
+    }
 
 private:
     void checkThread() const
@@ -224,6 +339,7 @@ private:
     interop::InteropStatus m_status;
     /// After the context: destroyed first.
     std::unique_ptr<frame::TensorRaster> m_raster;
+    std::unique_ptr<frame::StillFrame> m_still;
 };
 
 } // namespace
@@ -243,6 +359,11 @@ PYBIND11_MODULE(_tandem, module)
              py::arg("height"), py::arg("width"), py::arg("stream"),
              "Rasterizes DLPack arrays pos [B, V, 4] float32 and tri [T, 3] int32 into out [B, H, "
              "W, 4] float32, on CUDA stream `stream` for CUDA arrays.")
+        .def("render", &Renderer::render, py::arg("meshes"), py::arg("camera"), py::arg("height"),
+             py::arg("width"), py::arg("postfx"), py::arg("point_size"), py::arg("outputs"),
+             "Renders meshes (dicts of host DLPack arrays) seen by `camera` (a dict) through the "
+             "post-process chain `postfx`, and copies the channels named in `outputs` into "
+             "their host arrays, rows top first.")
         .def_property_readonly("is_cuda", &Renderer::isCuda,
                                "Whether CUDA arrays go through GL-CUDA interop here.")
         .def_property_readonly("reason", &Renderer::reason, "Why the interop path is what it is.")
@@ -251,6 +372,59 @@ PYBIND11_MODULE(_tandem, module)
         .def_property_readonly("cuda_device", &Renderer::cudaDevice)
         .def_property_readonly("handoffs", &Renderer::handoffs,
                                "GL-CUDA map+unmap round trips made so far.");
+    module.def(
+        "load_mesh",
+        [](const std::string& path) {
+            auto mesh = tandem::io::loadMesh(path);
+            if (!mesh)
+                throw py::value_error(mesh.error());
+            const tandem::io::MeshData& m = mesh.value();
+            auto bytes = [](const auto& v) {
+                return py::bytes(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+            };
+            py::dict out;
+            out["positions"] = bytes(m.positions);
+            out["indices"] = bytes(m.indices);
+            out["colors"] = bytes(m.colors);
+            out["normals"] = bytes(m.normals);
+            py::list warnings;
+            for (const auto& warning : mesh.warnings())
+                warnings.append(warning);
+            out["warnings"] = warnings;
+            return out;
+        },
+        py::arg("path"),
+        "Reads a PLY or OBJ file with the engine's readers: a dict of raw bytes (positions "
+        "float32 x3, indices uint32, colors uint8 x4, normals float32 x3; empty when absent) and "
+        "warnings.");
+    module.def(
+        "camera_matrices",
+        [](const py::dict& camera, const std::vector<float>& low, const std::vector<float>& high,
+           int height, int width) {
+            if (low.size() != 3 || high.size() != 3 || height <= 0 || width <= 0)
+                throw py::value_error("camera_matrices: bounds of 3 numbers and a size");
+            tandem::io::Bounds bounds;
+            bounds.min = glm::vec3(low[0], low[1], low[2]);
+            bounds.max = glm::vec3(high[0], high[1], high[2]);
+            const tandem::render::Camera c = Renderer::cameraOf(camera, bounds);
+            const glm::mat4 view = c.view();
+            const glm::mat4 projection =
+                c.projection(static_cast<float>(width) / static_cast<float>(height));
+            // What the geometry pass's camera block holds (render::makeCameraBlock).
+            const glm::mat4 viewProjection = projection * view;
+            auto rows = [](const glm::mat4& m) {
+                std::vector<float> out;
+                for (int r = 0; r < 4; ++r)
+                    for (int col = 0; col < 4; ++col)
+                        out.push_back(m[col][r]);
+                return out;
+            };
+            return py::make_tuple(rows(view), rows(projection), rows(viewProjection));
+        },
+        py::arg("camera"), py::arg("bounds_min"), py::arg("bounds_max"), py::arg("height"),
+        py::arg("width"),
+        "The view, projection and view-projection matrices (row-major, 16 floats each) the "
+        "engine draws with for `camera` over a scene of these bounds at this size.");
     module.def("is_built_with_cuda", &tandem::cuda::isBuiltWithCuda,
                "Whether this build includes CUDA.");
 }

@@ -3,6 +3,8 @@
     import torch, tandem
     rast = tandem.rasterize(pos, tri, (height, width))      # [B, H, W, 4]: u, v, z/w, id + 1
     color = tandem.interpolate(vertex_colors, rast, tri)    # [B, H, W, C]
+    frame = tandem.render(tandem.load_mesh("bunny.ply"), tandem.Orbit(yaw=45),
+                          postfx="tonemap,fxaa", channels=("image", "depth", "id"))
 
 CUDA tensors stay on the GPU: the GL work and every copy are ordered on the caller's current
 CUDA stream (no device synchronize). CPU tensors go through host memory. Forward only: nothing
@@ -17,5 +19,7 @@ if _os.path.isdir(_os.path.join(_here, "shaders")) and "TANDEM_DATA_DIR" not in 
     _os.environ["TANDEM_DATA_DIR"] = _here
 
 from ._raster import interpolate, rasterize, renderer  # noqa: E402
+from ._render import Camera, Mesh, Orbit, camera_matrices, load_mesh, render  # noqa: E402
 
-__all__ = ["rasterize", "interpolate", "renderer"]
+__all__ = ["rasterize", "interpolate", "render", "Mesh", "Camera", "Orbit", "camera_matrices",
+           "load_mesh", "renderer"]

@@ -5,7 +5,8 @@ import zlib
 
 def load(path):
     """Returns (width, height, rows) with rows top to bottom as bytearrays of RGBA."""
-    data = open(path, "rb").read()
+    with open(path, "rb") as f:
+        data = f.read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError(f"{path}: not a PNG")
     width, height, depth, color = struct.unpack(">IIBB", data[16:26])

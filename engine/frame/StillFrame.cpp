@@ -1,0 +1,145 @@
+#include "engine/frame/StillFrame.h"
+
+#include <cstring>
+
+#include "engine/core/Error.h"
+#include "engine/core/Stall.h"
+#include "engine/frame/Frame.h"
+#include "engine/gl/Debug.h"
+#include "engine/gl/Gl.h"
+#include "engine/postfx/PostProcessor.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/SceneRenderer.h"
+
+namespace tandem::frame {
+namespace {
+
+profile::ProfilerOptions profilerOff()
+{
+    profile::ProfilerOptions options;
+    options.enabled = false;
+    return options;
+}
+
+std::unique_ptr<postfx::PostProcessor> makeProcessor(const interop::InteropStatus& doctor)
+{
+    auto processor = postfx::PostProcessor::create(postfx::BackendChoice::Auto, doctor);
+    if (!processor)
+        throw Error(processor.error(), "postfx::PostProcessor::create");
+    return std::move(processor.value());
+}
+
+/// Reads a texture's drawn region and turns its rows top first.
+void readTexture(const gl::Texture& texture, GLenum format, GLenum type, std::size_t pixelBytes,
+                 int width, int height, void* out)
+{
+    const std::size_t row = pixelBytes * static_cast<std::size_t>(width);
+    std::vector<std::uint8_t> pixels(row * static_cast<std::size_t>(height));
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    recordStall(StallCause::Readback);
+    glGetTextureSubImage(texture.id(), 0, 0, 0, 0, width, height, 1, format, type,
+                         static_cast<GLsizei>(pixels.size()), pixels.data());
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl::check("glGetTextureSubImage");
+    auto* target = static_cast<std::uint8_t*>(out);
+    for (int y = 0; y < height; ++y)
+        std::memcpy(target + row * static_cast<std::size_t>(height - 1 - y),
+                    pixels.data() + row * static_cast<std::size_t>(y), row);
+}
+
+} // namespace
+
+std::size_t bytesPerPixel(StillChannel channel)
+{
+    return channel == StillChannel::Normal ? 16 : 4;
+}
+
+std::optional<StillChannel> parseStillChannel(std::string_view name)
+{
+    if (name == "image")
+        return StillChannel::Image;
+    if (name == "color")
+        return StillChannel::Color;
+    if (name == "depth")
+        return StillChannel::Depth;
+    if (name == "normal")
+        return StillChannel::Normal;
+    if (name == "id")
+        return StillChannel::Id;
+    if (name == "output")
+        return StillChannel::Output;
+    return std::nullopt;
+}
+
+StillFrame::StillFrame(const interop::InteropStatus& doctor)
+    : m_processor(makeProcessor(doctor)), m_profiler(profilerOff())
+{}
+
+StillFrame::~StillFrame()
+{
+    // The frame (and its handoff) before the targets and the scene it drew.
+    m_frame.reset();
+    m_renderer.reset();
+    m_scene.reset();
+}
+
+void StillFrame::render(const render::Scene& scene, const render::Camera& camera,
+                        const postfx::Chain& chain, Channel channel,
+                        const render::GeometryOptions& options, int width, int height)
+{
+    if (!m_renderer) {
+        m_renderer = std::make_unique<render::SceneRenderer>(
+            width, height, render::ColorFormat::Rgba8, true, render::Headroom::Exact);
+        m_frame = std::make_unique<Frame>(*m_renderer, *m_processor, m_profiler);
+    } else {
+        m_renderer->resize(width, height);
+    }
+    m_scene = std::make_unique<render::GpuScene>(scene, "still.scene");
+    m_frame->render(*m_scene, camera, chain, channel, options);
+}
+
+void StillFrame::read(StillChannel channel, void* out) const
+{
+    TANDEM_ASSERT(m_renderer, "frame::StillFrame::read(): nothing rendered");
+    const render::GBuffer& g = m_renderer->gbuffer();
+    const int w = g.width(), h = g.height();
+    switch (channel) {
+    case StillChannel::Image: {
+        const io::Image image = m_renderer->readPresented(); // rows top first already
+        std::memcpy(out, image.pixels.data(), image.pixels.size());
+        return;
+    }
+    case StillChannel::Color:
+        readTexture(g.color(), GL_RGBA, GL_UNSIGNED_BYTE, 4, w, h, out);
+        return;
+    case StillChannel::Depth:
+        readTexture(g.linearDepth(), GL_RED, GL_FLOAT, 4, w, h, out);
+        return;
+    case StillChannel::Normal:
+        readTexture(g.normal(), GL_RGBA, GL_FLOAT, 16, w, h, out);
+        return;
+    case StillChannel::Id:
+        readTexture(g.id(), GL_RED_INTEGER, GL_UNSIGNED_INT, 4, w, h, out);
+        return;
+    case StillChannel::Output:
+        readTexture(g.output(), GL_RGBA, GL_UNSIGNED_BYTE, 4, w, h, out);
+        return;
+    }
+}
+
+int StillFrame::width() const
+{
+    return m_renderer ? m_renderer->width() : 0;
+}
+
+int StillFrame::height() const
+{
+    return m_renderer ? m_renderer->height() : 0;
+}
+
+const char* StillFrame::path() const
+{
+    return interop::pathName(m_processor->path());
+}
+
+} // namespace tandem::frame

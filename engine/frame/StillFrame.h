@@ -1,0 +1,81 @@
+// One frame rendered on request and read back to host memory (tandem.render in the Python
+// package): a scene of host meshes, a camera, the post-process chain, then the G-buffer's
+// channels and the presented image copied out, rows top first. The frame is the engine's own
+// (geometry pass, the passes in one handoff, present), so the image equals what tandem-raster
+// writes for the same scene and camera. Reading back blocks (counted as stalls). Render thread,
+// the GL context current.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "engine/frame/Channel.h"
+#include "engine/interop/Doctor.h"
+#include "engine/postfx/Chain.h"
+#include "engine/profile/Profiler.h"
+#include "engine/render/Camera.h"
+#include "engine/render/GeometryPass.h"
+#include "engine/render/Scene.h"
+
+namespace tandem::postfx {
+class PostProcessor;
+}
+namespace tandem::render {
+class GpuScene;
+class SceneRenderer;
+} // namespace tandem::render
+
+namespace tandem::frame {
+
+class Frame;
+
+/// What can be read back, and its layout per pixel.
+enum class StillChannel {
+    Image,  ///< the presented channel, RGBA8 (what tandem-raster writes)
+    Color,  ///< the G-buffer colour, RGBA8
+    Depth,  ///< linear view depth, float (0: background)
+    Normal, ///< world normal, 4 floats (w = 1 where covered)
+    Id,     ///< primitive id + 1, uint32 (0: background; points carry render::PointIdBit)
+    Output, ///< the post-process output, RGBA8
+};
+
+/// Bytes one pixel of `channel` takes.
+std::size_t bytesPerPixel(StillChannel channel);
+/// Parses "image", "color", "depth", "normal", "id", "output"; nullopt when unknown.
+std::optional<StillChannel> parseStillChannel(std::string_view name);
+
+class StillFrame {
+public:
+    /// Post-processing on the path `doctor` found (CUDA where interop works, else the host).
+    /// Throws Error when it cannot be set up.
+    explicit StillFrame(const interop::InteropStatus& doctor);
+    ~StillFrame();
+    StillFrame(const StillFrame&) = delete;
+    StillFrame& operator=(const StillFrame&) = delete;
+
+    /// Uploads `scene` and renders it seen by `camera` at `width`×`height`, presenting
+    /// `channel` through `chain` as tandem-raster does. Does not block.
+    void render(const render::Scene& scene, const render::Camera& camera,
+                const postfx::Chain& chain, Channel channel, const render::GeometryOptions& options,
+                int width, int height);
+
+    /// Copies `channel` of the last frame into `out` (width × height × bytesPerPixel bytes),
+    /// rows top first. Blocks until the frame is done (a read-back, counted as a stall).
+    void read(StillChannel channel, void* out) const;
+
+    int width() const;
+    int height() const;
+    /// Where the passes run ("cuda" or "host").
+    const char* path() const;
+
+private:
+    std::unique_ptr<postfx::PostProcessor> m_processor;
+    profile::Profiler m_profiler;
+    std::unique_ptr<render::SceneRenderer> m_renderer;
+    std::unique_ptr<Frame> m_frame;
+    /// The scene drawn last, alive until the next one replaces it.
+    std::unique_ptr<render::GpuScene> m_scene;
+};
+
+} // namespace tandem::frame
