@@ -72,7 +72,7 @@ std::optional<StillChannel> parseStillChannel(std::string_view name)
 }
 
 StillFrame::StillFrame(const interop::InteropStatus& doctor)
-    : m_processor(makeProcessor(doctor)), m_profiler(profilerOff())
+    : m_processor(makeProcessor(doctor)), m_off(profilerOff())
 {}
 
 StillFrame::~StillFrame()
@@ -90,9 +90,20 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
     if (!m_renderer) {
         m_renderer = std::make_unique<render::SceneRenderer>(
             width, height, render::ColorFormat::Rgba8, true, render::Headroom::Exact);
-        m_frame = std::make_unique<Frame>(*m_renderer, *m_processor, m_profiler);
+        m_frame = std::make_unique<Frame>(*m_renderer, *m_processor, m_off);
+        if (m_profiler)
+            m_frame->setProfiler(*m_profiler);
     } else {
         m_renderer->resize(width, height);
+    }
+    if (m_profiler) {
+        m_profiler->beginFrame();
+        const std::size_t cpu = m_profiler->beginCpu("tandem.render");
+        m_scene = std::make_unique<render::GpuScene>(scene, "still.scene");
+        m_frame->render(*m_scene, camera, chain, channel, options);
+        m_profiler->endCpu(cpu);
+        m_profiler->endFrame();
+        return;
     }
     m_scene = std::make_unique<render::GpuScene>(scene, "still.scene");
     m_frame->render(*m_scene, camera, chain, channel, options);
@@ -125,6 +136,13 @@ void StillFrame::read(StillChannel channel, void* out) const
         readTexture(g.output(), GL_RGBA, GL_UNSIGNED_BYTE, 4, w, h, out);
         return;
     }
+}
+
+void StillFrame::setProfiler(profile::Profiler* profiler)
+{
+    m_profiler = profiler;
+    if (m_frame)
+        m_frame->setProfiler(profiler ? *profiler : m_off);
 }
 
 int StillFrame::width() const

@@ -64,6 +64,10 @@ public:
     /// rows top first. Blocks until the frame is done (a read-back, counted as a stall).
     void read(StillChannel channel, void* out) const;
 
+    /// Times the following frames with `profiler` (its frames begun and ended here) instead of
+    /// none; null: none again. It must outlive its use or be replaced first.
+    void setProfiler(profile::Profiler* profiler);
+
     int width() const;
     int height() const;
     /// Where the passes run ("cuda" or "host").
@@ -71,7 +75,8 @@ public:
 
 private:
     std::unique_ptr<postfx::PostProcessor> m_processor;
-    profile::Profiler m_profiler;
+    profile::Profiler m_off;
+    profile::Profiler* m_profiler = nullptr;
     std::unique_ptr<render::SceneRenderer> m_renderer;
     std::unique_ptr<Frame> m_frame;
     /// The scene drawn last, alive until the next one replaces it.

@@ -4,6 +4,7 @@
 #include "engine/cuda/Copy.h"
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
+#include "engine/profile/Profiler.h"
 
 namespace tandem::frame {
 
@@ -14,16 +15,57 @@ TensorRaster::~TensorRaster()
     unmap();
 }
 
+namespace {
+
+/// One call as one profiler frame, when there is a profiler.
+class CallFrame {
+public:
+    CallFrame(profile::Profiler* profiler, const char* name) : m_profiler(profiler)
+    {
+        if (!m_profiler)
+            return;
+        m_profiler->beginFrame();
+        m_cpu = m_profiler->beginCpu(name);
+    }
+    ~CallFrame()
+    {
+        if (!m_profiler)
+            return;
+        m_profiler->endCpu(m_cpu);
+        m_profiler->endFrame();
+    }
+    CallFrame(const CallFrame&) = delete;
+    CallFrame& operator=(const CallFrame&) = delete;
+
+    /// A GL span around `work`.
+    template <class Work> void gl(const char* name, Work&& work)
+    {
+        const std::size_t token = m_profiler ? m_profiler->beginGl(name) : 0;
+        work();
+        if (m_profiler)
+            m_profiler->endGl(token);
+    }
+
+private:
+    profile::Profiler* m_profiler;
+    std::size_t m_cpu = 0;
+};
+
+} // namespace
+
 void TensorRaster::rasterizeHost(const float* positions, const std::uint32_t* triangles,
                                  float* output, const render::ClipRasterShape& shape)
 {
+    CallFrame call(m_profiler, "tandem.rasterize");
     unmap();
     m_raster.reserve(shape);
-    if (shape.positionBytes() > 0)
-        m_raster.positions().write(0, positions, shape.positionBytes());
-    if (shape.triangleBytes() > 0)
-        m_raster.triangles().write(0, triangles, shape.triangleBytes());
-    m_raster.draw(shape);
+    call.gl("raster.upload", [&] {
+        if (shape.positionBytes() > 0)
+            m_raster.positions().write(0, positions, shape.positionBytes());
+        if (shape.triangleBytes() > 0)
+            m_raster.triangles().write(0, triangles, shape.triangleBytes());
+    });
+    call.gl("raster", [&] { m_raster.draw(shape); });
     gl::DebugGroup group("raster.readback");
     recordStall(StallCause::Readback); // the caller asked for host memory
     glGetNamedBufferSubData(m_raster.output().id(), 0, static_cast<GLsizeiptr>(shape.outputBytes()),
@@ -49,6 +91,7 @@ const interop::MappedView& TensorRaster::map(void* stream)
 void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* triangles,
                                  float* output, const render::ClipRasterShape& shape, void* stream)
 {
+    CallFrame call(m_profiler, "tandem.rasterize");
     const bool fits = m_raster.positions().size() >= shape.positionBytes() &&
                       m_raster.triangles().size() >= shape.triangleBytes() &&
                       m_raster.output().size() >= shape.outputBytes();
@@ -68,9 +111,19 @@ void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* tr
     cuda::copyAsync(m_view->pointer(m_triangles), triangles, shape.triangleBytes(), stream);
     m_handoff->unmap(stream);
     m_view = nullptr;
-    m_raster.draw(shape);
+    call.gl("raster", [&] { m_raster.draw(shape); });
+    if (m_profiler)
+        m_profiler->beginHandoff();
     map(stream);
-    cuda::copyAsync(output, m_view->pointer(m_output), shape.outputBytes(), stream);
+    if (m_profiler) {
+        m_profiler->anchorHandoff(stream);
+        const std::size_t token = m_profiler->beginCuda("raster.copy-out", stream);
+        cuda::copyAsync(output, m_view->pointer(m_output), shape.outputBytes(), stream);
+        m_profiler->endCuda(token, stream);
+        m_profiler->endHandoff();
+    } else {
+        cuda::copyAsync(output, m_view->pointer(m_output), shape.outputBytes(), stream);
+    }
     // Stays mapped: the next call copies its inputs in this window.
 }
 

@@ -14,6 +14,9 @@
 namespace tandem::interop {
 class Handoff;
 }
+namespace tandem::profile {
+class Profiler;
+}
 
 namespace tandem::frame {
 
@@ -44,6 +47,12 @@ public:
     /// use the buffers. Never throws.
     void unmap() noexcept;
 
+    /// Times each call as one profiler frame (null: none): a CPU span "tandem.rasterize", the GL
+    /// draws ("raster", per item "raster.visibility" and "raster.resolve" debug groups), the
+    /// handoff and the output copy ("raster.copy-out" on the caller's stream). It must outlive
+    /// its use or be replaced first.
+    void setProfiler(profile::Profiler* profiler) { m_profiler = profiler; }
+
     /// Map+unmap round trips so far: one per CUDA call, plus one when its shape grows.
     std::uint64_t handoffs() const { return m_handoffs; }
     render::ClipRaster& raster() { return m_raster; }
@@ -58,6 +67,7 @@ private:
     interop::BufferRef m_triangles;
     interop::BufferRef m_output;
     const interop::MappedView* m_view = nullptr;
+    profile::Profiler* m_profiler = nullptr;
     std::uint64_t m_handoffs = 0;
 };
 

@@ -22,6 +22,8 @@
 #include "engine/interop/Doctor.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
+#include "engine/profile/Profiler.h"
+#include "engine/profile/Trace.h"
 #include "engine/render/OrbitController.h"
 
 namespace py = pybind11;
@@ -153,14 +155,18 @@ public:
                 m_context->makeCurrent();
                 m_still.reset();
                 m_raster.reset();
+                m_trace.reset();
+                m_profiler.reset();
             } catch (const std::exception&) {
                 (void)m_still.release(); // the driver is gone (interpreter exit): leak
                 (void)m_raster.release();
+                (void)m_profiler.release();
             }
         } else {
             // Another thread cannot make the context current: leak.
             (void)m_still.release();
             (void)m_raster.release();
+            (void)m_profiler.release();
         }
     }
 
@@ -209,6 +215,49 @@ public:
             m_raster->rasterizeCuda(p, t, o, shape, reinterpret_cast<void*>(stream));
         else
             m_raster->rasterizeHost(p, t, o, shape);
+        collect();
+    }
+
+    /// Starts timing every call (GL, CUDA and CPU spans, as the apps' --trace) for a trace of
+    /// at most `maxCalls` calls. Aligns the GL clock once (a wait for the GPU).
+    void startTrace(std::size_t maxCalls)
+    {
+        checkThread();
+        DeviceScope scope(m_cudaDevice);
+        m_context->makeCurrent();
+        stopProfiler();
+        profile::ProfilerOptions options;
+        options.enabled = true;
+        m_profiler = std::make_unique<profile::Profiler>(options);
+        m_trace = std::make_unique<profile::Trace>(maxCalls);
+        m_raster->setProfiler(m_profiler.get());
+        if (m_still)
+            m_still->setProfiler(m_profiler.get());
+    }
+
+    /// Milliseconds on the trace's timeline now (the CPU clock its spans are placed on).
+    double nowMs() const
+    {
+        if (!m_profiler)
+            throw std::runtime_error("tandem: no trace recording (start_trace() first)");
+        return m_profiler->nowMs();
+    }
+
+    /// Waits for the calls in flight (a wait for the GPU), ends the recording and returns the
+    /// Chrome trace JSON of tandem's spans, times in microseconds on nowMs()'s timeline.
+    std::string stopTrace()
+    {
+        if (!m_profiler)
+            throw std::runtime_error("tandem: no trace recording (start_trace() first)");
+        checkThread();
+        DeviceScope scope(m_cudaDevice);
+        m_context->makeCurrent();
+        m_profiler->flush();
+        collect();
+        m_trace->setTracks(m_profiler->tracks());
+        std::string json = m_trace->toJson().dump();
+        stopProfiler();
+        return json;
     }
 
     void render(const py::list& meshes, const py::dict& camera, int height, int width,
@@ -246,9 +295,11 @@ public:
             m_still = std::make_unique<frame::StillFrame>(m_status);
         const frame::Channel presented =
             chain.value().stages.empty() ? frame::Channel::Color : frame::Channel::Output;
+        m_still->setProfiler(m_profiler.get());
         m_still->render(scene, view, chain.value(), presented, options, width, height);
         for (const auto& [channel, array] : reads)
             m_still->read(channel, array.data);
+        collect();
     }
 
     bool isCuda() const { return m_status.path == interop::Path::Cuda; }
@@ -325,6 +376,22 @@ public:
     }
 
 private:
+    /// Moves the calls the profiler finished into the trace.
+    void collect()
+    {
+        if (m_profiler)
+            m_trace->add(m_profiler->takeFrames());
+    }
+
+    void stopProfiler()
+    {
+        m_raster->setProfiler(nullptr);
+        if (m_still)
+            m_still->setProfiler(nullptr);
+        m_profiler.reset();
+        m_trace.reset();
+    }
+
     void checkThread() const
     {
         if (std::this_thread::get_id() != m_owner)
@@ -340,6 +407,9 @@ private:
     /// After the context: destroyed first.
     std::unique_ptr<frame::TensorRaster> m_raster;
     std::unique_ptr<frame::StillFrame> m_still;
+    /// While a trace records (start_trace() to stop_trace()).
+    std::unique_ptr<profile::Profiler> m_profiler;
+    std::unique_ptr<profile::Trace> m_trace;
 };
 
 } // namespace
@@ -364,6 +434,13 @@ PYBIND11_MODULE(_tandem, module)
              "Renders meshes (dicts of host DLPack arrays) seen by `camera` (a dict) through the "
              "post-process chain `postfx`, and copies the channels named in `outputs` into "
              "their host arrays, rows top first.")
+        .def("start_trace", &Renderer::startTrace, py::arg("max_calls"),
+             "Starts timing every call (GL, CUDA and CPU spans) for a trace of at most max_calls "
+             "calls. Aligns the GL clock once (a wait for the GPU).")
+        .def("now_ms", &Renderer::nowMs, "Milliseconds on the trace's timeline now.")
+        .def("stop_trace", &Renderer::stopTrace,
+             "Waits for the calls in flight, ends the recording and returns tandem's Chrome trace "
+             "(JSON text), times in microseconds on now_ms()'s timeline.")
         .def_property_readonly("is_cuda", &Renderer::isCuda,
                                "Whether CUDA arrays go through GL-CUDA interop here.")
         .def_property_readonly("reason", &Renderer::reason, "Why the interop path is what it is.")
