@@ -7,6 +7,7 @@
 #include "engine/frame/Frame.h"
 #include "engine/gl/Debug.h"
 #include "engine/gl/Gl.h"
+#include "engine/postfx/HookPass.h"
 #include "engine/postfx/PostProcessor.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/SceneRenderer.h"
@@ -78,6 +79,8 @@ StillFrame::StillFrame(const interop::InteropStatus& doctor)
 StillFrame::~StillFrame()
 {
     // The frame (and its handoff) before the targets and the scene it drew.
+    if (m_frame && m_added)
+        m_frame->removePass(*m_added);
     m_frame.reset();
     m_renderer.reset();
     m_scene.reset();
@@ -95,6 +98,17 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
             m_frame->setProfiler(*m_profiler);
     } else {
         m_renderer->resize(width, height);
+    }
+    if (m_added != m_hook) {
+        if (m_added)
+            m_frame->removePass(*m_added);
+        if (m_hook)
+            m_frame->addPass(*m_hook);
+        m_added = m_hook;
+    }
+    if (m_hook) {
+        m_hook->setFrame(m_renderer->gbuffer().frameTextures());
+        channel = Channel::Output; // what the hook may have written
     }
     if (m_profiler) {
         m_profiler->beginFrame();
@@ -155,9 +169,9 @@ int StillFrame::height() const
     return m_renderer ? m_renderer->height() : 0;
 }
 
-const char* StillFrame::path() const
+interop::Path StillFrame::path() const
 {
-    return interop::pathName(m_processor->path());
+    return m_processor->path();
 }
 
 } // namespace tandem::frame

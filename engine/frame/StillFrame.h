@@ -19,8 +19,9 @@
 #include "engine/render/Scene.h"
 
 namespace tandem::postfx {
+class HookPass;
 class PostProcessor;
-}
+} // namespace tandem::postfx
 namespace tandem::render {
 class GpuScene;
 class SceneRenderer;
@@ -68,15 +69,21 @@ public:
     /// none; null: none again. It must outlive its use or be replaced first.
     void setProfiler(profile::Profiler* profiler);
 
+    /// Runs `hook` (not owned; null: none) in the following frames, after the chain, and
+    /// presents the output it may have written. Its path must be path()'s.
+    void setHook(postfx::HookPass* hook) { m_hook = hook; }
+
     int width() const;
     int height() const;
-    /// Where the passes run ("cuda" or "host").
-    const char* path() const;
+    /// Where the passes run.
+    interop::Path path() const;
 
 private:
     std::unique_ptr<postfx::PostProcessor> m_processor;
     profile::Profiler m_off;
     profile::Profiler* m_profiler = nullptr;
+    postfx::HookPass* m_hook = nullptr;
+    postfx::HookPass* m_added = nullptr; ///< the hook the frame has now
     std::unique_ptr<render::SceneRenderer> m_renderer;
     std::unique_ptr<Frame> m_frame;
     /// The scene drawn last, alive until the next one replaces it.

@@ -22,6 +22,7 @@
 #include "engine/interop/Doctor.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
+#include "engine/postfx/HookPass.h"
 #include "engine/profile/Profiler.h"
 #include "engine/profile/Trace.h"
 #include "engine/render/OrbitController.h"
@@ -80,6 +81,45 @@ void expectKind(const Array& array, const char* name, std::uint8_t code, int ndi
     const auto ndim = static_cast<int>(array.shape.size());
     if (ndim < ndimMin || ndim > ndimMax)
         throw py::value_error(fmt::format("{}: {} dimensions", name, ndim));
+}
+
+/// A DLPack capsule over a hook image (borrowed memory: valid during the hook only). The
+/// consumer (torch.utils.dlpack.from_dlpack) renames the capsule and calls the deleter when its
+/// tensor dies; an unconsumed capsule calls it itself.
+py::capsule capsuleOf(const postfx::HookImage& image, int cudaDevice)
+{
+    auto* managed = new DLManagedTensor{};
+    auto* shape = new std::int64_t[3]{image.height, image.width, image.channels};
+    DLTensor& t = managed->dl_tensor;
+    t.data = image.data;
+    t.device = image.onDevice ? DLDevice{kDLCUDA, cudaDevice} : DLDevice{kDLCPU, 0};
+    t.ndim = 3;
+    switch (image.type) {
+    case postfx::HookType::UInt8:
+        t.dtype = {kDLUInt, 8, 1};
+        break;
+    case postfx::HookType::Float16:
+        t.dtype = {kDLFloat, 16, 1};
+        break;
+    case postfx::HookType::Float32:
+        t.dtype = {kDLFloat, 32, 1};
+        break;
+    case postfx::HookType::Int32:
+        t.dtype = {kDLInt, 32, 1};
+        break;
+    }
+    t.shape = shape;
+    managed->manager_ctx = shape;
+    managed->deleter = [](DLManagedTensor* self) {
+        delete[] static_cast<std::int64_t*>(self->manager_ctx);
+        delete self;
+    };
+    return py::capsule(managed, "dltensor", [](PyObject* object) {
+        if (PyCapsule_IsValid(object, "dltensor")) {
+            auto* self = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(object, "dltensor"));
+            self->deleter(self);
+        }
+    });
 }
 
 /// Makes a CUDA device current for a scope and puts the caller's back (PyTorch keeps its own
@@ -261,7 +301,8 @@ public:
     }
 
     void render(const py::list& meshes, const py::dict& camera, int height, int width,
-                const std::string& postfx, float pointSize, const py::dict& outputs)
+                const std::string& postfx, float pointSize, const py::dict& outputs,
+                const py::object& hook)
     {
         render::Scene scene;
         for (const auto& item : meshes)
@@ -287,6 +328,10 @@ public:
         render::GeometryOptions options;
         options.pointSize = pointSize;
         checkThread();
+        // Made and destroyed with the GIL held (it holds a Python object).
+        std::unique_ptr<postfx::HookPass> hookPass;
+        if (!hook.is_none())
+            hookPass = makeHook(hook, m_status.path);
         py::gil_scoped_release release;
         DeviceScope scope(m_cudaDevice);
         m_context->makeCurrent();
@@ -296,6 +341,11 @@ public:
         const frame::Channel presented =
             chain.value().stages.empty() ? frame::Channel::Color : frame::Channel::Output;
         m_still->setProfiler(m_profiler.get());
+        m_still->setHook(hookPass.get());
+        struct Unhook {
+            frame::StillFrame& still;
+            ~Unhook() { still.setHook(nullptr); }
+        } unhook{*m_still};
         m_still->render(scene, view, chain.value(), presented, options, width, height);
         for (const auto& [channel, array] : reads)
             m_still->read(channel, array.data);
@@ -376,6 +426,26 @@ public:
     }
 
 private:
+    /// A hook pass calling `hook(images, stream)` with the GIL held: images a list of (name,
+    /// capsule) pairs, stream the cudaStream_t as an int (0 on the host path). A Python error
+    /// leaves the frame as a C++ exception carrying its text.
+    std::unique_ptr<postfx::HookPass> makeHook(const py::object& hook, interop::Path path)
+    {
+        const int device = m_cudaDevice;
+        auto call = [hook, device](const std::vector<postfx::HookImage>& images, void* stream) {
+            py::gil_scoped_acquire gil;
+            try {
+                py::list list;
+                for (const postfx::HookImage& image : images)
+                    list.append(py::make_tuple(image.name, capsuleOf(image, device)));
+                hook(list, reinterpret_cast<std::uintptr_t>(stream));
+            } catch (py::error_already_set& e) {
+                throw std::runtime_error(std::string("tandem: the hook failed: ") + e.what());
+            }
+        };
+        return std::make_unique<postfx::HookPass>(call, path);
+    }
+
     /// Moves the calls the profiler finished into the trace.
     void collect()
     {
@@ -431,6 +501,7 @@ PYBIND11_MODULE(_tandem, module)
              "W, 4] float32, on CUDA stream `stream` for CUDA arrays.")
         .def("render", &Renderer::render, py::arg("meshes"), py::arg("camera"), py::arg("height"),
              py::arg("width"), py::arg("postfx"), py::arg("point_size"), py::arg("outputs"),
+             py::arg("hook") = py::none(),
              "Renders meshes (dicts of host DLPack arrays) seen by `camera` (a dict) through the "
              "post-process chain `postfx`, and copies the channels named in `outputs` into "
              "their host arrays, rows top first.")

@@ -120,8 +120,22 @@ def camera_matrices(camera, resolution, scene=None):
     return tuple(torch.tensor(m, dtype=torch.float32).reshape(4, 4) for m in matrices)
 
 
+def _trampoline(hook):
+    """The native hook's callee: DLPack capsules to tensors, the frame's stream made current."""
+    def call(images, stream):
+        tensors = {name: torch.utils.dlpack.from_dlpack(capsule) for name, capsule in images}
+        device = tensors["output"].device
+        if device.type == "cuda":
+            with torch.cuda.device(device), \
+                    torch.cuda.stream(torch.cuda.ExternalStream(stream, device=device)):
+                hook(tensors)
+        else:
+            hook(tensors)
+    return call
+
+
 def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("image",),
-           point_size=2.0, device=None):
+           point_size=2.0, device=None, hook=None):
     """Renders meshes and point clouds with the engine's own frame, as tandem-raster does.
 
     scene: a Mesh, or a list of them, drawn together.
@@ -137,6 +151,15 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
     point_size: splat diameter in pixels for point clouds.
     device: where the returned tensors go (default: the first mesh's device); the frame renders
         on that device's GL context.
+    hook: a post-process stage in PyTorch, or None. Called once inside the frame, after the
+        chain, with the G-buffer as a dict of tensors [H, W, C], rows bottom first as GL
+        stores them: "color" (uint8 x4), "depth" (float32 x1), "normal" (float16 x4), "id"
+        (int32 x1) and "output" (uint8 x4, the chain's result), which it may overwrite in
+        place; what "output" holds afterwards is presented ("image"). On a CUDA device with
+        GL-CUDA interop they are CUDA tensors copied out of the frame's mapped textures inside
+        its one handoff, and the hook runs with the frame's stream as the current stream;
+        elsewhere they are CPU tensors read back. Valid only during the call (clone to keep).
+        The hook is its own stage, "hook", in tandem.trace().
 
     Returns a dict of tensors, rows top first (as images are stored, unlike rasterize()):
     uint8 [H, W, 4] for image/color/output, float32 [H, W] depth, float32 [H, W, 4] normal,
@@ -171,9 +194,12 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
         dtype, per_pixel = _CHANNELS[name]
         shape = (height, width, per_pixel) if per_pixel > 1 else (height, width)
         outputs[name] = torch.empty(shape, dtype=dtype)
+    if hook is not None and not callable(hook):
+        raise ValueError("hook: expected a callable taking a dict of tensors")
     renderer(device).render(list(native_meshes), camera_native, height, width, postfx or "none",
                             float(point_size),
-                            {k: torch.utils.dlpack.to_dlpack(v) for k, v in outputs.items()})
+                            {k: torch.utils.dlpack.to_dlpack(v) for k, v in outputs.items()},
+                            None if hook is None else _trampoline(hook))
     del keep
     if "id" in outputs:
         outputs["id"] = outputs["id"].to(torch.int64) & 0xFFFFFFFF
