@@ -94,6 +94,9 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
         m_renderer = std::make_unique<render::SceneRenderer>(
             width, height, render::ColorFormat::Rgba8, true, render::Headroom::Exact);
         m_frame = std::make_unique<Frame>(*m_renderer, *m_processor, m_off);
+        // As the apps do (--points auto): the CUDA point pass where the passes run on CUDA.
+        if (m_processor->path() == interop::Path::Cuda)
+            m_frame->setPointPath(render::PointPath::Cuda);
         if (m_profiler)
             m_frame->setProfiler(*m_profiler);
     } else {

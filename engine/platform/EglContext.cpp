@@ -1,6 +1,8 @@
 // Headless GL 4.5 core on the EGL device platform (EGL_EXT_platform_device). libEGL is loaded
 // at run time by glad, so a machine without it still runs windowed.
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,38 @@
 namespace tandem::platform {
 
 namespace {
+
+/// Contexts alive per EGL display. A device's display is one handle for the whole process and
+/// eglInitialize does not count: terminating it for one context would break every other
+/// context on that device (the Python package's renderer beside a viewer), so the last one out
+/// terminates it.
+struct DisplayUsers {
+    std::mutex mutex;
+    std::map<EGLDisplay, int> count;
+};
+
+DisplayUsers& displayUsers()
+{
+    static DisplayUsers users; // counts only: no GL or EGL object lives here
+    return users;
+}
+
+void retainDisplay(EGLDisplay display)
+{
+    DisplayUsers& users = displayUsers();
+    std::lock_guard lock(users.mutex);
+    ++users.count[display];
+}
+
+void releaseDisplay(EGLDisplay display)
+{
+    DisplayUsers& users = displayUsers();
+    std::lock_guard lock(users.mutex);
+    if (--users.count[display] > 0)
+        return;
+    users.count.erase(display);
+    eglTerminate(display);
+}
 
 const char* eglErrorName(EGLint error)
 {
@@ -75,7 +109,7 @@ public:
     {
         eglMakeCurrent(m_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(m_display, m_context);
-        eglTerminate(m_display);
+        releaseDisplay(m_display);
     }
     EglContext(const EglContext&) = delete;
     EglContext& operator=(const EglContext&) = delete;
@@ -173,8 +207,10 @@ Result<DeviceChoice> chooseDevice(const ContextOptions& options)
         EGLDeviceEXT device = devices[static_cast<std::size_t>(i)];
         EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
         EGLint major = 0, minor = 0;
-        if (display != EGL_NO_DISPLAY && eglInitialize(display, &major, &minor))
+        if (display != EGL_NO_DISPLAY && eglInitialize(display, &major, &minor)) {
+            retainDisplay(display);
             return DeviceChoice{display, i, cudaIdOf(device), deviceName(device)};
+        }
         tried += fmt::format("{}device {} ({}): {}", tried.empty() ? "" : "; ", i,
                              deviceName(device), lastEglError("eglInitialize"));
     }
@@ -194,11 +230,11 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
     EGLDisplay display = choice.value().display;
     // Reload now that a display exists, to get its extension entry points.
     if (!gladLoaderLoadEGL(display)) {
-        eglTerminate(display);
+        releaseDisplay(display);
         return fail("cannot load EGL display functions");
     }
     auto failAndTerminate = [&](std::string message) {
-        eglTerminate(display);
+        releaseDisplay(display);
         return fail(std::move(message));
     };
     if (!eglBindAPI(EGL_OPENGL_API))

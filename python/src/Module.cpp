@@ -14,11 +14,15 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "engine/app/Session.h"
 #include "engine/core/Error.h"
+#include "engine/core/Log.h"
 #include "engine/cuda/Copy.h"
 #include "engine/cuda/Device.h"
+#include "engine/frame/Frame.h"
 #include "engine/frame/StillFrame.h"
 #include "engine/frame/TensorRaster.h"
+#include "engine/frame/TensorScene.h"
 #include "engine/interop/Doctor.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
@@ -26,6 +30,7 @@
 #include "engine/profile/Profiler.h"
 #include "engine/profile/Trace.h"
 #include "engine/render/OrbitController.h"
+#include "engine/render/SceneRenderer.h"
 
 namespace py = pybind11;
 
@@ -482,6 +487,174 @@ private:
     std::unique_ptr<profile::Trace> m_trace;
 };
 
+/// tandem.Viewer's native half: an app session (a window, or headless) showing a TensorScene
+/// the Python loop replaces, with the overlay, the orbit camera, capture and post-processing.
+class Viewer {
+public:
+    Viewer(int height, int width, const std::string& mode, const std::string& postfx,
+           const std::string& title, float pointSize, bool overlay, int cudaDevice, bool quiet)
+        : m_cudaDevice(cudaDevice)
+    {
+        app::CommonOptions options;
+        options.headless = mode == "headless";
+        options.size = fmt::format("{}x{}", width, height);
+        options.postfx = postfx;
+        options.channelGiven = false;
+        options.pointSize = pointSize;
+        options.overlay = overlay;
+        options.format = "none";
+        options.backend = cudaDevice >= 0 ? "auto" : "host";
+        options.device = cudaDevice;
+        options.quiet = quiet;
+        if (quiet)
+            log::setLevel(log::Level::Warning);
+        app::AppInfo info{title, "the Python loop drives the frames"};
+        app::OpenFailure failure;
+        DeviceScope scope(cudaDevice);
+        m_session = app::Session::open(info, options, nullptr, failure);
+        if (!m_session)
+            throw std::runtime_error("tandem.Viewer: " + failure.message);
+        if (mode == "window" && m_session->isHeadless())
+            throw std::runtime_error("tandem.Viewer: no window could be opened (no display)");
+        m_session->setFrameLimit(-1);
+        m_owner = std::this_thread::get_id();
+    }
+
+    ~Viewer()
+    {
+        try {
+            close();
+        } catch (const std::exception&) {
+        }
+    }
+    Viewer(const Viewer&) = delete;
+    Viewer& operator=(const Viewer&) = delete;
+
+    /// Replaces what is shown: object records (firstVertex, vertexCount, firstPrimitive, flags)
+    /// and the packed arrays (DLPack; None when empty) on the CUDA device (copied on `stream`)
+    /// or the host.
+    void update(const std::vector<std::array<std::uint32_t, 4>>& objects,
+                const py::object& vertices, const py::object& indices, const py::object& offsets,
+                const py::object& triangles, const std::vector<float>& low,
+                const std::vector<float>& high, bool fit, std::uintptr_t stream)
+    {
+        expectOpen();
+        std::vector<render::GpuObject> records;
+        for (const auto& o : objects)
+            records.push_back({o[0], o[1], o[2], o[3]});
+        render::SceneCounts counts;
+        counts.objects = static_cast<std::uint32_t>(records.size());
+        frame::TensorScene::Arrays arrays;
+        bool anyDevice = false, anyHost = false;
+        auto take = [&](const py::object& object, const char* name, std::size_t width,
+                        std::uint32_t& count) -> const void* {
+            if (object.is_none())
+                return nullptr;
+            const Array array = borrow(object.cast<py::capsule>(), name);
+            anyDevice = anyDevice || array.device.device_type == kDLCUDA;
+            anyHost = anyHost || array.device.device_type == kDLCPU;
+            if (array.device.device_type == kDLCUDA && array.device.device_id != m_cudaDevice)
+                throw py::value_error(fmt::format("{}: on another device than the viewer's", name));
+            count = static_cast<std::uint32_t>(array.elements() * (array.dtype.bits / 8u) / width);
+            return array.data;
+        };
+        arrays.vertices = take(vertices, "vertices", sizeof(render::Vertex), counts.vertices);
+        arrays.indices =
+            static_cast<const std::uint32_t*>(take(indices, "indices", 4, counts.indices));
+        arrays.provokingOffsets =
+            static_cast<const std::uint32_t*>(take(offsets, "offsets", 4, counts.provokingOffsets));
+        arrays.provokingTriangles = static_cast<const std::uint32_t*>(
+            take(triangles, "triangles", 4, counts.provokingTriangles));
+        if (anyDevice && anyHost)
+            throw py::value_error("scene: arrays on the host and on a GPU at once");
+        arrays.onDevice = anyDevice;
+        io::Bounds bounds;
+        bounds.min = glm::vec3(low.at(0), low.at(1), low.at(2));
+        bounds.max = glm::vec3(high.at(0), high.at(1), high.at(2));
+        checkThread();
+        py::gil_scoped_release release;
+        DeviceScope scope(m_cudaDevice);
+        m_session->context().makeCurrent();
+        if (arrays.onDevice && m_session->frame().path() != interop::Path::Cuda)
+            throw std::runtime_error("tandem.Viewer: CUDA tensors need GL-CUDA interop, which "
+                                     "this viewer does not have (give CPU tensors)");
+        m_scene->set(records, counts, bounds, arrays, reinterpret_cast<void*>(stream));
+        m_session->showScene(m_scene->scene());
+        if (fit)
+            m_session->fitCamera(bounds);
+    }
+
+    /// Renders one frame (input, camera, frame, overlay, swap). False once the window was
+    /// closed (then nothing is rendered).
+    bool step()
+    {
+        expectOpen();
+        if (!m_scene->scene())
+            throw std::runtime_error("tandem.Viewer: update() a scene before the first step()");
+        checkThread();
+        py::gil_scoped_release release;
+        DeviceScope scope(m_cudaDevice);
+        m_session->context().makeCurrent();
+        if (!m_session->nextFrame())
+            return false;
+        m_session->renderFrame();
+        return true;
+    }
+
+    /// The image the last frame presented, rows top first (RGBA8). Blocks (a read-back).
+    py::bytes image()
+    {
+        expectOpen();
+        checkThread();
+        std::string pixels;
+        {
+            py::gil_scoped_release release;
+            DeviceScope scope(m_cudaDevice);
+            m_session->context().makeCurrent();
+            const io::Image image = m_session->renderer().readPresented();
+            pixels.assign(reinterpret_cast<const char*>(image.pixels.data()), image.pixels.size());
+        }
+        return py::bytes(pixels);
+    }
+
+    int width() { return m_session ? m_session->renderer().width() : 0; }
+    int height() { return m_session ? m_session->renderer().height() : 0; }
+    bool isHeadless() const { return m_session && m_session->isHeadless(); }
+    std::uint64_t handoffs() const { return m_scene ? m_scene->handoffs() : 0; }
+
+    /// Ends the session (writes nothing; the window closes). Returns its exit code.
+    int close()
+    {
+        if (!m_session || std::this_thread::get_id() != m_owner)
+            return 0;
+        DeviceScope scope(m_cudaDevice);
+        m_session->context().makeCurrent();
+        m_session->showScene(nullptr);
+        const int code = m_session->finish();
+        m_scene.reset();   // GL objects while the context lives...
+        m_session.reset(); // ...then the context
+        return code;
+    }
+
+private:
+    void expectOpen() const
+    {
+        if (!m_session)
+            throw std::runtime_error("tandem.Viewer: closed");
+    }
+    void checkThread() const
+    {
+        if (std::this_thread::get_id() != m_owner)
+            throw std::runtime_error("tandem.Viewer: used from the thread that created it");
+    }
+
+    int m_cudaDevice;
+    std::unique_ptr<app::Session> m_session;
+    std::thread::id m_owner;
+    /// After the session: destroyed first (close() resets both in that order).
+    std::unique_ptr<frame::TensorScene> m_scene = std::make_unique<frame::TensorScene>();
+};
+
 } // namespace
 } // namespace tandem::python
 
@@ -520,6 +693,23 @@ PYBIND11_MODULE(_tandem, module)
         .def_property_readonly("cuda_device", &Renderer::cudaDevice)
         .def_property_readonly("handoffs", &Renderer::handoffs,
                                "GL-CUDA map+unmap round trips made so far.");
+    using tandem::python::Viewer;
+    py::class_<Viewer>(module, "Viewer", "tandem.Viewer's native half (use tandem.Viewer).")
+        .def(py::init<int, int, const std::string&, const std::string&, const std::string&, float,
+                      bool, int, bool>(),
+             py::arg("height"), py::arg("width"), py::arg("mode"), py::arg("postfx"),
+             py::arg("title"), py::arg("point_size"), py::arg("overlay"), py::arg("cuda_device"),
+             py::arg("quiet"))
+        .def("update", &Viewer::update, py::arg("objects"), py::arg("vertices"), py::arg("indices"),
+             py::arg("offsets"), py::arg("triangles"), py::arg("low"), py::arg("high"),
+             py::arg("fit"), py::arg("stream"))
+        .def("step", &Viewer::step)
+        .def("image", &Viewer::image)
+        .def("close", &Viewer::close)
+        .def_property_readonly("width", &Viewer::width)
+        .def_property_readonly("height", &Viewer::height)
+        .def_property_readonly("is_headless", &Viewer::isHeadless)
+        .def_property_readonly("handoffs", &Viewer::handoffs);
     module.def(
         "load_mesh",
         [](const std::string& path) {

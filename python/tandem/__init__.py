@@ -21,6 +21,7 @@ if _os.path.isdir(_os.path.join(_here, "shaders")) and "TANDEM_DATA_DIR" not in 
 from ._raster import interpolate, rasterize, renderer  # noqa: E402
 from ._render import Camera, Mesh, Orbit, camera_matrices, load_mesh, render  # noqa: E402
 from ._trace import clock_offset_us, merge_traces, trace  # noqa: E402
+from ._viewer import Viewer  # noqa: E402
 
 __all__ = ["rasterize", "interpolate", "render", "Mesh", "Camera", "Orbit", "camera_matrices",
-           "load_mesh", "trace", "merge_traces", "clock_offset_us", "renderer"]
+           "load_mesh", "trace", "merge_traces", "clock_offset_us", "Viewer", "renderer"]
