@@ -94,10 +94,15 @@ def main():
             calls_made = args.calls + args.warmup
             back = time_back_to_back(call, args.calls)
             per_call_handoffs = (native.handoffs - handoffs) / (calls_made + 3 * args.calls)
+            # The same calls on a side stream (PyTorch's default stream is the legacy one).
+            side = torch.cuda.Stream()
+            with torch.cuda.stream(side):
+                alone_side = time_alone(call, args.calls, args.warmup)
             e = by_size[name]
             reference = batch * e["engine_geometry_ms"] + e["handoff_ms"]
             row = {"size": name, "width": width, "height": height, "batch": batch,
                    "rasterize_ms": alone, "rasterize_back_to_back_ms": back,
+                   "rasterize_side_stream_ms": alone_side,
                    "rasterize_per_item_ms": alone / batch,
                    "engine_geometry_ms": e["engine_geometry_ms"], "handoff_ms": e["handoff_ms"],
                    "reference_ms": reference, "ratio_to_reference": alone / reference,
@@ -106,7 +111,8 @@ def main():
             if name == "1080p":
                 row["speedup_vs_nvdiffrast_gl"] = NVDIFFRAST_1080P_MS * batch / alone
             results.append(row)
-            print(f"{name} batch {batch}: {alone:.3f} ms a call alone, {back:.3f} ms back to back; "
+            print(f"{name} batch {batch}: {alone:.3f} ms a call alone ({alone_side:.3f} on a side "
+                  f"stream), {back:.3f} ms back to back; "
                   f"B x geometry + handoff {reference:.3f} ms: ratio {alone / reference:.2f} "
                   f"(target <= {TARGET_RATIO}); {per_call_handoffs:.2f} handoffs a call"
                   + (f"; {row['speedup_vs_nvdiffrast_gl']:.1f}x nvdiffrast's 15.1 ms a frame"
