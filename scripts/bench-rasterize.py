@@ -117,7 +117,32 @@ def main():
                   f"(target <= {TARGET_RATIO}); {per_call_handoffs:.2f} handoffs a call"
                   + (f"; {row['speedup_vs_nvdiffrast_gl']:.1f}x nvdiffrast's 15.1 ms a frame"
                      if name == "1080p" else ""))
+    # A profile of where a call's time goes: ten 1080p calls under torch.profiler with tandem's
+    # spans merged in (the trace is written beside the JSON), and their medians.
+    profile = {}
+    positions, size = pos, (1080, 1920)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
+                                            torch.profiler.ProfilerActivity.CUDA]) as prof, \
+            tandem.trace(device) as spans:
+        for _ in range(10):
+            with torch.profiler.record_function("rasterize call"):
+                tandem.rasterize(positions, tri, size)
+        torch.cuda.synchronize()
+    torch_json = args.out_json + ".torch.json"
+    prof.export_chrome_trace(torch_json)
+    trace_path = os.path.splitext(args.out_json)[0] + "-trace.json"
+    merged = tandem.merge_traces(torch_json, spans, trace_path, overwrite=True)
+    os.remove(torch_json)
+    for name in ("tandem.rasterize", "raster", "raster.copy-out", "rasterize call"):
+        durations = [e["dur"] / 1000.0 for e in merged["traceEvents"]
+                     if e.get("ph") == "X" and e.get("name") == name
+                     and not str(e.get("cat", "")).startswith("gpu")]
+        if durations:
+            profile[name + "_ms"] = statistics.median(durations)
+    print("profile of a 1080p call (medians of 10, ms): " +
+          ", ".join(f"{k[:-3]} {v:.3f}" for k, v in profile.items()) + f"; trace: {trace_path}")
     out = {"benchmark": "python-rasterize", "commit": args.commit,
+           "profile_1080p_b1": profile,
            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "device": torch.cuda.get_device_name(device), "driver": engine.get("driver"),
            "cuda": engine.get("cuda"), "torch": torch.__version__, "gl": native.description,

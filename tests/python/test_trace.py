@@ -62,7 +62,10 @@ class Trace(unittest.TestCase):
         gl = [e for e in ranges if e["name"] == "raster"]
         self.assertEqual(len(gl), 4, "the GL draws of each call")
         self.assertTrue(all(e["pid"] >= tandem._trace.PID_BASE for e in calls + gl))
-        self.assertTrue(any(e["name"].startswith("geometry") for e in ranges), "render's frame")
+        # render()'s frame: its call and its present pass (a point cloud on CUDA is drawn by the
+        # CUDA point pass, with no geometry pass).
+        self.assertEqual(len([e for e in ranges if e["name"] == "tandem.render"]), 1)
+        self.assertTrue(any(e["name"] == "present" for e in ranges), "render's frame")
         processes = {e["args"]["name"] for e in merged["traceEvents"]
                      if e.get("ph") == "M" and e.get("name") == "process_name"}
         self.assertTrue({"tandem CPU", "tandem GL"} <= processes, processes)
