@@ -33,7 +33,10 @@ def grid(n, device):
     a = (i[:, None] * (n + 1) + i[None, :]).reshape(-1)
     b, c = a + 1, a + n + 1
     d = c + 1
-    tri = torch.cat([torch.stack([a, b, d], -1), torch.stack([a, d, c], -1)]).to(torch.int32)
+    # Two triangles per quad, quad after quad (as tandem-bench tensor-raster lays it out): the
+    # order triangles are drawn in matters to the rasterizer's caches (all first halves, then
+    # all second halves, measured 25 % slower on the H200).
+    tri = torch.stack([a, b, d, a, d, c], -1).reshape(-1, 3).to(torch.int32)
     return pos, tri.contiguous()
 
 
