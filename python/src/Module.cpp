@@ -127,6 +127,26 @@ py::capsule capsuleOf(const postfx::HookImage& image, int cudaDevice)
     });
 }
 
+/// A hook pass calling `hook(images, stream)` with the GIL held: images a list of (name,
+/// capsule) pairs, stream the cudaStream_t as an int (0 on the host path). A Python error leaves
+/// the frame as a C++ exception carrying its text. Make and destroy it with the GIL held.
+std::unique_ptr<postfx::HookPass> makeHookPass(const py::object& hook, interop::Path path,
+                                               int cudaDevice)
+{
+    auto call = [hook, cudaDevice](const std::vector<postfx::HookImage>& images, void* stream) {
+        py::gil_scoped_acquire gil;
+        try {
+            py::list list;
+            for (const postfx::HookImage& image : images)
+                list.append(py::make_tuple(image.name, capsuleOf(image, cudaDevice)));
+            hook(list, reinterpret_cast<std::uintptr_t>(stream));
+        } catch (py::error_already_set& e) {
+            throw std::runtime_error(std::string("tandem: the hook failed: ") + e.what());
+        }
+    };
+    return std::make_unique<postfx::HookPass>(call, path);
+}
+
 /// Makes a CUDA device current for a scope and puts the caller's back (PyTorch keeps its own
 /// idea of the current device).
 class DeviceScope {
@@ -431,24 +451,9 @@ public:
     }
 
 private:
-    /// A hook pass calling `hook(images, stream)` with the GIL held: images a list of (name,
-    /// capsule) pairs, stream the cudaStream_t as an int (0 on the host path). A Python error
-    /// leaves the frame as a C++ exception carrying its text.
     std::unique_ptr<postfx::HookPass> makeHook(const py::object& hook, interop::Path path)
     {
-        const int device = m_cudaDevice;
-        auto call = [hook, device](const std::vector<postfx::HookImage>& images, void* stream) {
-            py::gil_scoped_acquire gil;
-            try {
-                py::list list;
-                for (const postfx::HookImage& image : images)
-                    list.append(py::make_tuple(image.name, capsuleOf(image, device)));
-                hook(list, reinterpret_cast<std::uintptr_t>(stream));
-            } catch (py::error_already_set& e) {
-                throw std::runtime_error(std::string("tandem: the hook failed: ") + e.what());
-            }
-        };
-        return std::make_unique<postfx::HookPass>(call, path);
+        return makeHookPass(hook, path, m_cudaDevice);
     }
 
     /// Moves the calls the profiler finished into the trace.
@@ -492,7 +497,8 @@ private:
 class Viewer {
 public:
     Viewer(int height, int width, const std::string& mode, const std::string& postfx,
-           const std::string& title, float pointSize, bool overlay, int cudaDevice, bool quiet)
+           const std::string& title, float pointSize, bool overlay, int cudaDevice, bool quiet,
+           const py::object& hook)
         : m_cudaDevice(cudaDevice)
     {
         app::CommonOptions options;
@@ -502,6 +508,11 @@ public:
         options.channelGiven = false;
         options.pointSize = pointSize;
         options.overlay = overlay;
+        if (!hook.is_none()) {
+            // What the hook leaves in the output is what the window shows.
+            options.channel = "output";
+            options.channelGiven = true;
+        }
         options.format = "none";
         options.backend = cudaDevice >= 0 ? "auto" : "host";
         options.device = cudaDevice;
@@ -518,6 +529,10 @@ public:
             throw std::runtime_error("tandem.Viewer: no window could be opened (no display)");
         m_session->setFrameLimit(-1);
         m_owner = std::this_thread::get_id();
+        if (!hook.is_none()) {
+            m_hook = makeHookPass(hook, m_session->frame().path(), cudaDevice);
+            m_session->frame().addPass(*m_hook);
+        }
     }
 
     ~Viewer()
@@ -597,6 +612,8 @@ public:
         m_session->context().makeCurrent();
         if (!m_session->nextFrame())
             return false;
+        if (m_hook) // the targets of this frame (a resize may have made new ones)
+            m_hook->setFrame(m_session->renderer().gbuffer().frameTextures());
         m_session->renderFrame();
         return true;
     }
@@ -630,9 +647,15 @@ public:
         DeviceScope scope(m_cudaDevice);
         m_session->context().makeCurrent();
         m_session->showScene(nullptr);
+        if (m_hook)
+            m_session->frame().removePass(*m_hook);
         const int code = m_session->finish();
         m_scene.reset();   // GL objects while the context lives...
         m_session.reset(); // ...then the context
+        {
+            py::gil_scoped_acquire gil; // the hook holds a Python object
+            m_hook.reset();
+        }
         return code;
     }
 
@@ -653,6 +676,7 @@ private:
     std::thread::id m_owner;
     /// After the session: destroyed first (close() resets both in that order).
     std::unique_ptr<frame::TensorScene> m_scene = std::make_unique<frame::TensorScene>();
+    std::unique_ptr<postfx::HookPass> m_hook;
 };
 
 } // namespace
@@ -696,10 +720,10 @@ PYBIND11_MODULE(_tandem, module)
     using tandem::python::Viewer;
     py::class_<Viewer>(module, "Viewer", "tandem.Viewer's native half (use tandem.Viewer).")
         .def(py::init<int, int, const std::string&, const std::string&, const std::string&, float,
-                      bool, int, bool>(),
+                      bool, int, bool, const py::object&>(),
              py::arg("height"), py::arg("width"), py::arg("mode"), py::arg("postfx"),
              py::arg("title"), py::arg("point_size"), py::arg("overlay"), py::arg("cuda_device"),
-             py::arg("quiet"))
+             py::arg("quiet"), py::arg("hook") = py::none())
         .def("update", &Viewer::update, py::arg("objects"), py::arg("vertices"), py::arg("indices"),
              py::arg("offsets"), py::arg("triangles"), py::arg("low"), py::arg("high"),
              py::arg("fit"), py::arg("stream"))

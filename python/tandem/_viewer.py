@@ -3,7 +3,7 @@ changes, with the engine's overlay, orbit camera, post-processing and RenderDoc 
 import torch
 
 from . import _tandem
-from ._render import Mesh
+from ._render import Mesh, _trampoline
 
 _POINTS, _COLORS, _NORMALS = 1, 2, 4  # render::ObjectFlag
 
@@ -75,12 +75,15 @@ class Viewer:
     device: the CUDA device whose tensors it shows device to device (default: the current one
         when CUDA is available); "cpu" for the host path (a machine without GL-CUDA interop).
     overlay: the timing overlay (F1 toggles it in a window).
+    hook: a post-process stage in PyTorch run in every frame, as tandem.render's hook (the
+        G-buffer as tensors inside the frame; what it leaves in "output" is shown); its own
+        stage, "hook", in the overlay's timings.
     The window has the viewer's controls: drag to orbit, wheel to zoom, R to reset the view, F1
     the overlay, F12 a RenderDoc capture (run the program under RenderDoc), Esc or Q to close.
     """
 
     def __init__(self, resolution=(720, 1280), headless=None, postfx=None, title="tandem",
-                 point_size=2.0, device=None, overlay=True, quiet=True):
+                 point_size=2.0, device=None, overlay=True, quiet=True, hook=None):
         height, width = (int(r) for r in resolution)
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() \
@@ -89,10 +92,12 @@ class Viewer:
         if self.device.type == "cuda" and self.device.index is None:
             self.device = torch.device("cuda", torch.cuda.current_device())
         mode = "auto" if headless is None else ("headless" if headless else "window")
+        if hook is not None and not callable(hook):
+            raise ValueError("hook: expected a callable taking a dict of tensors")
         self._native = _tandem.Viewer(height, width, mode, postfx or "none", title,
                                       float(point_size), bool(overlay),
                                       self.device.index if self.device.type == "cuda" else -1,
-                                      bool(quiet))
+                                      bool(quiet), None if hook is None else _trampoline(hook))
         self._bounds = None
 
     def update(self, scene, fit=None):

@@ -58,6 +58,23 @@ class Viewer(unittest.TestCase):
         expected = tandem.render([self.mesh, cloud], resolution=(60, 96), device=DEVICE)["image"]
         torch.testing.assert_close(self.viewer.image(), expected.cpu(), rtol=0, atol=0)
 
+    def test_runs_a_hook_in_every_frame(self):
+        calls = []
+
+        def invert(gbuffer):
+            calls.append(gbuffer["output"].device.type)
+            gbuffer["output"][..., :3] = 255 - gbuffer["output"][..., :3]
+
+        with tandem.Viewer(resolution=(60, 96), headless=True, overlay=False, device=DEVICE,
+                           hook=invert) as hooked:
+            hooked.update(self.mesh)
+            for _ in range(3):
+                self.assertTrue(hooked.step())
+            image = hooked.image()
+        self.assertEqual(calls, [DEVICE.type] * 3)
+        plain = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE)["image"].cpu()
+        torch.testing.assert_close(image[..., :3], 255 - plain[..., :3], rtol=0, atol=0)
+
     def test_refuses_what_it_cannot_do(self):
         with self.assertRaisesRegex(RuntimeError, "update\\(\\) a scene before"):
             self.viewer.step()
