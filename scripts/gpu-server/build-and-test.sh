@@ -17,7 +17,8 @@
 # --python builds the Python package against the host's python3 and PyTorch (pybind11 from the
 # copy PyTorch ships, dlpack.h from .gpu) and runs only what the Python issue needs: the gpu
 # tier (the package's tests on CUDA tensors among them), the package's tests on CPU tensors,
-# tandem-bench tensor-raster and scripts/bench-rasterize.py on the same grid.
+# tandem-bench tensor-raster and scripts/bench-rasterize.py on the same grid (TANDEM_NO_BENCH=1:
+# the tests only).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -77,6 +78,7 @@ if [ "$mode" = "--python" ]; then
     step "the package on CPU tensors, and ClipRaster's gl tests"
     timeout 120 ctest --test-dir build-gpu -R '^python\.[a-z_]+$|Raster\.' -LE window --output-on-failure >"$out/ctest_cpu.log" 2>&1 || status=1
     grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest_cpu.log" | head -20
+    if [ -n "${TANDEM_NO_BENCH:-}" ]; then step "done (TANDEM_NO_BENCH: no benchmarks)"; exit $status; fi
     step "tandem-bench tensor-raster"
     timeout 300 build-gpu/bin/tandem-bench tensor-raster --commit "$commit" --frames 40 --warmup 5 \
         --json "$out/bench_tensor_raster.json" >"$out/bench_tensor_raster.txt" 2>&1 || status=1
