@@ -4,6 +4,7 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/Stall.h"
+#include "engine/gl/Debug.h"
 #include "engine/gl/Gl.h"
 #include "engine/gl/Texture.h"
 #ifdef TANDEM_HAS_CUDA
@@ -84,8 +85,10 @@ void HookPass::runHost(interop::PassHooks& hooks)
     const int w = m_textures.width, h = m_textures.height;
     m_staging->host.resize(5);
     std::vector<HookImage> images;
-    // The frame times host passes itself (a CPU span named after the pass).
+    // The frame times host passes itself (a CPU span named after the pass); the debug group
+    // names the read-back and upload in captures.
     (void)hooks;
+    gl::DebugGroup group("hook");
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     for (int i = 0; i < 5; ++i) {
         const Layout layout = layoutOf(names[i], *textures[i]);

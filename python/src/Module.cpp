@@ -5,6 +5,7 @@
 // messages for users lives in the Python layer (tandem/_raster.py); the checks here guard
 // memory only. Calls release the GIL while GL and CUDA work is issued. One thread at a time.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -498,7 +499,7 @@ class Viewer {
 public:
     Viewer(int height, int width, const std::string& mode, const std::string& postfx,
            const std::string& title, float pointSize, bool overlay, int cudaDevice, bool quiet,
-           const py::object& hook)
+           const py::object& hook, int captureFrame, const std::string& captureDir)
         : m_cudaDevice(cudaDevice)
     {
         app::CommonOptions options;
@@ -514,9 +515,15 @@ public:
             options.channelGiven = true;
         }
         options.format = "none";
+        // The loop decides when it ends (setFrameLimit(-1) below); this only passes the checks
+        // that --capture-frame lies within the run.
+        options.frames = std::numeric_limits<int>::max();
         options.backend = cudaDevice >= 0 ? "auto" : "host";
         options.device = cudaDevice;
         options.quiet = quiet;
+        // RenderDoc captures when it is in the process (preloaded, or under renderdoccmd).
+        options.capture.frame = captureFrame;
+        options.capture.captureDir = captureDir;
         if (quiet)
             log::setLevel(log::Level::Warning);
         app::AppInfo info{title, "the Python loop drives the frames"};
@@ -720,10 +727,11 @@ PYBIND11_MODULE(_tandem, module)
     using tandem::python::Viewer;
     py::class_<Viewer>(module, "Viewer", "tandem.Viewer's native half (use tandem.Viewer).")
         .def(py::init<int, int, const std::string&, const std::string&, const std::string&, float,
-                      bool, int, bool, const py::object&>(),
+                      bool, int, bool, const py::object&, int, const std::string&>(),
              py::arg("height"), py::arg("width"), py::arg("mode"), py::arg("postfx"),
              py::arg("title"), py::arg("point_size"), py::arg("overlay"), py::arg("cuda_device"),
-             py::arg("quiet"), py::arg("hook") = py::none())
+             py::arg("quiet"), py::arg("hook") = py::none(), py::arg("capture_frame") = -1,
+             py::arg("capture_dir") = "captures")
         .def("update", &Viewer::update, py::arg("objects"), py::arg("vertices"), py::arg("indices"),
              py::arg("offsets"), py::arg("triangles"), py::arg("low"), py::arg("high"),
              py::arg("fit"), py::arg("stream"))

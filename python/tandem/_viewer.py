@@ -77,13 +77,17 @@ class Viewer:
     overlay: the timing overlay (F1 toggles it in a window).
     hook: a post-process stage in PyTorch run in every frame, as tandem.render's hook (the
         G-buffer as tensors inside the frame; what it leaves in "output" is shown); its own
-        stage, "hook", in the overlay's timings.
+        stage, "hook", in the overlay's timings and a debug group in captures.
+    capture_frame, capture_dir: capture that frame (0-based) with RenderDoc into the folder, as
+        tandem-raster's --capture-frame; RenderDoc must be in the process (run the program with
+        LD_PRELOAD=librenderdoc.so or under `renderdoccmd capture`); F12 captures in a window.
     The window has the viewer's controls: drag to orbit, wheel to zoom, R to reset the view, F1
     the overlay, F12 a RenderDoc capture (run the program under RenderDoc), Esc or Q to close.
     """
 
     def __init__(self, resolution=(720, 1280), headless=None, postfx=None, title="tandem",
-                 point_size=2.0, device=None, overlay=True, quiet=True, hook=None):
+                 point_size=2.0, device=None, overlay=True, quiet=True, hook=None,
+                 capture_frame=None, capture_dir="captures"):
         height, width = (int(r) for r in resolution)
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() \
@@ -97,7 +101,9 @@ class Viewer:
         self._native = _tandem.Viewer(height, width, mode, postfx or "none", title,
                                       float(point_size), bool(overlay),
                                       self.device.index if self.device.type == "cuda" else -1,
-                                      bool(quiet), None if hook is None else _trampoline(hook))
+                                      bool(quiet), None if hook is None else _trampoline(hook),
+                                      -1 if capture_frame is None else int(capture_frame),
+                                      str(capture_dir))
         self._bounds = None
 
     def update(self, scene, fit=None):
