@@ -5,6 +5,7 @@
 #include "engine/core/Error.h"
 #include "engine/core/Stall.h"
 #include "engine/frame/Frame.h"
+#include "engine/frame/detail/CallFrame.h"
 #include "engine/gl/Debug.h"
 #include "engine/gl/Gl.h"
 #include "engine/postfx/HookPass.h"
@@ -113,15 +114,7 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
         m_hook->setFrame(m_renderer->gbuffer().frameTextures());
         channel = Channel::Output; // what the hook may have written
     }
-    if (m_profiler) {
-        m_profiler->beginFrame();
-        const std::size_t cpu = m_profiler->beginCpu("tandem.render");
-        m_scene = std::make_unique<render::GpuScene>(scene, "still.scene");
-        m_frame->render(*m_scene, camera, chain, channel, options);
-        m_profiler->endCpu(cpu);
-        m_profiler->endFrame();
-        return;
-    }
+    detail::CallFrame call(m_profiler, "tandem.render");
     m_scene = std::make_unique<render::GpuScene>(scene, "still.scene");
     m_frame->render(*m_scene, camera, chain, channel, options);
 }

@@ -2,6 +2,7 @@
 
 #include "engine/core/Stall.h"
 #include "engine/cuda/Copy.h"
+#include "engine/frame/detail/CallFrame.h"
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
 #include "engine/profile/Profiler.h"
@@ -15,48 +16,10 @@ TensorRaster::~TensorRaster()
     unmap();
 }
 
-namespace {
-
-/// One call as one profiler frame, when there is a profiler.
-class CallFrame {
-public:
-    CallFrame(profile::Profiler* profiler, const char* name) : m_profiler(profiler)
-    {
-        if (!m_profiler)
-            return;
-        m_profiler->beginFrame();
-        m_cpu = m_profiler->beginCpu(name);
-    }
-    ~CallFrame()
-    {
-        if (!m_profiler)
-            return;
-        m_profiler->endCpu(m_cpu);
-        m_profiler->endFrame();
-    }
-    CallFrame(const CallFrame&) = delete;
-    CallFrame& operator=(const CallFrame&) = delete;
-
-    /// A GL span around `work`.
-    template <class Work> void gl(const char* name, Work&& work)
-    {
-        const std::size_t token = m_profiler ? m_profiler->beginGl(name) : 0;
-        work();
-        if (m_profiler)
-            m_profiler->endGl(token);
-    }
-
-private:
-    profile::Profiler* m_profiler;
-    std::size_t m_cpu = 0;
-};
-
-} // namespace
-
 void TensorRaster::rasterizeHost(const float* positions, const std::uint32_t* triangles,
                                  float* output, const render::ClipRasterShape& shape)
 {
-    CallFrame call(m_profiler, "tandem.rasterize");
+    detail::CallFrame call(m_profiler, "tandem.rasterize");
     unmap();
     m_raster.reserve(shape);
     call.gl("raster.upload", [&] {
@@ -91,7 +54,7 @@ const interop::MappedView& TensorRaster::map(void* stream)
 void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* triangles,
                                  float* output, const render::ClipRasterShape& shape, void* stream)
 {
-    CallFrame call(m_profiler, "tandem.rasterize");
+    detail::CallFrame call(m_profiler, "tandem.rasterize");
     const bool fits = m_raster.positions().size() >= shape.positionBytes() &&
                       m_raster.triangles().size() >= shape.triangleBytes() &&
                       m_raster.output().size() >= shape.outputBytes();
