@@ -4,8 +4,8 @@
 // rasterize path takes it as clip-space positions (x, y, z, 1) in CUDA memory, as a PyTorch
 // caller hands it over, through frame::TensorRaster (both ways of naming triangles, batch 1 and
 // 8); the geometry pass draws the same grid, x stretched by the aspect ratio, from a camera that
-// puts it on the same pixels, and the handoff is timed as the raster benchmark does. CUDA
-// builds only.
+// puts it on the same pixels, and the handoff is timed as the raster benchmark does; and the
+// floor of drawing the same triangles in CUDA (render/TriangleFloor.h). CUDA builds only.
 #include "TensorRasterBench.h"
 
 #include <cmath>
@@ -24,6 +24,7 @@
 #include "engine/render/GeometryPass.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/SceneRenderer.h"
+#include "engine/render/TriangleFloor.h"
 
 namespace tandem::bench {
 
@@ -180,6 +181,47 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
                                 ms(r[key + "_gl_draw_ms"].get<double>()),
                                 fmt::format("{:.2f}", tensorMs / batchReference)});
             }
+        }
+        // The floor of rasterizing these triangles in CUDA instead (render/TriangleFloor.h),
+        // and the pixels it covers against GL's (a sanity check of the floor, not exactness).
+        {
+            const std::size_t pixels =
+                static_cast<std::size_t>(size.width) * static_cast<std::size_t>(size.height);
+            cuda::DeviceBuffer<std::uint64_t> keys(pixels);
+            const double floorMs = timeFrames(
+                settings,
+                [&] {
+                    render::triangleFloorCuda(stream.get(), positions.data(), indices.data(),
+                                              triangles, size.width, size.height, keys.data());
+                },
+                [&] { stream.synchronize(); });
+            const render::ClipRasterShape one{1, vertices, triangles, size.width, size.height};
+            cuda::DeviceBuffer<float> output(one.outputBytes() / sizeof(float));
+            primitiveIds.rasterizeCuda(positions.data(), indices.data(), output.data(), one,
+                                       stream.get());
+            primitiveIds.unmap();
+            stream.synchronize();
+            std::vector<std::uint64_t> hostKeys(pixels);
+            std::vector<float> hostOutput(pixels * 4);
+            TANDEM_CUDA_CHECK(
+                cudaMemcpy(hostKeys.data(), keys.data(), pixels * 8, cudaMemcpyDeviceToHost));
+            TANDEM_CUDA_CHECK(
+                cudaMemcpy(hostOutput.data(), output.data(), pixels * 16, cudaMemcpyDeviceToHost));
+            std::size_t floorCovered = 0, glCovered = 0, sameTriangle = 0;
+            for (std::size_t p = 0; p < pixels; ++p) {
+                const bool floorHit = hostKeys[p] != ~std::uint64_t{0};
+                const auto glId = static_cast<std::uint64_t>(hostOutput[4 * p + 3]);
+                floorCovered += floorHit;
+                glCovered += glId != 0;
+                sameTriangle += floorHit && glId != 0 && (hostKeys[p] & 0xFFFFFFFFu) == glId;
+            }
+            r["cuda_triangle_floor_ms"] = floorMs;
+            r["cuda_triangle_floor_covered_pixels"] = floorCovered;
+            r["gl_covered_pixels"] = glCovered;
+            r["cuda_triangle_floor_same_triangle_pixels"] = sameTriangle;
+            std::printf("%s: CUDA triangle floor %.3f ms (atomicMin per covered pixel, no "
+                        "resolve); covers %zu pixels, GL %zu, the same triangle at %zu\n",
+                        size.name.c_str(), floorMs, floorCovered, glCovered, sameTriangle);
         }
         gl::check("tensor-raster benchmark");
         results.push_back(r);
