@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tandem.rasterize from PyTorch on CUDA tensors, per call, on the Python issue's grid (1024×1024
 quads over [-0.9, 0.9]², z = 0.3·sin 6x·cos 6y, as clip-space (x, y, z, 1): 2.10 M triangles)
-at 1080p and 4K, batch 1 and 8; against the engine's geometry pass + one handoff on the same
+at 1080p and 4K, batch 1 and 8, with both rasterizers (the CUDA kernels, the default for CUDA
+tensors, and GL); against the engine's geometry pass + one handoff on the same
 grid, measured by `tandem-bench tensor-raster` in the same session (its JSON is the first
 argument), and against nvdiffrast's GL rasterizer (15.1 ms per 1080p frame of this grid on the
 H200, measured side by side there). Two timings per variant, medians: a call alone (synchronized
@@ -9,6 +10,7 @@ before and after, as tandem-bench times), and calls back to back (what a trainin
 Usage: scripts/bench-rasterize.py ENGINE_JSON OUT_JSON [--commit SHA] [--calls N]"""
 import argparse
 import datetime
+import itertools
 import json
 import os
 import statistics
@@ -89,9 +91,10 @@ def main():
         sys.exit(f"error: no GL-CUDA interop here: {native.reason}")
     results = []
     for name, (height, width) in (("1080p", (1080, 1920)), ("4K", (2160, 3840))):
-        for batch in (1, 8):
+        for batch, rasterizer in itertools.product((1, 8), ("cuda", "gl")):
             positions = pos if batch == 1 else pos.expand(batch, -1, -1).contiguous()
-            call = lambda: tandem.rasterize(positions, tri, (height, width))  # noqa: E731
+            call = lambda: tandem.rasterize(positions, tri, (height, width),  # noqa: E731
+                                            rasterizer=rasterizer)
             handoffs = native.handoffs
             alone = time_alone(call, args.calls, args.warmup)
             calls_made = args.calls + args.warmup
@@ -104,6 +107,7 @@ def main():
             e = by_size[name]
             reference = batch * e["engine_geometry_ms"] + e["handoff_ms"]
             row = {"size": name, "width": width, "height": height, "batch": batch,
+                   "rasterizer": rasterizer,
                    "rasterize_ms": alone, "rasterize_back_to_back_ms": back,
                    "rasterize_side_stream_ms": alone_side,
                    "rasterize_per_item_ms": alone / batch,
@@ -114,7 +118,7 @@ def main():
             if name == "1080p":
                 row["speedup_vs_nvdiffrast_gl"] = NVDIFFRAST_1080P_MS * batch / alone
             results.append(row)
-            print(f"{name} batch {batch}: {alone:.3f} ms a call alone ({alone_side:.3f} on a side "
+            print(f"{name} batch {batch} {rasterizer}: {alone:.3f} ms a call alone ({alone_side:.3f} on a side "
                   f"stream), {back:.3f} ms back to back; "
                   f"B x geometry + handoff {reference:.3f} ms: ratio {alone / reference:.2f} "
                   f"(target <= {TARGET_RATIO}); {per_call_handoffs:.2f} handoffs a call"
@@ -127,22 +131,24 @@ def main():
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
                                             torch.profiler.ProfilerActivity.CUDA]) as prof, \
             tandem.trace(device) as spans:
-        for _ in range(10):
-            with torch.profiler.record_function("rasterize call"):
-                tandem.rasterize(positions, tri, size)
+        for rasterizer in ("cuda", "gl"):
+            for _ in range(10):
+                with torch.profiler.record_function(f"rasterize call {rasterizer}"):
+                    tandem.rasterize(positions, tri, size, rasterizer=rasterizer)
         torch.cuda.synchronize()
     torch_json = args.out_json + ".torch.json"
     prof.export_chrome_trace(torch_json)
     trace_path = os.path.splitext(args.out_json)[0] + "-trace.json"
     merged = tandem.merge_traces(torch_json, spans, trace_path, overwrite=True)
     os.remove(torch_json)
-    for name in ("tandem.rasterize", "raster", "raster.copy-out", "rasterize call"):
+    for name in ("raster.cuda", "raster", "raster.copy-out", "rasterize call cuda",
+                 "rasterize call gl"):
         durations = [e["dur"] / 1000.0 for e in merged["traceEvents"]
                      if e.get("ph") == "X" and e.get("name") == name
                      and not str(e.get("cat", "")).startswith("gpu")]
         if durations:
             profile[name + "_ms"] = statistics.median(durations)
-    print("profile of a 1080p call (medians of 10, ms): " +
+    print("profile of 1080p calls (medians of 10 each, ms): " +
           ", ".join(f"{k[:-3]} {v:.3f}" for k, v in profile.items()) + f"; trace: {trace_path}")
     out = {"benchmark": "python-rasterize", "commit": args.commit,
            "profile_1080p_b1": profile,
@@ -160,9 +166,11 @@ def main():
     with open(temporary, "w") as f:
         json.dump(out, f, indent=1)
     os.replace(temporary, args.out_json)
-    met = all(r["ratio_to_reference"] <= TARGET_RATIO for r in results) and all(
-        r["speedup_vs_nvdiffrast_gl"] >= TARGET_SPEEDUP for r in results if r["size"] == "1080p")
-    print("targets met" if met else "targets missed")
+    for rasterizer in ("cuda", "gl"):
+        rows = [r for r in results if r["rasterizer"] == rasterizer]
+        met = all(r["ratio_to_reference"] <= TARGET_RATIO for r in rows) and all(
+            r["speedup_vs_nvdiffrast_gl"] >= TARGET_SPEEDUP for r in rows if r["size"] == "1080p")
+        print(f"{rasterizer}: " + ("targets met" if met else "targets missed"))
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@
 // rasterize path takes it as clip-space positions (x, y, z, 1) in CUDA memory, as a PyTorch
 // caller hands it over, through frame::TensorRaster (both ways of naming triangles, batch 1 and
 // 8); the geometry pass draws the same grid, x stretched by the aspect ratio, from a camera that
-// puts it on the same pixels, and the handoff is timed as the raster benchmark does; and the
-// floor of drawing the same triangles in CUDA (render/TriangleFloor.h). CUDA builds only.
+// puts it on the same pixels, and the handoff is timed as the raster benchmark does; the CUDA
+// rasterizer (render::TriangleRaster, tandem.rasterize's default for CUDA tensors) on the same
+// inputs, with how many pixels name another triangle than GL's; and the floor of drawing the
+// same triangles in CUDA (render/TriangleFloor.h). CUDA builds only.
 #include "TensorRasterBench.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -102,6 +105,7 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
     render::GeometryPass geometry;
     frame::TensorRaster pulled(render::TriangleIds::Pulled);
     frame::TensorRaster primitiveIds(render::TriangleIds::PrimitiveId);
+    frame::TensorRaster kernels;
 
     nlohmann::json json = header("tensor-raster", settings);
     json["grid"] = gridSize;
@@ -181,9 +185,24 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
                                 ms(r[key + "_gl_draw_ms"].get<double>()),
                                 fmt::format("{:.2f}", tensorMs / batchReference)});
             }
+            // The CUDA rasterizer: kernels on the stream, no GL, no handoff.
+            const double cudaMs = timeFrames(
+                settings,
+                [&] {
+                    kernels.rasterizeInCuda(positions.data(), indices.data(), output.data(), shape,
+                                            stream.get());
+                },
+                [&] { stream.synchronize(); });
+            const std::string key = fmt::format("tensor_cuda_b{}", batch);
+            const double batchReference = static_cast<double>(batch) * engineMs + handoffMs;
+            r[key + "_ms"] = cudaMs;
+            r[key + "_per_item_ms"] = cudaMs / static_cast<double>(batch);
+            r[key + "_ratio"] = cudaMs / batchReference;
+            rows.push_back({size.name, fmt::format("cuda b{}", batch), ms(engineMs), ms(handoffMs),
+                            ms(cudaMs), "-", fmt::format("{:.2f}", cudaMs / batchReference)});
         }
-        // The floor of rasterizing these triangles in CUDA instead (render/TriangleFloor.h),
-        // and the pixels it covers against GL's (a sanity check of the floor, not exactness).
+        // The floor of rasterizing these triangles in CUDA (render/TriangleFloor.h), and the CUDA
+        // rasterizer's output against GL's.
         {
             const std::size_t pixels =
                 static_cast<std::size_t>(size.width) * static_cast<std::size_t>(size.height);
@@ -195,33 +214,46 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
                                               triangles, size.width, size.height, keys.data());
                 },
                 [&] { stream.synchronize(); });
+            // The CUDA rasterizer's output against GL's on the same input.
             const render::ClipRasterShape one{1, vertices, triangles, size.width, size.height};
-            cuda::DeviceBuffer<float> output(one.outputBytes() / sizeof(float));
-            primitiveIds.rasterizeCuda(positions.data(), indices.data(), output.data(), one,
+            cuda::DeviceBuffer<float> glOutput(one.outputBytes() / sizeof(float));
+            cuda::DeviceBuffer<float> cudaOutput(one.outputBytes() / sizeof(float));
+            primitiveIds.rasterizeCuda(positions.data(), indices.data(), glOutput.data(), one,
                                        stream.get());
             primitiveIds.unmap();
+            kernels.rasterizeInCuda(positions.data(), indices.data(), cudaOutput.data(), one,
+                                    stream.get());
             stream.synchronize();
-            std::vector<std::uint64_t> hostKeys(pixels);
-            std::vector<float> hostOutput(pixels * 4);
+            std::vector<float> fromGl(pixels * 4), fromCuda(pixels * 4);
             TANDEM_CUDA_CHECK(
-                cudaMemcpy(hostKeys.data(), keys.data(), pixels * 8, cudaMemcpyDeviceToHost));
-            TANDEM_CUDA_CHECK(
-                cudaMemcpy(hostOutput.data(), output.data(), pixels * 16, cudaMemcpyDeviceToHost));
-            std::size_t floorCovered = 0, glCovered = 0, sameTriangle = 0;
+                cudaMemcpy(fromGl.data(), glOutput.data(), pixels * 16, cudaMemcpyDeviceToHost));
+            TANDEM_CUDA_CHECK(cudaMemcpy(fromCuda.data(), cudaOutput.data(), pixels * 16,
+                                         cudaMemcpyDeviceToHost));
+            std::size_t glCovered = 0, cudaCovered = 0, differing = 0;
+            double largest = 0.0; // |difference| of u, v, z/w where the triangle is the same
             for (std::size_t p = 0; p < pixels; ++p) {
-                const bool floorHit = hostKeys[p] != ~std::uint64_t{0};
-                const auto glId = static_cast<std::uint64_t>(hostOutput[4 * p + 3]);
-                floorCovered += floorHit;
-                glCovered += glId != 0;
-                sameTriangle += floorHit && glId != 0 && (hostKeys[p] & 0xFFFFFFFFu) == glId;
+                glCovered += fromGl[4 * p + 3] != 0.0f;
+                cudaCovered += fromCuda[4 * p + 3] != 0.0f;
+                if (fromGl[4 * p + 3] != fromCuda[4 * p + 3]) {
+                    ++differing;
+                    continue;
+                }
+                for (int c = 0; c < 3; ++c)
+                    largest = std::max(largest, static_cast<double>(std::abs(fromGl[4 * p + c] -
+                                                                             fromCuda[4 * p + c])));
             }
             r["cuda_triangle_floor_ms"] = floorMs;
-            r["cuda_triangle_floor_covered_pixels"] = floorCovered;
             r["gl_covered_pixels"] = glCovered;
-            r["cuda_triangle_floor_same_triangle_pixels"] = sameTriangle;
-            std::printf("%s: CUDA triangle floor %.3f ms (atomicMin per covered pixel, no "
-                        "resolve); covers %zu pixels, GL %zu, the same triangle at %zu\n",
-                        size.name.c_str(), floorMs, floorCovered, glCovered, sameTriangle);
+            r["cuda_covered_pixels"] = cudaCovered;
+            r["cuda_pixels_naming_another_triangle"] = differing;
+            r["cuda_largest_value_difference"] = largest;
+            std::printf("%s: CUDA rasterizer against GL: covers %zu pixels, GL %zu; %zu name "
+                        "another triangle (%.4f %%); values differ by at most %.2g where the "
+                        "triangle is the same. Floor (one atomicMin a covered pixel, no clipping, "
+                        "no fill rule, no resolve): %.3f ms\n",
+                        size.name.c_str(), cudaCovered, glCovered, differing,
+                        100.0 * static_cast<double>(differing) / static_cast<double>(glCovered),
+                        largest, floorMs);
         }
         gl::check("tensor-raster benchmark");
         results.push_back(r);

@@ -90,6 +90,19 @@ void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* tr
     // Stays mapped: the next call copies its inputs in this window.
 }
 
+void TensorRaster::rasterizeInCuda(const float* positions, const std::uint32_t* triangles,
+                                   float* output, const render::ClipRasterShape& shape,
+                                   void* stream)
+{
+    detail::CallFrame call(m_profiler, "tandem.rasterize");
+    if (!m_kernels)
+        m_kernels = std::make_unique<render::TriangleRaster>();
+    const std::size_t token = m_profiler ? m_profiler->beginCuda("raster.cuda", stream) : 0;
+    m_kernels->rasterize(positions, triangles, output, shape, stream);
+    if (m_profiler)
+        m_profiler->endCuda(token, stream);
+}
+
 void TensorRaster::unmap() noexcept
 {
     if (m_handoff && m_view)

@@ -8,6 +8,7 @@
 #pragma once
 #include "engine/interop/Pass.h"
 #include "engine/render/ClipRaster.h"
+#include "engine/render/TriangleRaster.h"
 #include <cstdint>
 #include <memory>
 
@@ -43,13 +44,20 @@ public:
     void rasterizeCuda(const float* positions, const std::uint32_t* triangles, float* output,
                        const render::ClipRasterShape& shape, void* stream);
 
+    /// The same on CUDA device memory, drawn by CUDA kernels (render::TriangleRaster) rather than
+    /// GL: no handoff, no GL work, only kernels on `stream`. Indices past the vertex count draw
+    /// nothing. Throws CudaError (and Error in a build without CUDA).
+    void rasterizeInCuda(const float* positions, const std::uint32_t* triangles, float* output,
+                         const render::ClipRasterShape& shape, void* stream);
+
     /// Ends a mapping kept open after a CUDA call (on the stream it was mapped on), so GL may
     /// use the buffers. Never throws.
     void unmap() noexcept;
 
     /// Times each call as one profiler frame (null: none): a CPU span "tandem.rasterize", the GL
     /// draws ("raster", per item "raster.visibility" and "raster.resolve" debug groups), the
-    /// handoff and the output copy ("raster.copy-out" on the caller's stream). It must outlive
+    /// handoff and the output copy ("raster.copy-out" on the caller's stream); or the CUDA
+    /// rasterizer's kernels ("raster.cuda" on the caller's stream). It must outlive
     /// its use or be replaced first.
     void setProfiler(profile::Profiler* profiler) { m_profiler = profiler; }
 
@@ -61,6 +69,7 @@ private:
     const interop::MappedView& map(void* stream);
 
     render::ClipRaster m_raster;
+    std::unique_ptr<render::TriangleRaster> m_kernels; ///< made on first use
     std::unique_ptr<interop::Handoff> m_handoff;
     interop::Uses m_uses;
     interop::BufferRef m_positions;

@@ -12,26 +12,10 @@
 #include "engine/gl/Texture.h"
 #include "engine/gl/VertexArray.h"
 #include "engine/interop/Registrations.h"
+#include "engine/render/ClipRasterShape.h"
 #include <cstddef>
 
 namespace tandem::render {
-
-/// The sizes of one rasterize call.
-struct ClipRasterShape {
-    std::size_t batch = 1;     ///< B: position sets drawn with the same triangles
-    std::size_t vertices = 0;  ///< V: positions per batch item
-    std::size_t triangles = 0; ///< T
-    int width = 0;             ///< W, pixels
-    int height = 0;            ///< H, pixels
-
-    std::size_t positionBytes() const { return batch * vertices * 4 * sizeof(float); }
-    std::size_t triangleBytes() const { return triangles * 3 * sizeof(std::uint32_t); }
-    std::size_t outputBytes() const
-    {
-        return batch * static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4 *
-               sizeof(float);
-    }
-};
 
 /// How the visibility draw names triangles. On an H200 (driver 580.159, 2026-12) the indexed
 /// draw with gl_PrimitiveID took 3.75 ms for a 2.1 M-triangle grid at 1080p, pulling 4.89 ms

@@ -240,7 +240,8 @@ public:
     Renderer& operator=(const Renderer&) = delete;
 
     void rasterize(const py::capsule& positionsCapsule, const py::capsule& trianglesCapsule,
-                   const py::capsule& outputCapsule, int height, int width, std::uintptr_t stream)
+                   const py::capsule& outputCapsule, int height, int width, std::uintptr_t stream,
+                   bool kernels)
     {
         const Array positions = borrow(positionsCapsule, "pos");
         const Array triangles = borrow(trianglesCapsule, "tri");
@@ -267,7 +268,9 @@ public:
         }
         if (onCuda && m_cudaDevice < 0)
             throw py::value_error("CUDA arrays given to the host renderer");
-        if (onCuda && !isCuda())
+        if (kernels && !onCuda)
+            throw py::value_error("the CUDA rasterizer takes CUDA arrays");
+        if (onCuda && !kernels && !isCuda())
             throw std::runtime_error("tandem: GL-CUDA interop does not work here: " +
                                      m_status.reason);
         checkThread();
@@ -277,7 +280,9 @@ public:
         const auto* p = static_cast<const float*>(positions.data);
         const auto* t = static_cast<const std::uint32_t*>(triangles.data);
         auto* o = static_cast<float*>(output.data);
-        if (onCuda)
+        if (kernels)
+            m_raster->rasterizeInCuda(p, t, o, shape, reinterpret_cast<void*>(stream));
+        else if (onCuda)
             m_raster->rasterizeCuda(p, t, o, shape, reinterpret_cast<void*>(stream));
         else
             m_raster->rasterizeHost(p, t, o, shape);
@@ -700,9 +705,10 @@ PYBIND11_MODULE(_tandem, module)
              py::arg("triangle_ids") = "primitive-id",
              "A renderer for CUDA device `cuda_device`, or host memory with -1.")
         .def("rasterize", &Renderer::rasterize, py::arg("pos"), py::arg("tri"), py::arg("out"),
-             py::arg("height"), py::arg("width"), py::arg("stream"),
+             py::arg("height"), py::arg("width"), py::arg("stream"), py::arg("kernels") = false,
              "Rasterizes DLPack arrays pos [B, V, 4] float32 and tri [T, 3] int32 into out [B, H, "
-             "W, 4] float32, on CUDA stream `stream` for CUDA arrays.")
+             "W, 4] float32, on CUDA stream `stream` for CUDA arrays; with GL, or with CUDA "
+             "kernels (`kernels`, CUDA arrays only).")
         .def("render", &Renderer::render, py::arg("meshes"), py::arg("camera"), py::arg("height"),
              py::arg("width"), py::arg("postfx"), py::arg("point_size"), py::arg("outputs"),
              py::arg("hook") = py::none(),

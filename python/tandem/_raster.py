@@ -2,6 +2,7 @@
 only, on the caller's device and stream."""
 import atexit
 import warnings
+import weakref
 
 import torch
 import torch.utils.dlpack
@@ -40,10 +41,13 @@ def _expect_tensor(value, name):
 
 def _check_triangles(tri, vertex_count):
     """Raises ValueError when an index is outside [0, vertex_count). On CUDA that reads two
-    numbers back (one wait for the stream), so a tensor already checked, unchanged since (same
-    storage, same version counter), is not checked again."""
-    key = (tri.device, tri.data_ptr(), tuple(tri.shape))
-    if _checked_triangles.get(key) == (tri._version, vertex_count):
+    numbers back (one wait for the stream), so the same tensor object, unchanged since (same
+    version counter, which views share), is not checked again. Keyed by the object, not its
+    address: a new tensor at a freed one's address is checked."""
+    key = id(tri)
+    seen = _checked_triangles.get(key)
+    if (seen is not None and seen[0]() is tri
+            and seen[1:] == (tri._version, vertex_count, tri.data_ptr(), tuple(tri.shape))):
         return
     if tri.numel() > 0:
         low, high = torch.aminmax(tri)
@@ -53,10 +57,11 @@ def _check_triangles(tri, vertex_count):
             raise ValueError(f"tri: index {bad} out of range: pos has {vertex_count} vertices")
     if len(_checked_triangles) > 64:
         _checked_triangles.clear()
-    _checked_triangles[key] = (tri._version, vertex_count)
+    _checked_triangles[key] = (weakref.ref(tri), tri._version, vertex_count, tri.data_ptr(),
+                               tuple(tri.shape))
 
 
-def rasterize(pos, tri, resolution):
+def rasterize(pos, tri, resolution, rasterizer=None):
     """Rasterizes triangles given in clip space, like nvdiffrast's `rasterize` (forward only).
 
     pos: float32 tensor [V, 4] or [B, V, 4] of clip-space positions (x, y, z, w), as a vertex
@@ -70,6 +75,14 @@ def rasterize(pos, tri, resolution):
     2**24 triangles); all four 0 where nothing covers the pixel. Row 0 is clip y = -1 (flip
     dim 1 for an image with row 0 at the top). Nearer z/w wins; among equal depths, the earlier
     triangle.
+    rasterizer: "cuda" (the default for CUDA tensors in a build with CUDA) draws with CUDA
+        kernels on the caller's stream: no GL work, no handoff, and the fastest by far (0.2 ms
+        for 2.1 M triangles at 1080p on an H200 against 3.8 ms). It follows GL's rules (clipping,
+        8-bit subpixel snapping, a fill rule for shared edges) and gives the same values as GL
+        where both name the same triangle; where an edge passes within 1/256 pixel of a pixel
+        centre the two may name different triangles (about one pixel in 10 000). "gl" (the
+        default for CPU tensors, and for CUDA tensors in a build without CUDA) draws with the
+        GPU's hardware rasterizer, exactly as the engine's geometry pass does.
 
     CUDA tensors: the work is ordered on torch.cuda.current_stream() (the GL draw included,
     through the GL-CUDA handoff: one map+unmap round trip per call) and nothing waits for the
@@ -78,6 +91,8 @@ def rasterize(pos, tri, resolution):
     tensors are copied once to a contiguous one first. Raises ValueError naming the argument for
     a wrong type, dtype, shape or device, or an index out of range.
     """
+    if rasterizer not in (None, "gl", "cuda"):
+        raise ValueError(f"rasterizer: 'gl' or 'cuda', got {rasterizer!r}")
     _expect_tensor(pos, "pos")
     _expect_tensor(tri, "tri")
     if pos.dtype != torch.float32:
@@ -106,10 +121,16 @@ def rasterize(pos, tri, resolution):
     _check_triangles(tri, batched.shape[1])
     batched = batched.contiguous()
     tri = tri.contiguous()
+    kernels = _use_kernels(pos.device, rasterizer)
     native = renderer(pos.device)
     out = torch.empty((batched.shape[0], height, width, 4), dtype=torch.float32, device=pos.device)
     if out.numel() == 0:
         return out.zero_()
+    if kernels:
+        stream = torch.cuda.current_stream(pos.device).cuda_stream
+        native.rasterize(torch.utils.dlpack.to_dlpack(batched), torch.utils.dlpack.to_dlpack(tri),
+                         torch.utils.dlpack.to_dlpack(out), height, width, stream, True)
+        return out
     if pos.device.type == "cuda" and not native.is_cuda:
         _warn_host_path(native)
         host = torch.empty(out.shape, dtype=torch.float32)
@@ -119,6 +140,17 @@ def rasterize(pos, tri, resolution):
     native.rasterize(torch.utils.dlpack.to_dlpack(batched), torch.utils.dlpack.to_dlpack(tri),
                      torch.utils.dlpack.to_dlpack(out), height, width, stream)
     return out
+
+
+def _use_kernels(device, rasterizer):
+    """Whether a call on `device` draws with the CUDA rasterizer."""
+    if device.type != "cuda":
+        if rasterizer == "cuda":
+            raise ValueError("rasterizer: 'cuda' takes CUDA tensors")
+        return False
+    if rasterizer == "cuda" and not _tandem.is_built_with_cuda():
+        raise ValueError("rasterizer: 'cuda' needs a build with CUDA")
+    return rasterizer == "cuda" or (rasterizer is None and _tandem.is_built_with_cuda())
 
 
 def _rasterize_host(native, pos, tri, out, height, width):

@@ -1,7 +1,9 @@
 """tandem.rasterize and tandem.interpolate against a float64 reference rasterizer, on the device
 named by $TANDEM_TEST_DEVICE (cpu by default; the gpu tier runs it with cuda): triangle ids,
 barycentrics and z/w, batches, interpolation, bad arguments, non-contiguous tensors. On cuda
-also the stream ordering: a producer on a side stream, then rasterize on that stream."""
+with both rasterizers (CUDA kernels, the default there, and GL), and also the stream ordering (a
+producer on a side stream, then rasterize on that stream), the handoffs, and the two
+rasterizers against each other."""
 import os
 import unittest
 
@@ -70,8 +72,11 @@ def reference(clip, tri, height, width):
 
 
 class Rasterize(unittest.TestCase):
+    RASTERIZER = None  # the default for the device
+
     def rasterize(self, pos, tri, resolution):
-        return tandem.rasterize(pos.to(DEVICE), tri.to(DEVICE), resolution)
+        return tandem.rasterize(pos.to(DEVICE), tri.to(DEVICE), resolution,
+                                rasterizer=self.RASTERIZER)
 
     def test_matches_a_float64_reference(self):
         positions, tri = wavy_grid(10)
@@ -161,6 +166,7 @@ class Rasterize(unittest.TestCase):
             ("pos", lambda: tandem.rasterize(pos.to("meta"), tri.to("meta"), (8, 8))),
             ("resolution", lambda: tandem.rasterize(pos, tri, (0, 8))),
             ("resolution", lambda: tandem.rasterize(pos, tri, 8)),
+            ("rasterizer", lambda: tandem.rasterize(pos, tri, (8, 8), rasterizer="vulkan")),
             ("attr", lambda: tandem.interpolate(torch.zeros(4, 2, dtype=torch.int32, device=DEVICE),
                                                 torch.zeros(1, 2, 2, 4, device=DEVICE), tri)),
             ("rast", lambda: tandem.interpolate(torch.zeros(4, 2, device=DEVICE),
@@ -168,10 +174,30 @@ class Rasterize(unittest.TestCase):
             ("tri", lambda: tandem.interpolate(torch.zeros(4, 2, device=DEVICE),
                                                torch.zeros(1, 2, 2, 4, device=DEVICE), tri.long())),
         ]
+        if DEVICE.type == "cpu":
+            cases.append(("rasterizer", lambda: tandem.rasterize(pos, tri, (8, 8), rasterizer="cuda")))
         for name, call in cases:
             with self.assertRaises(ValueError, msg=name) as caught:
                 call()
             self.assertTrue(str(caught.exception).startswith(name + ":"), str(caught.exception))
+
+    def test_a_new_tensor_where_a_checked_one_was_is_checked(self):
+        # A tensor freed and a new one allocated at its address, with the same shape and a fresh
+        # version counter: the H200's torch reused addresses so and the check was skipped.
+        positions, tri = wavy_grid(2)
+        pos = perspective(positions).to(DEVICE)
+        reused = 0
+        for _ in range(20):
+            good = tri.to(DEVICE) + 0
+            tandem.rasterize(pos, good, (8, 8))
+            address = good.data_ptr()
+            del good
+            bad = tri.to(DEVICE) + pos.shape[0]
+            reused += bad.data_ptr() == address
+            with self.assertRaisesRegex(ValueError, "^tri: index"):
+                tandem.rasterize(pos, bad, (8, 8))
+            del bad
+        print(f"{reused} of 20 new tensors at a checked one's address")
 
     def test_an_index_changed_in_place_is_checked_again(self):
         positions, tri = wavy_grid(2)
@@ -183,40 +209,66 @@ class Rasterize(unittest.TestCase):
             tandem.rasterize(pos, tri, (8, 8))
 
 
+class RasterizeWithGl(Rasterize):
+    """On cuda, the same tests through GL (the default there is the CUDA rasterizer)."""
+    RASTERIZER = "gl"
+
+
 class CudaStreams(unittest.TestCase):
-    """The gpu tier's: the caller's stream and the handoff count (removed on the CPU below, so
-    nothing there is skipped)."""
+    """The gpu tier's: the caller's stream, the handoff count and the two rasterizers against
+    each other (removed on the CPU below, so nothing there is skipped)."""
 
     def test_the_call_is_ordered_on_the_callers_stream(self):
         positions, tri = wavy_grid(64)
         clip = perspective(positions)
-        expected = tandem.rasterize(clip, tri, (256, 320))
         tri = tri.cuda()
-        side = torch.cuda.Stream()
-        pos = torch.zeros_like(clip, device="cuda")
-        torch.cuda.synchronize()
-        with torch.cuda.stream(side):
-            # A slow producer on the side stream: the positions are written after ~50 ms of GPU
-            # time; rasterize on the same stream must see them, not the zeros.
-            torch.cuda._sleep(100_000_000)
-            pos.copy_(clip.cuda(), non_blocking=True)
-            rast = tandem.rasterize(pos, tri, (256, 320))
-        side.synchronize()
-        torch.testing.assert_close(rast.cpu(), expected, rtol=0, atol=1e-6)
+        for rasterizer in ("cuda", "gl"):
+            expected = tandem.rasterize(clip.cuda(), tri, (256, 320), rasterizer=rasterizer)
+            side = torch.cuda.Stream()
+            pos = torch.zeros_like(clip, device="cuda")
+            torch.cuda.synchronize()
+            with torch.cuda.stream(side):
+                # A slow producer on the side stream: the positions are written after ~50 ms of
+                # GPU time; rasterize on the same stream must see them, not the zeros.
+                torch.cuda._sleep(100_000_000)
+                pos.copy_(clip.cuda(), non_blocking=True)
+                rast = tandem.rasterize(pos, tri, (256, 320), rasterizer=rasterizer)
+            side.synchronize()
+            torch.testing.assert_close(rast, expected, rtol=0, atol=0, msg=rasterizer)
 
-    def test_one_round_trip_per_call(self):
+    def test_one_round_trip_per_gl_call_and_none_for_cuda(self):
         positions, tri = wavy_grid(16)
         pos, tri = perspective(positions).cuda(), tri.cuda()
-        tandem.rasterize(pos, tri, (64, 64))
+        tandem.rasterize(pos, tri, (64, 64), rasterizer="gl")
+        before = tandem.renderer(pos.device).handoffs
+        for _ in range(5):
+            tandem.rasterize(pos, tri, (64, 64), rasterizer="gl")
+        self.assertEqual(tandem.renderer(pos.device).handoffs - before, 5)
+        self.assertTrue(tandem.renderer(pos.device).is_cuda, tandem.renderer(pos.device).reason)
         before = tandem.renderer(pos.device).handoffs
         for _ in range(5):
             tandem.rasterize(pos, tri, (64, 64))
-        self.assertEqual(tandem.renderer(pos.device).handoffs - before, 5)
-        self.assertTrue(tandem.renderer(pos.device).is_cuda, tandem.renderer(pos.device).reason)
+        self.assertEqual(tandem.renderer(pos.device).handoffs, before)
+
+    def test_the_rasterizers_agree(self):
+        # A pixel may name another triangle only where an edge passes within a subpixel of its
+        # centre: few of them; where both name the same triangle the values are GL's.
+        positions, tri = wavy_grid(300)
+        pos, tri = torch.stack([perspective(positions), perspective(positions, turn=0.3)]).cuda(), tri.cuda()
+        gl = tandem.rasterize(pos, tri, (480, 640), rasterizer="gl")
+        cuda = tandem.rasterize(pos, tri, (480, 640), rasterizer="cuda")
+        same = gl[..., 3] == cuda[..., 3]
+        covered = int((gl[..., 3] > 0).sum())
+        differing = int((~same).sum())
+        print(f"{differing} of {covered} covered pixels name another triangle")
+        self.assertGreater(covered, 2 * 480 * 640 // 4)
+        self.assertLessEqual(differing * 2000, covered)
+        torch.testing.assert_close(cuda[same], gl[same], rtol=0, atol=1e-6)
 
 
 if DEVICE.type != "cuda":
     del CudaStreams
+    del RasterizeWithGl  # the default on the CPU
 
 if __name__ == "__main__":
     unittest.main()

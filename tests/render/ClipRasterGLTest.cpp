@@ -13,56 +13,16 @@
 #include "engine/render/GBuffer.h"
 #include "engine/render/GeometryPass.h"
 #include "engine/render/GpuScene.h"
+#include "tests/render/ClipMeshes.h"
 #include "tests/support/GlTestContext.h"
 
 namespace tandem::render {
 namespace {
 
 using Raster = test::GlTest;
-
-/// A wavy grid of n×n quads facing the camera at the origin, between z = -1.6 and -2.4.
-io::MeshData wavyGrid(int n)
-{
-    io::MeshData mesh;
-    for (int j = 0; j <= n; ++j)
-        for (int i = 0; i <= n; ++i) {
-            const float x = -0.9f + 1.8f * static_cast<float>(i) / static_cast<float>(n);
-            const float y = -0.9f + 1.8f * static_cast<float>(j) / static_cast<float>(n);
-            mesh.positions.emplace_back(x, y,
-                                        -2.0f + 0.4f * std::sin(6.0f * x) * std::cos(5.0f * y));
-        }
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
-            const auto a = static_cast<std::uint32_t>(j * (n + 1) + i);
-            const auto b = a + 1, c = a + static_cast<std::uint32_t>(n + 1), d = c + 1;
-            mesh.indices.insert(mesh.indices.end(), {a, b, d, a, d, c});
-        }
-    return mesh;
-}
-
-/// The camera whose view is the identity: clip x = P00 x, y = P11 y, w = -z are exact on the
-/// host and in GL alike, so both rasterize the same coordinates.
-Camera identityViewCamera()
-{
-    Camera camera;
-    camera.eye = glm::vec3(0.0f);
-    camera.target = glm::vec3(0.0f, 0.0f, -1.0f);
-    camera.fovY = 70.0f;
-    camera.nearPlane = 0.5f;
-    camera.farPlane = 10.0f;
-    return camera;
-}
-
-std::vector<float> clipPositions(const io::MeshData& mesh, const Camera& camera, float aspect)
-{
-    const glm::mat4 viewProjection = camera.projection(aspect) * camera.view();
-    std::vector<float> clip;
-    for (const glm::vec3& p : mesh.positions) {
-        const glm::vec4 c = viewProjection * glm::vec4(p, 1.0f);
-        clip.insert(clip.end(), {c.x, c.y, c.z, c.w});
-    }
-    return clip;
-}
+using test::clipPositions;
+using test::identityViewCamera;
+using test::wavyGrid;
 
 std::vector<float> rasterize(frame::TensorRaster& raster, const std::vector<float>& positions,
                              const std::vector<std::uint32_t>& triangles,

@@ -1,0 +1,131 @@
+// Meshes and cameras for the clip-space rasterizer tests (GL's render::ClipRaster and CUDA's
+// render::TriangleRaster with its host twin), and the comparison of a rasterizer's output with
+// GL's.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <gtest/gtest.h>
+
+#include "engine/io/MeshData.h"
+#include "engine/render/Camera.h"
+#include "engine/render/ClipRasterShape.h"
+
+namespace tandem::test {
+
+/// A wavy grid of n×n quads facing the camera at the origin, between z = -1.6 and -2.4.
+inline io::MeshData wavyGrid(int n)
+{
+    io::MeshData mesh;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) {
+            const float x = -0.9f + 1.8f * static_cast<float>(i) / static_cast<float>(n);
+            const float y = -0.9f + 1.8f * static_cast<float>(j) / static_cast<float>(n);
+            mesh.positions.emplace_back(x, y,
+                                        -2.0f + 0.4f * std::sin(6.0f * x) * std::cos(5.0f * y));
+        }
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const auto a = static_cast<std::uint32_t>(j * (n + 1) + i);
+            const auto b = a + 1, c = a + static_cast<std::uint32_t>(n + 1), d = c + 1;
+            mesh.indices.insert(mesh.indices.end(), {a, b, d, a, d, c});
+        }
+    return mesh;
+}
+
+/// The camera whose view is the identity: clip x = P00 x, y = P11 y, w = -z are exact on the
+/// host and in GL alike, so both rasterize the same coordinates.
+inline render::Camera identityViewCamera()
+{
+    render::Camera camera;
+    camera.eye = glm::vec3(0.0f);
+    camera.target = glm::vec3(0.0f, 0.0f, -1.0f);
+    camera.fovY = 70.0f;
+    camera.nearPlane = 0.5f;
+    camera.farPlane = 10.0f;
+    return camera;
+}
+
+inline std::vector<float> clipPositions(const io::MeshData& mesh, const render::Camera& camera,
+                                        float aspect)
+{
+    const glm::mat4 viewProjection = camera.projection(aspect) * camera.view();
+    std::vector<float> clip;
+    for (const glm::vec3& p : mesh.positions) {
+        const glm::vec4 c = viewProjection * glm::vec4(p, 1.0f);
+        clip.insert(clip.end(), {c.x, c.y, c.z, c.w});
+    }
+    return clip;
+}
+
+struct Comparison {
+    std::size_t covered = 0;    ///< pixels GL covers
+    std::size_t mismatched = 0; ///< pixels whose triangle differs
+};
+
+/// The distance in pixels from pixel (x, y)'s centre to the nearest edge of triangle `id` - 1
+/// projected in double precision; infinite for a triangle with a vertex at or behind the eye
+/// (drawn clipped) or for no triangle.
+inline double edgeDistance(const std::vector<float>& clip,
+                           const std::vector<std::uint32_t>& indices,
+                           const render::ClipRasterShape& shape, int x, int y, float id)
+{
+    if (id <= 0.0f)
+        return INFINITY;
+    const auto t = static_cast<std::size_t>(id) - 1;
+    double wx[3], wy[3];
+    for (int k = 0; k < 3; ++k) {
+        const float* c = &clip[4 * indices[3 * t + k]];
+        if (!(c[3] > 0.0f))
+            return INFINITY;
+        wx[k] = (static_cast<double>(c[0]) / c[3] * 0.5 + 0.5) * shape.width;
+        wy[k] = (static_cast<double>(c[1]) / c[3] * 0.5 + 0.5) * shape.height;
+    }
+    double nearest = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3;
+        const double dx = wx[j] - wx[i], dy = wy[j] - wy[i];
+        const double cross = dx * (y + 0.5 - wy[i]) - dy * (x + 0.5 - wx[i]);
+        nearest = std::min(nearest, std::abs(cross) / std::hypot(dx, dy));
+    }
+    return nearest;
+}
+
+/// Compares another rasterizer's output with GL's for the same input: counts the pixels GL
+/// covers and those whose triangle differs, and fails the test for a differing pixel that is not
+/// within a subpixel of an edge, or for values that differ by more than 1e-6 where the triangle
+/// is the same.
+inline Comparison compareWithGl(const std::vector<float>& gl, const std::vector<float>& other,
+                                const std::vector<float>& clip,
+                                const std::vector<std::uint32_t>& indices,
+                                const render::ClipRasterShape& shape)
+{
+    Comparison result;
+    for (std::size_t p = 0; p < gl.size() / 4; ++p) {
+        result.covered += gl[4 * p + 3] != 0.0f;
+        if (gl[4 * p + 3] != other[4 * p + 3]) {
+            // Implementations round differently where an edge passes within a subpixel of a
+            // pixel centre: a differing pixel must lie that close to an edge of either triangle
+            // (clipped ones are only counted).
+            ++result.mismatched;
+            const int x = static_cast<int>(p % shape.width), y = static_cast<int>(p / shape.width);
+            const double distance =
+                std::min(edgeDistance(clip, indices, shape, x, y, gl[4 * p + 3]),
+                         edgeDistance(clip, indices, shape, x, y, other[4 * p + 3]));
+            const bool clipped =
+                std::isinf(distance) && (gl[4 * p + 3] > 0.0f || other[4 * p + 3] > 0.0f);
+            EXPECT_TRUE(clipped || distance <= 1.0 / 256.0)
+                << "pixel " << x << "," << y << ": GL triangle " << gl[4 * p + 3] << ", other "
+                << other[4 * p + 3] << ", " << distance * 256.0 << " subpixels from an edge";
+            continue;
+        }
+        for (int c = 0; c < 3; ++c)
+            EXPECT_NEAR(gl[4 * p + c], other[4 * p + c], 1e-6) << "pixel " << p << " channel " << c;
+    }
+    return result;
+}
+
+} // namespace tandem::test
