@@ -75,8 +75,12 @@ if [ "$mode" = "--python" ]; then
     step "gpu tier (python.*.cuda among it)"
     timeout 240 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
     grep -E "tests passed|FAILED|Failed|\*\*\*|python" "$out/ctest.log" | head -30
-    step "the package on CPU tensors, and ClipRaster's gl tests"
-    timeout 120 ctest --test-dir build-gpu -R '^python\.[a-z_]+$|Raster\.' -LE window --output-on-failure >"$out/ctest_cpu.log" 2>&1 || status=1
+    # The CUDA rasterizer against GL on this GPU: how many pixels name another triangle.
+    timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='TriangleRasterCuda.*' \
+        >"$out/triangle_raster_cuda.log" 2>&1 || status=1
+    grep -E "differ|FAILED|PASSED" "$out/triangle_raster_cuda.log" | head -20
+    step "the package on CPU tensors, and the clip rasterizers' gl tests"
+    timeout 120 ctest --test-dir build-gpu -R '^python\.[a-z_]+$|Raster\.|CudaRules\.' -LE window --output-on-failure >"$out/ctest_cpu.log" 2>&1 || status=1
     grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest_cpu.log" | head -20
     if [ -n "${TANDEM_NO_BENCH:-}" ]; then step "done (TANDEM_NO_BENCH: no benchmarks)"; exit $status; fi
     step "tandem-bench tensor-raster"
