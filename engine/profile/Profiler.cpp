@@ -324,6 +324,9 @@ void Profiler::endFrame()
     m_counterSamples.clear();
     slot.pending = true;
     ++m_frame;
+    // The frame's last timestamp must reach the GPU to ever be ready: a frame of CUDA work only
+    // (tandem.rasterize's CUDA rasterizer) flushes nothing else. Not a wait.
+    glFlush();
     // Collect finished frames in order; stop at the first that is not ready.
     while (m_nextToCollect < m_frame) {
         Slot& next = *m_slots[m_nextToCollect % m_slots.size()];

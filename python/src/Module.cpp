@@ -299,6 +299,9 @@ public:
         stopProfiler();
         profile::ProfilerOptions options;
         options.enabled = true;
+        // A Python loop runs calls far ahead of the GPU: a frame whose results are not in when
+        // its slot comes round again is dropped, so the ring is deep.
+        options.depth = 64;
         m_profiler = std::make_unique<profile::Profiler>(options);
         m_trace = std::make_unique<profile::Trace>(maxCalls);
         m_raster->setProfiler(m_profiler.get());

@@ -15,6 +15,7 @@ from torch.profiler import ProfilerActivity, profile, record_function
 import tandem
 
 DEVICE = torch.device(os.environ.get("TANDEM_TEST_DEVICE", "cpu"))
+CALLS = 12  # back to back, more than the engine's default ring of frames in flight
 
 
 class Trace(unittest.TestCase):
@@ -26,10 +27,12 @@ class Trace(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             with profile(activities=activities) as prof:
                 with tandem.trace(DEVICE) as spans:
-                    for _ in range(4):
+                    for i in range(CALLS):
                         with record_function("step"):
                             (pos * 2).sum()
-                            tandem.rasterize(pos, tri, (64, 64))
+                            # On cuda, calls 1 and 3 take the default: the CUDA rasterizer.
+                            tandem.rasterize(pos, tri, (64, 64),
+                                             rasterizer="gl" if i % 2 == 0 else None)
                     mesh = tandem.Mesh(torch.rand(50, 3), colors=torch.rand(50, 3))
                     with record_function("render step"):
                         tandem.render(mesh, resolution=(32, 32), device=DEVICE)
@@ -53,15 +56,18 @@ class Trace(unittest.TestCase):
         self.assertTrue(any(n.startswith("aten::") for n in names), "PyTorch's operators kept")
         steps = [e for e in ranges if e["name"] == "step" and not str(e.get("cat", "")).startswith("gpu")]
         calls = [e for e in ranges if e["name"] == "tandem.rasterize"]
-        self.assertEqual(len(steps), 4)
-        self.assertEqual(len(calls), 4)
+        self.assertEqual(len(steps), CALLS)
+        self.assertEqual(len(calls), CALLS, "every call in the trace")
         slack = alignment["uncertainty_us"] + 5
         for step, call in zip(sorted(steps, key=lambda e: e["ts"]), sorted(calls, key=lambda e: e["ts"])):
             self.assertGreaterEqual(call["ts"], step["ts"] - slack)
             self.assertLessEqual(call["ts"] + call["dur"], step["ts"] + step["dur"] + slack)
         gl = [e for e in ranges if e["name"] == "raster"]
-        self.assertEqual(len(gl), 4, "the GL draws of each call")
-        self.assertTrue(all(e["pid"] >= tandem._trace.PID_BASE for e in calls + gl))
+        kernels = [e for e in ranges if e["name"] == "raster.cuda"]
+        gl_calls = CALLS // 2 if DEVICE.type == "cuda" else CALLS
+        self.assertEqual(len(gl), gl_calls, "the GL draws of each GL call")
+        self.assertEqual(len(kernels), CALLS - gl_calls, "the kernels of each CUDA rasterizer call")
+        self.assertTrue(all(e["pid"] >= tandem._trace.PID_BASE for e in calls + gl + kernels))
         # render()'s frame: its call and its present pass (a point cloud on CUDA is drawn by the
         # CUDA point pass, with no geometry pass).
         self.assertEqual(len([e for e in ranges if e["name"] == "tandem.render"]), 1)
@@ -70,7 +76,8 @@ class Trace(unittest.TestCase):
                      if e.get("ph") == "M" and e.get("name") == "process_name"}
         self.assertTrue({"tandem CPU", "tandem GL"} <= processes, processes)
         if DEVICE.type == "cuda":
-            self.assertEqual(len([e for e in ranges if e["name"] == "raster.copy-out"]), 4)
+            self.assertEqual(len([e for e in ranges if e["name"] == "raster.copy-out"]), CALLS // 2)
+            self.assertTrue({"tandem CUDA"} <= processes, processes)
 
     def test_markers_are_required(self):
         with tandem.trace(DEVICE) as spans:  # no torch.profiler around it

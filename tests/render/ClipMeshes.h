@@ -97,7 +97,7 @@ inline double edgeDistance(const std::vector<float>& clip,
 /// Compares another rasterizer's output with GL's for the same input: counts the pixels GL
 /// covers and those whose triangle differs, and fails the test for a differing pixel that is not
 /// within a subpixel of an edge, or for values that differ by more than 1e-6 where the triangle
-/// is the same.
+/// is the same. Outputs may hold a batch (positions [B, V, 4] in `clip`).
 inline Comparison compareWithGl(const std::vector<float>& gl, const std::vector<float>& other,
                                 const std::vector<float>& clip,
                                 const std::vector<std::uint32_t>& indices,
@@ -108,18 +108,28 @@ inline Comparison compareWithGl(const std::vector<float>& gl, const std::vector<
         result.covered += gl[4 * p + 3] != 0.0f;
         if (gl[4 * p + 3] != other[4 * p + 3]) {
             // Implementations round differently where an edge passes within a subpixel of a
-            // pixel centre: a differing pixel must lie that close to an edge of either triangle
-            // (clipped ones are only counted).
+            // pixel centre, or where two triangles are at the same depth (they intersect): a
+            // differing pixel must be one of those (clipped triangles are only counted).
             ++result.mismatched;
-            const int x = static_cast<int>(p % shape.width), y = static_cast<int>(p / shape.width);
+            const std::size_t pixels = static_cast<std::size_t>(shape.width) * shape.height;
+            const std::size_t item = p / pixels;
+            const int x = static_cast<int>(p % pixels % shape.width);
+            const int y = static_cast<int>(p % pixels / shape.width);
+            const std::vector<float> itemClip(
+                clip.begin() + static_cast<long>(item * shape.vertices * 4),
+                clip.begin() + static_cast<long>((item + 1) * shape.vertices * 4));
             const double distance =
-                std::min(edgeDistance(clip, indices, shape, x, y, gl[4 * p + 3]),
-                         edgeDistance(clip, indices, shape, x, y, other[4 * p + 3]));
+                std::min(edgeDistance(itemClip, indices, shape, x, y, gl[4 * p + 3]),
+                         edgeDistance(itemClip, indices, shape, x, y, other[4 * p + 3]));
             const bool clipped =
                 std::isinf(distance) && (gl[4 * p + 3] > 0.0f || other[4 * p + 3] > 0.0f);
-            EXPECT_TRUE(clipped || distance <= 1.0 / 256.0)
-                << "pixel " << x << "," << y << ": GL triangle " << gl[4 * p + 3] << ", other "
-                << other[4 * p + 3] << ", " << distance * 256.0 << " subpixels from an edge";
+            const bool depthTie = gl[4 * p + 3] > 0.0f && other[4 * p + 3] > 0.0f &&
+                                  std::abs(gl[4 * p + 2] - other[4 * p + 2]) <= 1e-5f;
+            EXPECT_TRUE(clipped || depthTie || distance <= 1.0 / 256.0)
+                << "pixel " << x << "," << y << " of item " << item << ": GL triangle "
+                << gl[4 * p + 3] << " at z/w " << gl[4 * p + 2] << ", other " << other[4 * p + 3]
+                << " at " << other[4 * p + 2] << ", " << distance * 256.0
+                << " subpixels from an edge";
             continue;
         }
         for (int c = 0; c < 3; ++c)

@@ -72,7 +72,6 @@ test::Comparison checkAll(const std::vector<float>& clip, const std::vector<std:
     gl.unmap();
     TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
     const auto fromGl = download(glOutput.data(), floats);
-    // compareWithGl reads batch item 0.
     const test::Comparison c = test::compareWithGl(fromGl, fromKernels, clip, indices, shape);
     std::printf("%dx%d, %zu triangles, batch %zu: %zu of %zu covered pixels differ from GL's\n",
                 shape.width, shape.height, shape.triangles, shape.batch, c.mismatched, c.covered);
