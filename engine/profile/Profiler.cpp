@@ -218,6 +218,51 @@ Profiler::Profiler(ProfilerOptions options)
     calibrate();
 }
 
+#ifdef TANDEM_HAS_CUDA
+/// The time of a CUDA event on the timeline, for spans outside any handoff: `reference`
+/// completed at `referenceMs`; `next`, recorded about a second later, becomes the reference
+/// once complete (its time from the reference's), so elapsed times stay short and precise.
+struct Profiler::CudaClock {
+    cudaEvent_t reference = nullptr;
+    cudaEvent_t next = nullptr;
+    double referenceMs = 0;
+    bool nextRecorded = false;
+
+    CudaClock()
+    {
+        TANDEM_CUDA_CHECK(cudaEventCreate(&reference));
+        TANDEM_CUDA_CHECK(cudaEventCreate(&next));
+    }
+    ~CudaClock()
+    {
+        cuda::clearError("cudaEventDestroy(profile clock)", cudaEventDestroy(reference));
+        cuda::clearError("cudaEventDestroy(profile clock)", cudaEventDestroy(next));
+    }
+    CudaClock(const CudaClock&) = delete;
+    CudaClock& operator=(const CudaClock&) = delete;
+
+    /// Promotes `next` once complete; never waits.
+    void advance()
+    {
+        if (!nextRecorded)
+            return;
+        const cudaError_t status = cudaEventQuery(next);
+        if (status == cudaErrorNotReady)
+            return;
+        cuda::check(status, "cudaEventQuery(profile clock)");
+        referenceMs += static_cast<double>(elapsedMs(reference, next));
+        std::swap(reference, next);
+        nextRecorded = false;
+    }
+    double timeOf(cudaEvent_t event) const
+    {
+        return referenceMs + static_cast<double>(elapsedMs(reference, event));
+    }
+};
+#else
+struct Profiler::CudaClock {};
+#endif
+
 Profiler::~Profiler() = default;
 
 double Profiler::nowMs() const
@@ -246,6 +291,23 @@ std::vector<Track> Profiler::tracks() const
     for (std::size_t i = 0; i < m_streams.size(); ++i)
         all.push_back({Api::Cuda, static_cast<int>(i), m_streams[i].name});
     return all;
+}
+
+void Profiler::calibrateCuda([[maybe_unused]] void* stream)
+{
+#ifdef TANDEM_HAS_CUDA
+    // The reference event must complete as soon as it is recorded: the stream drained first.
+    recordStall(StallCause::Calibration);
+    m_cudaClock = std::make_unique<CudaClock>();
+    const auto s = static_cast<cudaStream_t>(stream);
+    TANDEM_CUDA_CHECK(cudaStreamSynchronize(s));
+    const double before = nowMs();
+    TANDEM_CUDA_CHECK(cudaEventRecord(m_cudaClock->reference, s));
+    TANDEM_CUDA_CHECK(cudaEventSynchronize(m_cudaClock->reference));
+    const double after = nowMs();
+    m_cudaClock->referenceMs = 0.5 * (before + after);
+    ++m_calibrations;
+#endif
 }
 
 void Profiler::calibrate()
@@ -404,15 +466,25 @@ std::size_t Profiler::beginCuda([[maybe_unused]] const char* name, [[maybe_unuse
     if (!m_options.enabled || !m_options.glScopes || !m_options.cudaScopes)
         return 0;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
-    TANDEM_ASSERT(!slot.handoffs.empty(), "profile::Profiler::beginCuda(): outside a handoff");
+    const bool outside = slot.handoffs.empty();
+    if (outside) {
+        if (!m_cudaClock)
+            calibrateCuda(stream);
+        if (!m_cudaClock->nextRecorded && nowMs() - m_cudaClock->referenceMs > 1000.0) {
+            TANDEM_CUDA_CHECK(
+                cudaEventRecord(m_cudaClock->next, static_cast<cudaStream_t>(stream)));
+            m_cudaClock->nextRecorded = true;
+        }
+    }
     nvtxRangePushA(name);
     const int track = streamTrack(stream);
     Slot::StreamEvents& events = slot.streamEvents(track);
     // Back-to-back scopes share their boundary: the previous end (or the anchor) is this begin.
-    const std::size_t begin = events.lastIsBoundary ? events.used - 1 : slot.event(track, stream);
+    const std::size_t begin =
+        events.lastIsBoundary && !outside ? events.used - 1 : slot.event(track, stream);
     events.lastIsBoundary = false;
     slot.cudaSpans.push_back(
-        {name, track, begin, 0, slot.handoffs.empty() ? NoHandoff : slot.handoffs.size() - 1});
+        {name, track, begin, 0, outside ? NoHandoff : slot.handoffs.size() - 1});
     return slot.cudaSpans.size() - 1;
 #else
     return 0;
@@ -531,6 +603,14 @@ bool Profiler::tryCollect(Slot& slot)
                 ++i;
             }
     }
+    // Spans outside any handoff: through the CUDA clock.
+    for (const auto& span : slot.cudaSpans)
+        if (span.handoff == NoHandoff && m_cudaClock) {
+            m_cudaClock->advance();
+            frame.spans.push_back({span.name, Api::Cuda, span.track,
+                                   m_cudaClock->timeOf(slot.eventAt(span.track, span.begin)),
+                                   m_cudaClock->timeOf(slot.eventAt(span.track, span.end))});
+        }
 #endif
     std::stable_sort(frame.spans.begin(), frame.spans.end(),
                      [](const Span& a, const Span& b) { return a.startMs < b.startMs; });

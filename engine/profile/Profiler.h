@@ -141,9 +141,12 @@ public:
     void endGl(std::size_t token);
 
     /// CUDA scope on `stream` (a cudaStream_t): an event pair from that stream's pool, on that
-    /// stream's track, plus an NVTX range of the same name (nvtxRangePushA). Only while a
-    /// handoff of this frame has begun (the spans of every stream are placed through the last
-    /// handoff's anchor); no-op without CUDA. Back-to-back scopes on one stream share their
+    /// stream's track, plus an NVTX range of the same name (nvtxRangePushA). Inside a handoff
+    /// of this frame the spans of every stream are placed through the last handoff's anchor;
+    /// outside one (CUDA work with no GL around it), through a reference event whose time was
+    /// measured once (the first such scope waits for `stream` to drain: a calibration, counted)
+    /// and carried forward from event to event since, re-based every second. No-op without
+    /// CUDA. Back-to-back scopes on one stream share their
     /// boundary event: work issued on the stream between one scope's end and the next's begin
     /// counts in the next. `name` in static storage.
     std::size_t beginCuda(const char* name, void* stream);
@@ -255,7 +258,9 @@ private:
         void* stream = nullptr;
         std::string name;
     };
+    struct CudaClock;
     void calibrate();
+    void calibrateCuda(void* stream);
     bool tryCollect(Slot& slot);
     void record(FrameRecord&& frame);
     int streamTrack(void* stream);
@@ -269,7 +274,8 @@ private:
     std::uint64_t m_finished = 0;
     std::uint64_t m_measured = 0;
     std::array<std::uint64_t, StallCauseCount> m_stallTotals{};
-    double m_glOffsetMs = 0; ///< add to a GL timestamp (ms) to get timeline ms
+    double m_glOffsetMs = 0;                ///< add to a GL timestamp (ms) to get timeline ms
+    std::unique_ptr<CudaClock> m_cudaClock; ///< CUDA spans outside handoffs (made on first use)
     std::int64_t m_startNs = 0;
     Window m_gpuStats;
     Window m_cpuStats;

@@ -68,6 +68,14 @@ class Trace(unittest.TestCase):
         self.assertEqual(len(gl), gl_calls, "the GL draws of each GL call")
         self.assertEqual(len(kernels), CALLS - gl_calls, "the kernels of each CUDA rasterizer call")
         self.assertTrue(all(e["pid"] >= tandem._trace.PID_BASE for e in calls + gl + kernels))
+        # The CUDA rasterizer's kernels (no handoff around them, placed by the CUDA clock) run
+        # after the call issuing them began, and before the next GL call's draws.
+        ordered_calls = sorted(calls, key=lambda e: e["ts"])
+        ordered_gl = sorted(gl, key=lambda e: e["ts"])
+        for k, kernel in enumerate(sorted(kernels, key=lambda e: e["ts"])):
+            self.assertGreaterEqual(kernel["ts"], ordered_calls[2 * k + 1]["ts"] - slack)
+            if 2 * k + 2 < CALLS:
+                self.assertLessEqual(kernel["ts"], ordered_gl[k + 1]["ts"] + slack)
         # render()'s frame: its call and its present pass (a point cloud on CUDA is drawn by the
         # CUDA point pass, with no geometry pass).
         self.assertEqual(len([e for e in ranges if e["name"] == "tandem.render"]), 1)

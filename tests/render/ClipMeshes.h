@@ -118,11 +118,12 @@ inline Comparison compareWithGl(const std::vector<float>& gl, const std::vector<
             const std::vector<float> itemClip(
                 clip.begin() + static_cast<long>(item * shape.vertices * 4),
                 clip.begin() + static_cast<long>((item + 1) * shape.vertices * 4));
-            const double distance =
-                std::min(edgeDistance(itemClip, indices, shape, x, y, gl[4 * p + 3]),
-                         edgeDistance(itemClip, indices, shape, x, y, other[4 * p + 3]));
-            const bool clipped =
-                std::isinf(distance) && (gl[4 * p + 3] > 0.0f || other[4 * p + 3] > 0.0f);
+            const double glDistance = edgeDistance(itemClip, indices, shape, x, y, gl[4 * p + 3]);
+            const double otherDistance =
+                edgeDistance(itemClip, indices, shape, x, y, other[4 * p + 3]);
+            const double distance = std::min(glDistance, otherDistance);
+            const bool clipped = (gl[4 * p + 3] > 0.0f && std::isinf(glDistance)) ||
+                                 (other[4 * p + 3] > 0.0f && std::isinf(otherDistance));
             const bool depthTie = gl[4 * p + 3] > 0.0f && other[4 * p + 3] > 0.0f &&
                                   std::abs(gl[4 * p + 2] - other[4 * p + 2]) <= 1e-5f;
             EXPECT_TRUE(clipped || depthTie || distance <= 1.0 / 256.0)
