@@ -296,16 +296,17 @@ std::vector<Track> Profiler::tracks() const
 void Profiler::calibrateCuda([[maybe_unused]] void* stream)
 {
 #ifdef TANDEM_HAS_CUDA
-    // The reference event must complete as soon as it is recorded: the stream drained first.
+    // The reference event must complete as soon as it is recorded: the device drained first
+    // (the legacy default stream also waits for other streams).
     recordStall(StallCause::Calibration);
     m_cudaClock = std::make_unique<CudaClock>();
     const auto s = static_cast<cudaStream_t>(stream);
-    TANDEM_CUDA_CHECK(cudaStreamSynchronize(s));
-    const double before = nowMs();
+    TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
+    // On the drained device the event completes right after it is submitted: when the record
+    // call returns (waking up from the synchronize below can take far longer).
     TANDEM_CUDA_CHECK(cudaEventRecord(m_cudaClock->reference, s));
+    m_cudaClock->referenceMs = nowMs();
     TANDEM_CUDA_CHECK(cudaEventSynchronize(m_cudaClock->reference));
-    const double after = nowMs();
-    m_cudaClock->referenceMs = 0.5 * (before + after);
     ++m_calibrations;
 #endif
 }
