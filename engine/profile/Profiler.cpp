@@ -301,12 +301,19 @@ void Profiler::calibrateCuda([[maybe_unused]] void* stream)
     recordStall(StallCause::Calibration);
     m_cudaClock = std::make_unique<CudaClock>();
     const auto s = static_cast<cudaStream_t>(stream);
-    TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
-    // On the drained device the event completes right after it is submitted: when the record
-    // call returns (waking up from the synchronize below can take far longer).
-    TANDEM_CUDA_CHECK(cudaEventRecord(m_cudaClock->reference, s));
-    m_cudaClock->referenceMs = nowMs();
-    TANDEM_CUDA_CHECK(cudaEventSynchronize(m_cudaClock->reference));
+    // On a drained device the event completes as soon as it is submitted, within its record
+    // call: the call's midpoint, from a call that returned quickly (the first ones can take
+    // hundreds of microseconds; so can waking up from the synchronize).
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
+        const double before = nowMs();
+        TANDEM_CUDA_CHECK(cudaEventRecord(m_cudaClock->reference, s));
+        const double after = nowMs();
+        TANDEM_CUDA_CHECK(cudaEventSynchronize(m_cudaClock->reference));
+        m_cudaClock->referenceMs = 0.5 * (before + after);
+        if (after - before < 0.01)
+            break;
+    }
     ++m_calibrations;
 #endif
 }
