@@ -153,12 +153,16 @@ TANDEM_HD int clipPolygon(const Vertex (&triangle)[3], Vertex (&polygon)[MaxPoly
     return count;
 }
 
-/// Window coordinates of a vertex inside the planes, snapped: x (or y) in 1/SubpixelOne pixel.
-TANDEM_HD std::int64_t snapCoordinate(float ndc, int size)
+/// Window coordinate of a vertex inside the planes, snapped: x (or y) in 1/SubpixelOne pixel.
+/// False when it is not a number in range (arithmetic on huge coordinates overflowed).
+TANDEM_HD bool snapCoordinate(float ndc, int size, std::int64_t& snapped)
 {
     const float half = 0.5f * static_cast<float>(size);
-    const float window = ndc * half + half;
-    return static_cast<std::int64_t>(floorHd(window * static_cast<float>(SubpixelOne) + 0.5f));
+    const float scaled = (ndc * half + half) * static_cast<float>(SubpixelOne);
+    if (!(absf(scaled) <= 16777216.0f)) // 2^24: (1 + GuardBand) / 2 · 16384 · 256 fits
+        return false;
+    snapped = static_cast<std::int64_t>(floorHd(scaled + 0.5f));
+    return true;
 }
 
 /// Snaps a triangle whose vertices are inside every plane onto the target (width × height).
@@ -169,8 +173,9 @@ TANDEM_HD bool snap(const Vertex& a, const Vertex& b, const Vertex& c, int width
 {
     const Vertex* v[3] = {&a, &b, &c};
     for (int i = 0; i < 3; ++i) {
-        s.x[i] = snapCoordinate(v[i]->x / v[i]->w, width);
-        s.y[i] = snapCoordinate(v[i]->y / v[i]->w, height);
+        if (!snapCoordinate(v[i]->x / v[i]->w, width, s.x[i]) ||
+            !snapCoordinate(v[i]->y / v[i]->w, height, s.y[i]))
+            return false;
         s.depth[i] = v[i]->z / v[i]->w * 0.5f + 0.5f;
     }
     std::int64_t area =

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -59,6 +60,28 @@ inline std::vector<float> clipPositions(const io::MeshData& mesh, const render::
         clip.insert(clip.end(), {c.x, c.y, c.z, c.w});
     }
     return clip;
+}
+
+/// `count` random triangles through the near and far planes and behind the eye of
+/// identityViewCamera() (near 0.5, far 10), and two far past the guard band (beyond 4w at every
+/// depth in view), from `seed`.
+inline io::MeshData clipScene(unsigned seed, int count)
+{
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> across(-3.0f, 3.0f), deep(-14.0f, 1.0f);
+    io::MeshData mesh;
+    for (int i = 0; i < 3 * count; ++i) {
+        mesh.positions.emplace_back(across(random), across(random), deep(random));
+        mesh.indices.push_back(static_cast<std::uint32_t>(i));
+    }
+    for (const float x : {-60.0f, 60.0f}) {
+        mesh.positions.emplace_back(x, -1.0f, -3.0f);
+        mesh.positions.emplace_back(0.0f, 40.0f, -5.0f);
+        mesh.positions.emplace_back(0.0f, -40.0f, -2.0f);
+        for (std::uint32_t k = 0; k < 3; ++k)
+            mesh.indices.push_back(static_cast<std::uint32_t>(mesh.positions.size()) - 3 + k);
+    }
+    return mesh;
 }
 
 struct Comparison {

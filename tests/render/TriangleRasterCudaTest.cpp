@@ -96,20 +96,7 @@ TEST_F(TriangleRasterCuda, GridsEqualTheHostTwinAndAgreeWithGl)
 
 TEST_F(TriangleRasterCuda, LargeClippedAndBatchedTrianglesEqualTheHostTwin)
 {
-    std::mt19937 random(11);
-    std::uniform_real_distribution<float> across(-3.0f, 3.0f), deep(-14.0f, 1.0f);
-    io::MeshData mesh;
-    for (int i = 0; i < 90; ++i) {
-        mesh.positions.emplace_back(across(random), across(random), deep(random));
-        mesh.indices.push_back(static_cast<std::uint32_t>(i));
-    }
-    for (const float x : {-60.0f, 60.0f}) { // past the guard band
-        mesh.positions.emplace_back(x, -1.0f, -3.0f);
-        mesh.positions.emplace_back(0.0f, 40.0f, -5.0f);
-        mesh.positions.emplace_back(0.0f, -40.0f, -2.0f);
-        for (std::uint32_t k = 0; k < 3; ++k)
-            mesh.indices.push_back(static_cast<std::uint32_t>(mesh.positions.size()) - 3 + k);
-    }
+    const io::MeshData mesh = test::clipScene(11, 30);
     const int width = 640, height = 480;
     auto clip = test::clipPositions(mesh, test::identityViewCamera(), 4.0f / 3.0f);
     Camera turned = test::identityViewCamera();

@@ -52,22 +52,7 @@ TEST_F(CudaRules, MatchGlOnGrids)
 
 TEST_F(CudaRules, ClipLikeGl)
 {
-    // Large triangles through the near and far planes, behind the eye, and far past the guard
-    // band, seen by a perspective camera (near 0.5, far 10).
-    std::mt19937 random(7);
-    std::uniform_real_distribution<float> across(-3.0f, 3.0f), deep(-14.0f, 1.0f);
-    io::MeshData mesh;
-    for (int i = 0; i < 60; ++i) {
-        mesh.positions.emplace_back(across(random), across(random), deep(random));
-        mesh.indices.push_back(static_cast<std::uint32_t>(i));
-    }
-    for (const float x : {-60.0f, 60.0f}) { // beyond 4w at every depth in view
-        mesh.positions.emplace_back(x, -1.0f, -3.0f);
-        mesh.positions.emplace_back(0.0f, 40.0f, -5.0f);
-        mesh.positions.emplace_back(0.0f, -40.0f, -2.0f);
-        for (std::uint32_t k = 0; k < 3; ++k)
-            mesh.indices.push_back(static_cast<std::uint32_t>(mesh.positions.size()) - 3 + k);
-    }
+    const io::MeshData mesh = test::clipScene(7, 20);
     for (const auto& [width, height] : {std::pair{64, 48}, std::pair{101, 77}}) {
         Camera camera = test::identityViewCamera();
         const auto clip = test::clipPositions(mesh, camera, static_cast<float>(width) / height);
@@ -113,12 +98,16 @@ TEST_F(CudaRules, BatchesEmptyAndOutOfRangeIndices)
     EXPECT_GT(differing, 0u);
     for (float value : run(a, {}, {1, v, 0, 8, 8}))
         ASSERT_EQ(value, 0.0f);
-    // NaN and infinite positions draw nothing.
+    // NaN and infinite positions draw nothing; huge finite ones neither crash nor overflow.
     std::vector<float> broken = a;
     broken[0] = std::nanf("");
     broken[5] = INFINITY;
     for (float value : run(broken, {0, 1, 2}, {1, v, 1, 8, 8}))
         ASSERT_EQ(value, 0.0f);
+    const std::vector<float> huge = {3e38f,  -3e38f, 1e38f, 1e-38f, -3e38f, 3e38f,  -1e38f, 3e38f,
+                                     1e-30f, 1e-30f, 0.0f,  1e-30f, 0.0f,   -3e38f, 3e38f,  -3e38f};
+    const auto hugeOut = run(huge, {0, 1, 2, 1, 2, 3, 0, 2, 3}, {1, 4, 3, 16, 16});
+    EXPECT_EQ(hugeOut.size(), 16u * 16u * 4u);
 }
 
 } // namespace
