@@ -5,6 +5,7 @@
 // level). Plain data; Session::open() validates it.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -49,6 +50,8 @@ struct CommonOptions {
     bool glDebug = false;
     bool verbose = false;
     bool quiet = false;
+    /// Set by the app, not the command line: names frame files (frame::OutputSettings::name).
+    std::function<std::string(std::uint64_t index)> frameName;
 };
 
 /// Adds every common option to `cli`, bound to `options`.

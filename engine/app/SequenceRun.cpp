@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <utility>
 
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/app/Batch.h"
 #include "engine/app/Report.h"
 #include "engine/app/Session.h"
 #include "engine/core/File.h"
@@ -18,6 +20,7 @@
 #include "engine/frame/Frame.h"
 #include "engine/gl/Gl.h"
 #include "engine/io/CameraPath.h"
+#include "engine/stream/Block.h"
 #include "engine/stream/Open.h"
 #include "engine/ui/PlaybackPanel.h"
 
@@ -136,7 +139,9 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
                            : headless             ? stream::LoopMode::Once
                                                   : stream::LoopMode::Loop);
     const int count = m_source->frameCount();
-    if (settings.framesGiven > 0)
+    if (settings.batch)
+        m_headlessFrames = static_cast<int>(settings.batch->jobs().size());
+    else if (settings.framesGiven > 0)
         m_headlessFrames = settings.framesGiven;
     else if (settings.everyFrame)
         m_headlessFrames = count;
@@ -179,7 +184,26 @@ void SequenceRun::startPlayer()
               s.loaderThreads, s.slots, s.allocatedBytes / 1048576.0, s.budgetBytes / 1048576.0,
               s.pinned ? " page-locked" : "", stream::uploadPathName(path));
     m_fitted = false;
-    if (const auto bounds = m_source->bounds()) {
+    std::optional<io::Bounds> bounds = m_source->bounds();
+    if (!bounds && m_settings.batch) {
+        // Every piece of a batch render must frame the sequence alike, whichever frame it
+        // starts at: the camera fits the sequence's first frame.
+        std::vector<std::uint8_t> memory;
+        auto block = m_source->load(0, [&memory](std::size_t bytes) {
+            memory.resize(bytes);
+            return std::span<std::uint8_t>(memory);
+        });
+        if (block && block.value().size() >= sizeof(stream::BlockHeader)) {
+            stream::BlockHeader header;
+            std::memcpy(&header, block.value().data(), sizeof header);
+            bounds = stream::boundsFrom(header.boundsMin, header.boundsMax);
+        } else {
+            log::warning("batch: the first frame did not load ({}): the camera fits the first "
+                         "frame shown, so ranges starting elsewhere may be framed differently",
+                         block ? "too short" : block.error());
+        }
+    }
+    if (bounds) {
         m_session.fitCamera(*bounds);
         m_fitted = true;
     }
@@ -284,8 +308,17 @@ void SequenceRun::update()
     if (headless)
         seconds = m_updates == 0 ? 0.0 : 1.0 / m_settings.outputFps;
     m_last = now;
-    if (m_updates > 0 || m_playback.isEveryFrame())
+    if (m_settings.batch) {
+        // The job's sequence frame, along its camera path (playing on from there, so the
+        // frames after it are loaded ahead).
+        const BatchJob& job = m_settings.batch->jobs()[static_cast<std::size_t>(
+            std::min<std::uint64_t>(m_updates, m_settings.batch->jobs().size() - 1))];
+        m_playback.seek(job.frame);
+        if (job.path >= 0)
+            m_session.cameraPath() = m_settings.batch->paths()[static_cast<std::size_t>(job.path)];
+    } else if (m_updates > 0 || m_playback.isEveryFrame()) {
         m_playback.advance(seconds);
+    }
     // Headless renders are exact: each output frame waits for its sequence frame. A window
     // never waits, but for the very first frame.
     // The camera follows the path by the sequence's clock while playing (and always headless).

@@ -17,6 +17,7 @@
 
 namespace tandem::app {
 
+class BatchPlan;
 class Session;
 
 struct SequenceSettings {
@@ -33,6 +34,9 @@ struct SequenceSettings {
     bool quiet = false;                ///< no progress lines (-q)
     std::string compareMode = "split"; ///< with a second sequence: side, split, difference
     float divider = 0.5f;              ///< split: where, 0..1 of the width
+    /// A batch render (--frame-range, --camera-paths): headless, its jobs one per frame, each
+    /// shown at its sequence frame along its camera path; null: the clock decides.
+    std::shared_ptr<const BatchPlan> batch;
 };
 
 /// The playback keys, for --help and the help panel.

@@ -127,6 +127,7 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     m_output.fps = o.fps;
     m_output.overwrite = o.overwrite;
     m_output.threads = o.outputThreads;
+    m_output.name = o.frameName;
     m_geometry.pointSize = o.pointSize;
     m_geometry.pointWorldSize = o.pointWorldSize;
     auto points = render::parsePointChoice(o.points);
@@ -192,13 +193,13 @@ std::optional<OpenFailure> Session::setUp(char** argv)
             return input(ok.error());
         if (!o.overwrite)
             for (int i = 0; i < m_frames; ++i) {
-                const fs::path path =
-                    m_output.dir / fmt::format("{}_{:05d}{}", m_output.prefix, i,
-                                               frame::extensionOf(m_output.format));
+                const fs::path path = frame::framePath(m_output, static_cast<std::uint64_t>(i));
                 std::error_code ec;
                 if (fs::exists(path, ec))
-                    return input(fmt::format(
-                        "{} already exists (pass --overwrite to replace frames)", path.string()));
+                    return input(fmt::format("{} already exists (pass --overwrite to replace "
+                                             "frames; a batch render keeps "
+                                             "them with --resume)",
+                                             path.string()));
             }
     }
 

@@ -83,12 +83,19 @@ FrameWriter::~FrameWriter()
     // A video finish() did not complete is removed by its own destructor.
 }
 
+std::filesystem::path framePath(const OutputSettings& settings, std::uint64_t index)
+{
+    if (settings.name)
+        return settings.dir / settings.name(index);
+    return settings.dir /
+           fmt::format("{}_{:05d}{}", settings.prefix, index, extensionOf(settings.format));
+}
+
 std::filesystem::path FrameWriter::framePath(std::uint64_t index) const
 {
     if (m_video)
         return {};
-    return m_settings.dir /
-           fmt::format("{}_{:05d}{}", m_settings.prefix, index, extensionOf(m_settings.format));
+    return frame::framePath(m_settings, index);
 }
 
 void FrameWriter::submit(const ReadyFrame& frame, std::function<void()> release,

@@ -53,7 +53,13 @@ struct OutputSettings {
     double fps = 30.0;           ///< the video's frame rate
     bool overwrite = false;      ///< replace existing files
     unsigned threads = 0;        ///< workers; 0: one per hardware thread but the render thread's
+    /// Names frame `index`'s file in `dir` (a batch render names frames by sequence frame and
+    /// camera path); empty: PREFIX_NNNNN.EXT.
+    std::function<std::string(std::uint64_t index)> name;
 };
+
+/// The file frame `index` goes to under `settings` (frame files, not a video).
+std::filesystem::path framePath(const OutputSettings& settings, std::uint64_t index);
 
 class FrameWriter {
 public:

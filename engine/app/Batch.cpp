@@ -1,0 +1,166 @@
+#include "engine/app/Batch.h"
+
+#include <charconv>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "engine/core/File.h"
+
+namespace tandem::app {
+
+namespace fs = std::filesystem;
+
+void addBatchOptions(CLI::App& cli, BatchOptions& o)
+{
+    cli.add_option("--frame-range", o.frameRange,
+                   "headless: render sequence frames A to B-1 (A:B, A: to the end, :B from the "
+                   "start), each once and in order, named by sequence frame (frame_000123.png) "
+                   "so ranges rendered anywhere merge into one folder; a range past the end "
+                   "renders nothing");
+    cli.add_option("--camera-paths", o.cameraPaths,
+                   "headless: render the range once along each of these camera paths (JSON "
+                   "keyframes as --camera-path reads, or orbit), named "
+                   "frame_<path name>_000123.png")
+        ->expected(1, -1);
+    cli.add_flag("--resume", o.resume,
+                 "with --frame-range: skip frames whose file exists (files are written under a "
+                 "temporary name and renamed, so one that exists is complete) and remove the "
+                 "temporary files of the others: a retried task renders only what is missing");
+    cli.add_option("--batch-plan", o.planPath,
+                   "write the plan of a batch render (range, camera paths, every file expected) "
+                   "as JSON for scripts/batch/merge.py, and render nothing");
+}
+
+namespace {
+
+Result<int> parseBound(const std::string& text, const std::string& whole)
+{
+    int value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (error != std::errc() || stop != end || value < 0)
+        return fail(fmt::format("--frame-range {}: expected A:B with frame numbers >= 0", whole));
+    return value;
+}
+
+/// A camera path's name in file names: its file's stem, letters, digits, '-' and '_' kept.
+std::string pathName(const std::string& spec)
+{
+    std::string name = spec == "orbit" ? "orbit" : fs::path(spec).stem().string();
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+            c = '-';
+    return name.empty() ? "path" : name;
+}
+
+} // namespace
+
+Result<std::pair<int, int>> parseFrameRange(const std::string& text, int frameCount)
+{
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
+        return fail(fmt::format("--frame-range {}: expected A:B, A: or :B", text));
+    const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+    int first = 0, end = frameCount;
+    if (!a.empty()) {
+        auto parsed = parseBound(a, text);
+        if (!parsed)
+            return fail(parsed.error());
+        first = parsed.value();
+    }
+    if (!b.empty()) {
+        auto parsed = parseBound(b, text);
+        if (!parsed)
+            return fail(parsed.error());
+        end = parsed.value();
+    }
+    if (end < first)
+        return fail(fmt::format("--frame-range {}: the end is before the start", text));
+    first = std::min(first, frameCount);
+    end = std::min(end, frameCount);
+    return std::pair{first, end};
+}
+
+Result<BatchPlan> BatchPlan::make(const BatchOptions& options, int frameCount,
+                                  const fs::path& outDir, const std::string& extension)
+{
+    BatchPlan plan;
+    auto range = parseFrameRange(options.frameRange.empty() ? ":" : options.frameRange, frameCount);
+    if (!range)
+        return fail(range.error());
+    plan.m_first = range.value().first;
+    plan.m_end = range.value().second;
+    plan.m_extension = extension;
+    for (const std::string& spec : options.cameraPaths) {
+        const std::string name = pathName(spec);
+        for (const std::string& other : plan.m_pathNames)
+            if (other == name)
+                return fail(fmt::format("--camera-paths: two paths named \"{}\" (file names "
+                                        "would collide): rename one",
+                                        name));
+        if (spec == "orbit") {
+            plan.m_paths.push_back(io::CameraPath::orbit());
+        } else {
+            auto path = io::readCameraPath(spec);
+            if (!path)
+                return fail(path.error());
+            plan.m_paths.push_back(std::move(path.value()));
+        }
+        plan.m_pathNames.push_back(name);
+    }
+    if (!options.planPath.empty())
+        return plan; // the plan only: nothing is rendered, the folder is not touched
+    if (auto ok = prepareOutputDirectory(outDir); !ok)
+        return fail(ok.error());
+    const int pathCount = std::max<int>(1, static_cast<int>(plan.m_paths.size()));
+    for (int p = 0; p < pathCount; ++p)
+        for (int f = plan.m_first; f < plan.m_end; ++f) {
+            BatchJob job{f, plan.m_paths.empty() ? -1 : p,
+                         plan.fileName(f, plan.m_paths.empty() ? -1 : p)};
+            if (options.resume) {
+                std::error_code error;
+                if (fs::is_regular_file(outDir / job.file, error)) {
+                    ++plan.m_skipped;
+                    continue;
+                }
+                // Left by a run killed while writing it: never kept.
+                fs::remove(outDir / (job.file + ".partial"), error);
+            }
+            plan.m_jobs.push_back(std::move(job));
+        }
+    return plan;
+}
+
+std::string BatchPlan::fileName(int frame, int path) const
+{
+    if (path < 0)
+        return fmt::format("frame_{:06d}{}", frame, m_extension);
+    return fmt::format("frame_{}_{:06d}{}", m_pathNames[static_cast<std::size_t>(path)], frame,
+                       m_extension);
+}
+
+nlohmann::json BatchPlan::toJson(const std::string& sequence, double fps,
+                                 const std::string& size) const
+{
+    nlohmann::json files = nlohmann::json::array();
+    nlohmann::json paths = nlohmann::json::array();
+    const int pathCount = std::max<int>(1, static_cast<int>(m_paths.size()));
+    for (int p = 0; p < pathCount; ++p) {
+        const int path = m_paths.empty() ? -1 : p;
+        nlohmann::json names = nlohmann::json::array();
+        for (int f = m_first; f < m_end; ++f)
+            names.push_back(fileName(f, path));
+        paths.push_back({{"name", path < 0 ? "" : m_pathNames[static_cast<std::size_t>(p)]},
+                         {"files", std::move(names)}});
+    }
+    return {{"tandem_batch_plan", 1},
+            {"sequence", sequence},
+            {"fps", fps},
+            {"size", size},
+            {"range", {m_first, m_end}},
+            {"extension", m_extension},
+            {"camera_paths", std::move(paths)}};
+}
+
+} // namespace tandem::app

@@ -1,0 +1,82 @@
+// Batch rendering of a sequence in pieces (tandem-viewer --headless --frame-range A:B
+// --camera-paths P…): the frames of a range, once per camera path, each written under a name
+// that says which sequence frame and which path it is (frame_000123.png, or
+// frame_<path>_000123.png), so that ranges rendered anywhere (processes, GPUs, Slurm tasks)
+// land in one folder without collisions and scripts/batch/merge.py can check that every frame
+// is there once. --resume skips frames already written (written under a temporary name and
+// renamed, a file that exists is complete) and removes the temporary files a killed run left:
+// a retried task renders only what is missing. --batch-plan writes the whole render's plan
+// (what merge.py checks against) and renders nothing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "engine/core/Result.h"
+#include "engine/io/CameraPath.h"
+
+namespace tandem::app {
+
+struct BatchOptions {
+    std::string frameRange;               ///< "A:B", "A:", ":B" (B exclusive); empty: not a batch
+    std::vector<std::string> cameraPaths; ///< JSON camera paths, each rendered over the range
+    bool resume = false;                  ///< skip frames already written
+    std::string planPath;                 ///< write the plan here and render nothing
+
+    bool active() const { return !frameRange.empty() || !cameraPaths.empty() || !planPath.empty(); }
+};
+
+/// Adds --frame-range, --camera-paths, --resume and --batch-plan to `cli`.
+void addBatchOptions(CLI::App& cli, BatchOptions& options);
+
+/// Parses "A:B", "A:" or ":B" against `frameCount` frames into [first, end), the end clamped to
+/// the count (a range past the end is empty, not an error: the last of several tasks).
+Result<std::pair<int, int>> parseFrameRange(const std::string& text, int frameCount);
+
+/// One frame to render: a sequence frame seen along a camera path.
+struct BatchJob {
+    int frame = 0;
+    int path = -1;    ///< index into BatchPlan::paths(), -1: the session's own camera
+    std::string file; ///< its name in the output folder
+};
+
+class BatchPlan {
+public:
+    /// The plan for `options` over a sequence of `frameCount` frames, written as `extension`
+    /// files into `outDir`. With resume, frames whose file exists are left out (counted in
+    /// skipped()) and temporary files of the others are removed. Fails for a malformed range, a
+    /// camera path that does not load, two paths with one name, or an unwritable folder.
+    static Result<BatchPlan> make(const BatchOptions& options, int frameCount,
+                                  const std::filesystem::path& outDir,
+                                  const std::string& extension);
+
+    /// The name of sequence frame `frame` along path `path` (-1: none), e.g. frame_000123.png
+    /// or frame_orbit_000123.png.
+    std::string fileName(int frame, int path) const;
+    /// What is left to render, paths in order, frames in order within each.
+    const std::vector<BatchJob>& jobs() const { return m_jobs; }
+    const std::vector<io::CameraPath>& paths() const { return m_paths; }
+    /// Frames of the range already written (with resume).
+    std::size_t skipped() const { return m_skipped; }
+    int first() const { return m_first; }
+    int end() const { return m_end; }
+    /// The plan as merge.py reads it: the range, the paths' names, the file names' pattern and
+    /// every expected file.
+    nlohmann::json toJson(const std::string& sequence, double fps, const std::string& size) const;
+
+private:
+    int m_first = 0;
+    int m_end = 0;
+    std::string m_extension;
+    std::vector<std::string> m_pathNames;
+    std::vector<io::CameraPath> m_paths;
+    std::vector<BatchJob> m_jobs;
+    std::size_t m_skipped = 0;
+};
+
+} // namespace tandem::app

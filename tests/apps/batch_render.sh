@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Batch rendering in pieces (tandem-viewer --headless --frame-range / --camera-paths / --resume)
+# and scripts/batch/merge.py: ranges rendered by separate processes equal one process's render
+# byte for byte, along several camera paths too, for a pack and for a folder of files (whose
+# camera fits the first frame, whichever frame a piece starts at); a process killed mid-run and
+# rerun with --resume leaves the same result, no temporary file kept, nothing rendered twice;
+# merge.py passes a complete render (and makes the videos where ffmpeg is), and names missing,
+# damaged and conflicting frames; bad command lines are usage errors.
+# Usage: batch_render.sh VIEWER PACK MERGE_PY OUT_DIR
+set -uo pipefail
+viewer=$(realpath "$1"); pack=$(realpath "$2"); merge=$(realpath "$3"); out=$4
+rm -rf "$out"; mkdir -p "$out"; cd "$out"
+failures=0
+wrong() { echo "FAIL: $*"; failures=$((failures + 1)); }
+render() { "$viewer" --headless "$@" -q; }
+same() { # same FOLDER_A FOLDER_B: the same files, byte for byte
+    local a=$1 b=$2
+    [ "$(ls "$a" | grep -v '\.json$' | sort)" = "$(ls "$b" | grep -v '\.json$' | sort)" ] ||
+        { wrong "$a and $b hold different files"; return; }
+    for f in "$a"/*.png; do cmp -s "$f" "$b/$(basename "$f")" || wrong "$f differs from $b"; done
+}
+seq="sample:points=30000,frames=24"
+size="--size 96x72"
+cat >left.json <<'EOF'
+{"keyframes": [{"frame": 0, "yaw": 10, "pitch": 15, "distance": 1.0},
+               {"frame": 23, "yaw": 120, "pitch": 25, "distance": 0.8}]}
+EOF
+cat >right.json <<'EOF'
+{"keyframes": [{"frame": 0, "yaw": 200, "pitch": -10, "distance": 1.3},
+               {"frame": 23, "yaw": 260, "pitch": 5, "distance": 1.0}]}
+EOF
+
+echo "== ranges in pieces equal the whole, byte for byte"
+render "$seq" $size --out whole --frame-range 0: || wrong "whole: exit $?"
+[ "$(ls whole | wc -l)" = 24 ] || wrong "whole: $(ls whole | wc -l) files, not 24"
+[ -f whole/frame_000023.png ] || wrong "whole: frame_000023.png missing"
+render "$seq" $size --out pieces --frame-range 0:7 || wrong "piece 0:7: exit $?"
+render "$seq" $size --out pieces --frame-range 7:19 || wrong "piece 7:19: exit $?"
+render "$seq" $size --out pieces --frame-range 19:30 || wrong "piece 19:30: exit $?"
+render "$seq" $size --out pieces --frame-range 40:50 || wrong "a range past the end: exit $?"
+same whole pieces
+
+echo "== a pack and a folder of files (no bounds before loading) in pieces"
+"$pack" "$seq" -o seq.tdpk -q || wrong "tandem-pack: exit $?"
+render seq.tdpk $size --out pack_whole --frame-range 0: || wrong "pack whole: exit $?"
+render seq.tdpk $size --out pack_pieces --frame-range :11 || wrong "pack :11: exit $?"
+render seq.tdpk $size --out pack_pieces --frame-range 11: || wrong "pack 11:: exit $?"
+same pack_whole pack_pieces
+mkdir -p plys
+python3 - <<'EOF'
+import math
+for f in range(10):
+    with open(f"plys/scan_{f}.ply", "w") as out:  # a ring drifting and growing frame by frame
+        points = [(math.cos(a / 50) * (1 + f / 5) + f / 3, math.sin(a / 50) * (1 + f / 5), a / 300)
+                  for a in range(314)]
+        out.write("ply\nformat ascii 1.0\nelement vertex %d\nproperty float x\nproperty float y\n"
+                  "property float z\nend_header\n" % len(points))
+        out.writelines(f"{x} {y} {z}\n" for x, y, z in points)
+EOF
+render plys $size --out ply_whole --frame-range 0: --point-size 3 || wrong "plys whole: exit $?"
+render plys $size --out ply_pieces --frame-range 0:4 --point-size 3 || wrong "plys 0:4: exit $?"
+render plys $size --out ply_pieces --frame-range 4: --point-size 3 || wrong "plys 4:: exit $?"
+same ply_whole ply_pieces
+
+echo "== camera paths: each over the range, named by path"
+render "$seq" $size --out paths_whole --frame-range 0: --camera-paths left.json right.json orbit ||
+    wrong "paths whole: exit $?"
+[ "$(ls paths_whole | wc -l)" = 72 ] || wrong "paths: $(ls paths_whole | wc -l) files, not 72"
+for name in left right orbit; do
+    [ -f "paths_whole/frame_${name}_000012.png" ] || wrong "paths: frame_${name}_000012.png missing"
+done
+cmp -s paths_whole/frame_left_000005.png paths_whole/frame_right_000005.png &&
+    wrong "paths: two paths drew the same image"
+render "$seq" $size --out paths_pieces --frame-range 0:13 --camera-paths left.json right.json orbit ||
+    wrong "paths 0:13: exit $?"
+render "$seq" $size --out paths_pieces --frame-range 13: --camera-paths left.json right.json orbit ||
+    wrong "paths 13:: exit $?"
+same paths_whole paths_pieces
+
+echo "== killed mid-run, resumed: the same result, nothing kept half-written"
+long="sample:points=30000,frames=400"
+render "$long" $size --out long_whole --frame-range 100:220 || wrong "long whole: exit $?"
+"$viewer" --headless "$long" $size --out killed --frame-range 100:220 -q &
+pid=$!
+for _ in $(seq 1 600); do # until some frames are written, at most 60 s
+    [ "$(ls killed 2>/dev/null | grep -c '\.png$')" -ge 10 ] && break
+    sleep 0.1
+done
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+written=$(ls killed | grep -c '\.png$')
+[ "$written" -ge 10 ] && [ "$written" -lt 120 ] ||
+    echo "note: $written frames written when killed (the kill is not mid-run)"
+echo junk >killed/frame_000219.png.partial # as a kill while writing leaves it
+"$viewer" --headless "$long" $size --out killed --frame-range 100:220 --resume >resume.log 2>&1 ||
+    wrong "resume: exit $?"
+grep -q "resuming: $written frames already written" resume.log ||
+    wrong "resume did not skip the $written frames written: $(grep -i resum resume.log)"
+[ "$(find killed -name '*.partial' | wc -l)" = 0 ] || wrong "resume left a .partial file"
+same long_whole killed
+"$viewer" --headless "$long" $size --out killed --frame-range 100:220 --resume >again.log 2>&1 ||
+    wrong "resume of a finished range: exit $?"
+grep -q "nothing to render" again.log || wrong "a finished range rendered again: $(cat again.log)"
+"$viewer" --headless "$long" $size --out killed --frame-range 100:220 >norestart.log 2>&1 &&
+    wrong "a second render over existing frames without --resume or --overwrite succeeded"
+grep -q "already exists" norestart.log || wrong "no 'already exists': $(cat norestart.log)"
+
+echo "== merge.py: complete, then missing, damaged and conflicting frames named"
+"$viewer" --headless "$seq" $size --frame-range 0: --camera-paths left.json right.json orbit \
+    --batch-plan plan.json -q || wrong "--batch-plan: exit $?"
+[ ! -d out ] || wrong "--batch-plan made an output folder"
+python3 "$merge" plan.json paths_pieces >merge.log 2>&1 || wrong "merge of a complete render: $(cat merge.log)"
+grep -q "all 72 frames present once and complete" merge.log || wrong "merge: $(cat merge.log)"
+if command -v ffmpeg >/dev/null; then
+    python3 "$merge" plan.json paths_pieces --video merged/v.mp4 -q ||
+        wrong "merge --video: exit $?"
+    for name in left right orbit; do [ -s "merged/v_$name.mp4" ] || wrong "no merged/v_$name.mp4"; done
+    python3 "$merge" plan.json paths_pieces --video merged/v.mp4 -q 2>/dev/null &&
+        wrong "merge --video replaced videos without --overwrite"
+fi
+mkdir -p gathered
+render "$seq" $size --out elsewhere_a --frame-range 0:10 --camera-paths left.json right.json orbit
+render "$seq" $size --out elsewhere_b --frame-range 10: --camera-paths left.json right.json orbit
+python3 "$merge" plan.json gathered --from elsewhere_a elsewhere_b -q || wrong "merge --from: exit $?"
+same paths_whole gathered
+rm gathered/frame_left_000004.png elsewhere_a/frame_left_000004.png
+rm gathered/frame_orbit_00001[5-7].png elsewhere_b/frame_orbit_00001[5-7].png
+head -c 300 paths_whole/frame_right_000020.png >gathered/frame_right_000020.png
+cp gathered/frame_right_000020.png elsewhere_b/frame_right_000020.png
+cp paths_whole/frame_right_000001.png elsewhere_b/frame_left_000001.png # a stray, other bytes
+python3 "$merge" plan.json gathered --from elsewhere_a elsewhere_b >broken.log 2>&1 &&
+    wrong "merge of a broken render succeeded"
+grep -q "1 frames missing along left: 4" broken.log || wrong "missing left 4 not named: $(cat broken.log)"
+grep -q "3 frames missing along orbit: 15-17" broken.log || wrong "missing orbit 15-17 not named"
+grep -q "frame_right_000020.png: truncated" broken.log || wrong "damaged frame not named: $(cat broken.log)"
+grep -qE "frame_left_000001.png: present in [23] places with different contents" broken.log ||
+    wrong "conflict not named: $(cat broken.log)"
+
+echo "== bad command lines"
+usage() { "$viewer" "$@" >usage.log 2>&1; local code=$?; [ $code = 2 ] || wrong "$* exit $code, not 2: $(cat usage.log)"; }
+usage --headless "$seq" --frame-range 5:2
+usage --headless "$seq" --frame-range a:b
+usage --headless "$seq" --frame-range 7
+usage "$seq" --frame-range 0:3
+usage --headless "$seq" --frame-range 0:3 --spin 2
+usage --headless "$seq" --frame-range 0:3 --frames 2
+"$viewer" --headless "$seq" --frame-range 0:3 --camera-paths missing.json >missing.log 2>&1
+[ $? = 1 ] && grep -q "missing.json" missing.log || wrong "a missing camera path: $(cat missing.log)"
+"$viewer" --headless "$seq" --frame-range 0:3 --camera-paths left.json sub/left.json >twice.log 2>&1
+[ $? = 1 ] && grep -q 'two paths named "left"' twice.log || wrong "two paths of one name: $(cat twice.log)"
+
+if [ "$failures" -ne 0 ]; then echo "$failures failures"; exit 1; fi
+echo "batch rendering: all checks passed"
