@@ -14,6 +14,7 @@ packages=(
     clang-16 libclang-rt-16-dev llvm-16
     python3-dev pybind11-dev libdlpack-dev python3-torch python3-numpy
     python3-pip python3-setuptools python3-wheel
+    slurmctld slurmd slurm-client
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -57,6 +57,13 @@ else
     skipped+=("capture: needs librenderdoc, renderdoccmd, python3-renderdoc (import renderdoc) and an X display for the replay")
 fi
 
+# slurm: a one-node Slurm cluster the test starts (slurm-wlm's slurmctld and slurmd).
+if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null; then
+    tiers+=(slurm)
+else
+    skipped+=("slurm: slurmctld, slurmd and sbatch not installed (install-deps.sh installs them)")
+fi
+
 # gpu: an NVIDIA GPU with a working driver and a CUDA build.
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 \
         && grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
