@@ -19,7 +19,11 @@
 # tier (the package's tests on CUDA tensors among them), the package's tests on CPU tensors,
 # tandem-bench tensor-raster and scripts/bench-rasterize.py on the same grid (TANDEM_NO_BENCH=1:
 # the tests only).
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python]
+# --batch builds what the multi-GPU issue needs and runs only that: on this host's GPUs, one
+# process per GPU against one process (images byte for byte, nvidia-smi per process in the log),
+# then the throughput of one process, two on one GPU, and one per GPU (where there are two) on a
+# 1 M-point pack at 1080p, written as PNG and rendered only (scripts/render-local.sh each).
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -64,6 +68,7 @@ targets=()
 [ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack tandem-png-check)
 [ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
 [ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-raster tandem_python)
+[ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
@@ -95,6 +100,102 @@ if [ "$mode" = "--python" ]; then
     step "done"
     exit $status
 fi
+if [ "$mode" = "--batch" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    work="${TANDEM_WORK:-/tmp/tandem-batch}"
+    rm -rf "$work"; mkdir -p "$work"
+    step() { echo "== $* (at ${SECONDS}s)"; }
+    viewer=build-gpu/bin/tandem-viewer
+    gpus=$(nvidia-smi -L | grep -c '^GPU ')
+    step "the GPUs ($gpus)"
+    nvidia-smi -L | tee "$out/gpus.txt"
+    step "tandem-pack: 1M-point sample, ${TANDEM_BATCH_FRAMES:-150} frames"
+    timeout 200 build-gpu/bin/tandem-pack "sample:points=1000000,frames=${TANDEM_BATCH_FRAMES:-150}" \
+        -o "$work/seq.tdpk" --overwrite -q >"$out/pack.log" 2>&1 || status=1
+    args=(--size 1920x1080 --postfx tonemap,fxaa)
+    step "one process against one process per GPU (or two on GPU 0): the same images"
+    timeout 200 scripts/render-local.sh "$work/seq.tdpk" "$work/one" --gpus 1 --viewer "$viewer" \
+        -- "${args[@]}" >"$out/check_one.log" 2>&1 || status=1
+    if [ "$gpus" -ge 2 ]; then
+        timeout 200 scripts/render-local.sh "$work/seq.tdpk" "$work/split" --gpus 2 --viewer "$viewer" \
+            -- "${args[@]}" >"$out/check_split.log" 2>&1 || status=1
+    else
+        timeout 200 scripts/render-local.sh "$work/seq.tdpk" "$work/split" --gpus 1 --per-gpu 2 \
+            --viewer "$viewer" -- "${args[@]}" >"$out/check_split.log" 2>&1 || status=1
+    fi
+    cat "$out/check_one.log" "$out/check_split.log" | grep -E "render-local|process|frames present|error"
+    differing=0
+    for f in "$work"/one/frame_*.png; do cmp -s "$f" "$work/split/$(basename "$f")" || differing=$((differing + 1)); done
+    echo "images differing between one process and the split: $differing of $(ls "$work"/one/frame_*.png | wc -l)" |
+        tee "$out/check_compare.txt"
+    [ "$differing" = 0 ] || status=1
+    for i in 0 1; do
+        grep -m1 -E "rendering with|passes:" "$work/split/logs/local_$i.log" 2>/dev/null
+        python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); i=r["interop"]; print("process", sys.argv[2], "interop:", i["path"], "CUDA device", i["cuda_device"], i["cuda_device_name"], "EGL on CUDA device", i["egl_cuda_device"])' \
+            "$work/split/logs/local_$i.json" "$i" 2>/dev/null
+    done | tee -a "$out/check_compare.txt"
+    cp "$work/split/logs/gpus.csv" "$out/check_gpus.csv" 2>/dev/null
+    python3 - "$work/split/logs/gpus.csv" <<'PY' | tee -a "$out/check_compare.txt"
+import collections, csv, sys
+apps = collections.defaultdict(set)
+busy = collections.defaultdict(list)
+for row in csv.reader(open(sys.argv[1])):
+    if len(row) >= 4 and row[1].strip() == "gpu":
+        busy[row[2].strip()].append(int(row[4]) if len(row) > 4 and row[4].strip().isdigit() else 0)
+    elif len(row) >= 3 and row[1].strip().isdigit():
+        apps[row[2].strip()].add(row[1].strip())
+for uuid, pids in sorted(apps.items()):
+    print(f"nvidia-smi: GPU {uuid}: processes {sorted(pids)}")
+for index, samples in sorted(busy.items()):
+    print(f"nvidia-smi: GPU {index}: utilization samples {samples} (max {max(samples)} %)")
+PY
+    step "throughput: one process, two on one GPU$([ "$gpus" -ge 2 ] && echo ", one per GPU")"
+    variants=("1 1" "1 2")
+    [ "$gpus" -ge 2 ] && variants+=("2 1" "2 2")
+    for format in png none; do
+        for variant in "${variants[@]}"; do
+            read -r g k <<<"$variant"
+            name="${format}_g${g}_k${k}"
+            timeout 200 scripts/render-local.sh "$work/seq.tdpk" "$work/$name" --gpus "$g" --per-gpu "$k" \
+                --viewer "$viewer" $([ "$format" = none ] && echo --no-merge) -- "${args[@]}" --format "$format" \
+                >"$out/throughput_$name.log" 2>&1 || status=1
+            cp "$work/$name/logs/local.json" "$out/throughput_$name.json" 2>/dev/null
+            grep "frames/s" "$out/throughput_$name.log"
+            rm -rf "${work:?}/$name"
+        done
+    done
+    python3 - "$out" "$commit" "$gpus" <<'PY'
+import datetime, glob, json, os, subprocess, sys
+out, commit, gpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
+smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                     capture_output=True, text=True).stdout.strip().splitlines()
+runs = []
+for path in sorted(glob.glob(os.path.join(out, "throughput_*.json"))):
+    name = os.path.basename(path)[len("throughput_"):-len(".json")]
+    record = json.load(open(path))
+    record["output"] = name.split("_")[0]
+    runs.append(record)
+for output in ("png", "none"):
+    base = [r for r in runs if r["output"] == output and r["processes"] == 1]
+    for r in runs:
+        if r["output"] == output and base:
+            r["speedup_vs_one_process"] = r["frames_per_second"] / base[0]["frames_per_second"]
+result = {"benchmark": "batch-throughput", "commit": commit,
+          "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+          "device": smi[0].split(",")[0] if smi else "?", "driver": smi[0].split(",")[1].strip() if smi else "?",
+          "gpus": gpus, "sequence": "tandem-pack sample:points=1000000 (a 1 M-point pack)",
+          "size": "1920x1080", "postfx": "tonemap,fxaa",
+          "statistic": "frames of the whole render over its wall time (processes started together, the last one's end)",
+          "runs": runs}
+json.dump(result, open(os.path.join(out, "bench_batch.json"), "w"), indent=1)
+for r in runs:
+    print(f"{r['output']:4} {r['gpus']} GPU(s) x {r['per_gpu']}: {r['frames_per_second']:.1f} frames/s "
+          f"({r.get('speedup_vs_one_process', 1):.2f}x one process)")
+PY
+    step "done"
+    exit $status
+fi
+
 if [ "$mode" = "--robust" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     work="${TANDEM_WORK:-/tmp/tandem-robust}"

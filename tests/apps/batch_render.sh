@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Batch rendering in pieces (tandem-viewer --headless --frame-range / --camera-paths / --resume)
-# and scripts/batch/merge.py: ranges rendered by separate processes equal one process's render
+# Batch rendering in pieces (tandem-viewer --headless --frame-range / --camera-paths / --resume),
+# scripts/render-local.sh and scripts/batch/merge.py: ranges rendered by separate processes equal one process's render
 # byte for byte, along several camera paths too, for a pack and for a folder of files (whose
 # camera fits the first frame, whichever frame a piece starts at); a process killed mid-run and
 # rerun with --resume leaves the same result, no temporary file kept, nothing rendered twice;
@@ -9,13 +9,14 @@
 # Usage: batch_render.sh VIEWER PACK MERGE_PY OUT_DIR
 set -uo pipefail
 viewer=$(realpath "$1"); pack=$(realpath "$2"); merge=$(realpath "$3"); out=$4
+root="$(cd "$(dirname "$merge")/../.." && pwd)"
 rm -rf "$out"; mkdir -p "$out"; cd "$out"
 failures=0
 wrong() { echo "FAIL: $*"; failures=$((failures + 1)); }
 render() { "$viewer" --headless "$@" -q; }
 same() { # same FOLDER_A FOLDER_B: the same files, byte for byte
     local a=$1 b=$2
-    [ "$(ls "$a" | grep -v '\.json$' | sort)" = "$(ls "$b" | grep -v '\.json$' | sort)" ] ||
+    [ "$(ls "$a" | grep '\.png$' | sort)" = "$(ls "$b" | grep '\.png$' | sort)" ] ||
         { wrong "$a and $b hold different files"; return; }
     for f in "$a"/*.png; do cmp -s "$f" "$b/$(basename "$f")" || wrong "$f differs from $b"; done
 }
@@ -61,6 +62,12 @@ render plys $size --out ply_whole --frame-range 0: --point-size 3 || wrong "plys
 render plys $size --out ply_pieces --frame-range 0:4 --point-size 3 || wrong "plys 0:4: exit $?"
 render plys $size --out ply_pieces --frame-range 4: --point-size 3 || wrong "plys 4:: exit $?"
 same ply_whole ply_pieces
+
+echo "== scripts/render-local.sh: processes side by side, merged and checked"
+"$root/scripts/render-local.sh" "$seq" local --per-gpu 3 --viewer "$viewer" -- $size >local.log 2>&1 ||
+    wrong "render-local.sh: $(tail -5 local.log)"
+grep -q "all 24 frames present once and complete" local.log || wrong "render-local.sh: $(cat local.log)"
+same whole local
 
 echo "== camera paths: each over the range, named by path"
 render "$seq" $size --out paths_whole --frame-range 0: --camera-paths left.json right.json orbit ||
