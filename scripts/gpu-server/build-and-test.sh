@@ -109,8 +109,8 @@ if [ "$mode" = "--batch" ]; then
     gpus=$(nvidia-smi -L | grep -c '^GPU ')
     step "the GPUs ($gpus)"
     nvidia-smi -L | tee "$out/gpus.txt"
-    step "tandem-pack: 1M-point sample, ${TANDEM_BATCH_FRAMES:-150} frames"
-    timeout 200 build-gpu/bin/tandem-pack "sample:points=1000000,frames=${TANDEM_BATCH_FRAMES:-150}" \
+    step "tandem-pack: 1M-point sample, ${TANDEM_BATCH_FRAMES:-600} frames"
+    timeout 200 build-gpu/bin/tandem-pack "sample:points=1000000,frames=${TANDEM_BATCH_FRAMES:-600}" \
         -o "$work/seq.tdpk" --overwrite -q >"$out/pack.log" 2>&1 || status=1
     args=(--size 1920x1080 --postfx tonemap,fxaa)
     step "one process against one process per GPU (or two on GPU 0): the same images"
@@ -150,7 +150,7 @@ for index, samples in sorted(busy.items()):
     print(f"nvidia-smi: GPU {index}: utilization samples {samples} (max {max(samples)} %)")
 PY
     step "throughput: one process, two on one GPU$([ "$gpus" -ge 2 ] && echo ", one per GPU")"
-    variants=("1 1" "1 2")
+    variants=("1 1" "1 2" "1 4")
     [ "$gpus" -ge 2 ] && variants+=("2 1" "2 2")
     for format in png none; do
         for variant in "${variants[@]}"; do
@@ -160,6 +160,9 @@ PY
                 --viewer "$viewer" $([ "$format" = none ] && echo --no-merge) -- "${args[@]}" --format "$format" \
                 >"$out/throughput_$name.log" 2>&1 || status=1
             cp "$work/$name/logs/local.json" "$out/throughput_$name.json" 2>/dev/null
+            for report in "$work/$name"/logs/local_*.json; do # each process's own report
+                cp "$report" "$out/throughput_${name}_$(basename "$report")" 2>/dev/null
+            done
             grep "frames/s" "$out/throughput_$name.log"
             rm -rf "${work:?}/$name"
         done
@@ -170,10 +173,21 @@ out, commit, gpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
 smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                      capture_output=True, text=True).stdout.strip().splitlines()
 runs = []
-for path in sorted(glob.glob(os.path.join(out, "throughput_*.json"))):
+for path in sorted(glob.glob(os.path.join(out, "throughput_*_k[0-9].json"))):
     name = os.path.basename(path)[len("throughput_"):-len(".json")]
     record = json.load(open(path))
     record["output"] = name.split("_")[0]
+    # Where each process's time went: its own frames/s, loader and output waits.
+    record["per_process"] = []
+    for report in sorted(glob.glob(os.path.join(out, f"throughput_{name}_local_*.json"))):
+        r = json.load(open(report))
+        s, o = r.get("streaming", {}), r.get("output", {})
+        record["per_process"].append({
+            "frames": r.get("frames"), "frames_per_second": s.get("frames_per_second"),
+            "loader_waits": s.get("loader_waits"), "loader_busy": s.get("loader_busy"),
+            "mean_load_ms": s.get("mean_load_ms"), "cache_hit_rate": s.get("cache_hit_rate"),
+            "output_queue_waits": o.get("queue_waits"), "mean_write_ms": o.get("mean_write_ms"),
+            "gpu_p50_ms": {k: v.get("p50_ms") for k, v in r.get("profile", {}).get("gpu_stages", {}).items()}})
     runs.append(record)
 for output in ("png", "none"):
     base = [r for r in runs if r["output"] == output and r["processes"] == 1]
