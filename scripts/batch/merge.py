@@ -26,13 +26,20 @@ import zlib
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def check_png(path, width, height):
-    """None when `path` is a complete PNG of width x height, else what is wrong."""
+def read(path):
+    """The file's bytes, or the reason it cannot be read (a str)."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            return f.read()
     except OSError as error:
         return f"cannot read: {error.strerror}"
+
+
+def check_png(path, width, height):
+    """None when `path` is a complete PNG of width x height, else what is wrong."""
+    data = read(path)
+    if isinstance(data, str):
+        return data
     if not data.startswith(PNG_SIGNATURE):
         return "not a PNG"
     offset, size, idat, ended = len(PNG_SIGNATURE), None, zlib.decompressobj(), False
@@ -67,11 +74,9 @@ def check_png(path, width, height):
 
 
 def check_pam(path, width, height):
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        return f"cannot read: {error.strerror}"
+    data = read(path)
+    if isinstance(data, str):
+        return data
     end = data.find(b"ENDHDR\n")
     if not data.startswith(b"P7\n") or end < 0:
         return "not a PAM file"

@@ -142,6 +142,13 @@ grep -q "frame_right_000020.png: truncated" broken.log || wrong "damaged frame n
 grep -qE "frame_left_000001.png: present in [23] places with different contents" broken.log ||
     wrong "conflict not named: $(cat broken.log)"
 
+render "$seq" $size --out pam --frame-range 0:4 --format pam || wrong "pam piece: exit $?"
+"$viewer" --headless "$seq" $size --frame-range 0:4 --format pam --batch-plan pam_plan.json -q
+python3 "$merge" pam_plan.json pam -q || wrong "merge of PAM frames: exit $?"
+head -c 2000 pam/frame_000002.pam >cut.pam && mv cut.pam pam/frame_000002.pam
+python3 "$merge" pam_plan.json pam >pam.log 2>&1 && wrong "a truncated PAM frame passed"
+grep -q "frame_000002.pam: truncated" pam.log || wrong "truncated PAM not named: $(cat pam.log)"
+
 echo "== bad command lines"
 usage() { "$viewer" "$@" >usage.log 2>&1; local code=$?; [ $code = 2 ] || wrong "$* exit $code, not 2: $(cat usage.log)"; }
 usage --headless "$seq" --frame-range 5:2
