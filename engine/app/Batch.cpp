@@ -1,5 +1,7 @@
 #include "engine/app/Batch.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <system_error>
 
