@@ -58,6 +58,7 @@ plan="$out/logs/plan.json"
     exit 1
 frames=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["range"][1])' "$plan")
 files=$(python3 -c 'import json,sys; print(sum(len(p["files"]) for p in json.load(open(sys.argv[1]))["camera_paths"]))' "$plan")
+[ "$frames" -gt 0 ] || { echo "render-local: nothing to render ($seq has no frames)"; exit 0; }
 processes=$((gpus * per_gpu))
 [ "$processes" -le "$frames" ] || processes=$frames
 per=$(( (frames + processes - 1) / processes ))

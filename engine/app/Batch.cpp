@@ -77,7 +77,7 @@ Result<std::pair<int, int>> parseFrameRange(const std::string& text, int frameCo
             return fail(parsed.error());
         end = parsed.value();
     }
-    if (end < first)
+    if (!a.empty() && !b.empty() && end < first)
         return fail(fmt::format("--frame-range {}: the end is before the start", text));
     first = std::min(first, frameCount);
     end = std::min(end, frameCount);

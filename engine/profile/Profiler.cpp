@@ -235,8 +235,12 @@ struct Profiler::CudaClock {
     }
     ~CudaClock()
     {
-        cuda::clearError("cudaEventDestroy(profile clock)", cudaEventDestroy(reference));
-        cuda::clearError("cudaEventDestroy(profile clock)", cudaEventDestroy(next));
+        // A failure is logged; the driver unloading at exit is not one.
+        for (cudaEvent_t event : {reference, next}) {
+            const cudaError_t result = cudaEventDestroy(event);
+            cuda::clearError("cudaEventDestroy(profile clock)",
+                             result == cudaErrorCudartUnloading ? result : cudaSuccess);
+        }
     }
     CudaClock(const CudaClock&) = delete;
     CudaClock& operator=(const CudaClock&) = delete;

@@ -30,7 +30,9 @@ public:
     TriangleRaster& operator=(const TriangleRaster&) = delete;
 
     /// CUDA device memory of the current device in ClipRasterShape's layouts, every kernel
-    /// ordered on `stream` (a cudaStream_t; null is the legacy default stream). Does not block,
+    /// ordered on `stream` (a cudaStream_t; null is the legacy default stream), after the
+    /// previous call's kernels when that was on another stream (they share scratch memory, made
+    /// on the device of the first call: one object a device). Does not block,
     /// except that growing its scratch memory (visibility keys, tile counts) allocates. Triangles
     /// with an index past the vertex count are not drawn. Throws CudaError.
     void rasterize(const float* positions, const std::uint32_t* triangles, float* output,

@@ -128,6 +128,20 @@ struct TriangleRaster::Scratch {
     cuda::DeviceBuffer<unsigned long long> ends;  // T
     cuda::DeviceBuffer<unsigned char> scan;       // CUB's temporary storage
     int tileBlocks = 0;
+    /// Recorded on the stream of the last call after its last kernel: a call on another stream
+    /// waits for it before it reuses the scratch memory.
+    cudaEvent_t done = nullptr;
+    bool recorded = false;
+
+    ~Scratch()
+    {
+        if (!done)
+            return;
+        // A failure is logged; the driver unloading at exit is not one.
+        const cudaError_t result = cudaEventDestroy(done);
+        cuda::clearError("cudaEventDestroy(TriangleRaster)",
+                         result == cudaErrorCudartUnloading ? result : cudaSuccess);
+    }
 };
 
 TriangleRaster::TriangleRaster() : m_scratch(std::make_unique<Scratch>()) {}
@@ -151,6 +165,12 @@ void TriangleRaster::rasterize(const float* positions, const std::uint32_t* tria
         return;
     }
     Scratch& scratch = *m_scratch;
+    if (!scratch.done)
+        TANDEM_CUDA_CHECK(cudaEventCreateWithFlags(&scratch.done, cudaEventDisableTiming));
+    // The previous call may still be using the scratch memory on another stream. (Growing it
+    // below frees the old buffers, which cudaFree does only once the device is done with them.)
+    if (scratch.recorded)
+        TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s, scratch.done, 0));
     scratch.keys.reserve(pixels);
     scratch.tiles.reserve(shape.triangles);
     scratch.ends.reserve(shape.triangles);
@@ -187,6 +207,8 @@ void TriangleRaster::rasterize(const float* positions, const std::uint32_t* tria
                                              reinterpret_cast<float4*>(output) + b * pixels);
         cuda::checkLaunch("resolveKernel");
     }
+    TANDEM_CUDA_CHECK(cudaEventRecord(scratch.done, s));
+    scratch.recorded = true;
 }
 
 } // namespace tandem::render

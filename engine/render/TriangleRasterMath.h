@@ -26,8 +26,9 @@ inline constexpr int SubpixelBits = 8;
 inline constexpr std::int64_t SubpixelOne = std::int64_t{1} << SubpixelBits;
 /// Triangles within |x|, |y| <= GuardBand·w are drawn without clipping their sides.
 inline constexpr float GuardBand = 4.0f;
-/// Vertices a triangle clipped by the 7 planes can have.
-inline constexpr int MaxPolygon = 10;
+/// Vertices a triangle clipped by the 7 planes can have: one more a plane for a convex polygon;
+/// room for two more a plane, and never written past, where rounding makes it not quite convex.
+inline constexpr int MaxPolygon = 17;
 /// A key no triangle has: an empty pixel.
 inline constexpr std::uint64_t EmptyKey = ~std::uint64_t{0};
 /// Pixels a bounding box may hold for one thread to walk it; larger triangles are split into
@@ -137,9 +138,9 @@ TANDEM_HD int clipPolygon(const Vertex (&triangle)[3], Vertex (&polygon)[MaxPoly
             const float db = planeDistance(b, plane);
             const bool aIn = da >= 0.0f;
             const bool bIn = db >= 0.0f;
-            if (aIn)
+            if (aIn && kept < MaxPolygon)
                 to[kept++] = a;
-            if (aIn != bIn)
+            if (aIn != bIn && kept < MaxPolygon)
                 to[kept++] = aIn ? crossing(a, b, da, db) : crossing(b, a, db, da);
         }
         count = kept < 3 ? 0 : kept;
@@ -277,15 +278,16 @@ TANDEM_HD Bounds forEachPiece(const Vertex (&triangle)[3], int width, int height
     return all;
 }
 
-/// Whether the triangle covers pixel (px, py), and its depth there (the piece covering it).
+/// Whether the triangle covers pixel (px, py), and its depth there: the nearest of the pieces
+/// covering it (pieces only overlap where snapping folds a sliver), as drawing every piece keeps.
 TANDEM_HD bool coverAny(const Vertex (&triangle)[3], int width, int height, int px, int py,
                         float& depth)
 {
     bool covered = false;
     forEachPiece(triangle, width, height, [&](const Snapped& s) {
         float z;
-        if (!covered && px >= s.bounds.x0 && px <= s.bounds.x1 && py >= s.bounds.y0 &&
-            py <= s.bounds.y1 && cover(s, px, py, z)) {
+        if (px >= s.bounds.x0 && px <= s.bounds.x1 && py >= s.bounds.y0 && py <= s.bounds.y1 &&
+            cover(s, px, py, z) && (!covered || z < depth)) {
             covered = true;
             depth = z;
         }

@@ -168,7 +168,12 @@ def main():
                 continue
             damage = check(found[0], width, height)
             if damage:
-                problems.append(f"{found[0]}: {damage}")
+                # Set aside, so that a resumed render (--resume skips files that exist) draws it
+                # again: a crash after the rename but before the data reached the disk, say.
+                for copy in found:
+                    os.replace(copy, copy + ".damaged")
+                problems.append(f"{found[0]}: {damage} (set aside as {os.path.basename(found[0])}"
+                                f".damaged: a render with --resume draws it again)")
                 continue
             if found[0] != target and not os.path.exists(target):
                 shutil.copyfile(found[0], target + ".partial")

@@ -33,7 +33,11 @@ while [ $# -gt 0 ]; do
         --viewer) viewer=$2; shift 2 ;;
         --sbatch) extra_sbatch=$2; shift 2 ;;
         --gres) gres=$2; shift 2 ;;
-        --camera-paths) shift; while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do paths+=("$(realpath "$1" 2>/dev/null || echo "$1")"); shift; done ;;
+        --camera-paths) shift
+            while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do # absolute paths for the tasks; orbit as it is
+                if [ "$1" = orbit ]; then paths+=(orbit); else paths+=("$(realpath -e "$1" 2>/dev/null || echo "$1")"); fi
+                shift
+            done ;;
         --) shift; break ;;
         --help) usage 0 ;;
         *) echo "error: unknown option $1 (--help lists them)" >&2; exit 2 ;;

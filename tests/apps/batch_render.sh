@@ -39,6 +39,7 @@ render "$seq" $size --out pieces --frame-range 0:7 || wrong "piece 0:7: exit $?"
 render "$seq" $size --out pieces --frame-range 7:19 || wrong "piece 7:19: exit $?"
 render "$seq" $size --out pieces --frame-range 19:30 || wrong "piece 19:30: exit $?"
 render "$seq" $size --out pieces --frame-range 40:50 || wrong "a range past the end: exit $?"
+render "$seq" $size --out pieces --frame-range 40: || wrong "an open range past the end: exit $?"
 same whole pieces
 
 echo "== a pack and a folder of files (no bounds before loading) in pieces"
@@ -141,6 +142,14 @@ grep -q "3 frames missing along orbit: 15-17" broken.log || wrong "missing orbit
 grep -q "frame_right_000020.png: truncated" broken.log || wrong "damaged frame not named: $(cat broken.log)"
 grep -qE "frame_left_000001.png: present in [23] places with different contents" broken.log ||
     wrong "conflict not named: $(cat broken.log)"
+[ -f gathered/frame_right_000020.png.damaged ] && [ ! -f gathered/frame_right_000020.png ] ||
+    wrong "the damaged frame was not set aside"
+# The stray removed, the missing and damaged frames drawn again by a resumed render: complete.
+rm elsewhere_b/frame_left_000001.png elsewhere_b/frame_right_000020.png.damaged
+render "$seq" $size --out gathered --frame-range 0: --camera-paths left.json right.json orbit --resume ||
+    wrong "resumed render of the gaps: exit $?"
+python3 "$merge" plan.json gathered --from elsewhere_a elsewhere_b -q || wrong "merge after the repair: exit $?"
+same paths_whole gathered
 
 render "$seq" $size --out pam --frame-range 0:4 --format pam || wrong "pam piece: exit $?"
 "$viewer" --headless "$seq" $size --frame-range 0:4 --format pam --batch-plan pam_plan.json -q
