@@ -250,6 +250,27 @@ class CudaStreams(unittest.TestCase):
             tandem.rasterize(pos, tri, (64, 64))
         self.assertEqual(tandem.renderer(pos.device).handoffs, before)
 
+    def test_calls_on_two_streams_each_get_their_own_result(self):
+        # The CUDA rasterizer's scratch memory is shared by its calls: a call on another stream
+        # must wait for the one before, not clear the keys under its kernels.
+        positions, tri = wavy_grid(256)
+        tri = tri.cuda()
+        a = torch.stack([perspective(positions, turn=0.05 * i) for i in range(4)]).cuda()
+        b = perspective(positions, turn=-0.3).cuda()
+        size = (1080, 1920)
+        expected_a = tandem.rasterize(a, tri, size)
+        expected_b = tandem.rasterize(b, tri, size)
+        torch.cuda.synchronize()
+        first, second = torch.cuda.Stream(), torch.cuda.Stream()
+        for _ in range(3):
+            with torch.cuda.stream(first):
+                got_a = tandem.rasterize(a, tri, size)
+            with torch.cuda.stream(second):
+                got_b = tandem.rasterize(b, tri, size)
+            torch.cuda.synchronize()
+            torch.testing.assert_close(got_a, expected_a, rtol=0, atol=0)
+            torch.testing.assert_close(got_b, expected_b, rtol=0, atol=0)
+
     def test_the_rasterizers_agree(self):
         # A pixel may name another triangle only where an edge passes within a subpixel of its
         # centre: few of them; where both name the same triangle the values are GL's.
