@@ -76,9 +76,32 @@ for _ in $(seq 1 150); do
 done
 sinfo -h -o %t | grep -q idle ||
     { echo "FAIL: the test cluster did not come up"; tail -5 slurmctld.log slurmd.log; exit 1; }
-listening=$(ss -ltn 2>/dev/null | grep -E ":($ctld_port|$d_port) " | awk '{print $4}' | sort -u | tr '\n' ' ')
+# Every listening socket on the two ports, from the kernel's tables: both on 127.0.0.1 only.
+listening=$(python3 - "$ctld_port" "$d_port" <<'PY'
+import socket, struct, sys
+ports = {int(p) for p in sys.argv[1:]}
+found = []
+for table, family in (("/proc/net/tcp", 4), ("/proc/net/tcp6", 6)):
+    try:
+        lines = open(table).read().splitlines()[1:]
+    except OSError:
+        continue
+    for line in lines:
+        fields = line.split()
+        address, port = fields[1].split(":")
+        if fields[3] != "0A" or int(port, 16) not in ports:  # 0A: LISTEN
+            continue
+        if family == 4:
+            host = socket.inet_ntoa(struct.pack("<I", int(address, 16)))
+        else:
+            host = "[" + address + "]"
+        found.append(f"{host}:{int(port, 16)}")
+print(" ".join(sorted(found, key=lambda entry: (int(entry.rsplit(":", 1)[1]), entry))))
+PY
+)
 echo "cluster up: slurmctld and slurmd listening on $listening"
-case "$listening" in *0.0.0.0*|*"*:"*|*"[::]"*) wrong "a daemon listens beyond 127.0.0.1: $listening" ;; esac
+[ "$listening" = "127.0.0.1:$(printf '%s\n' "$ctld_port" "$d_port" | sort -n | head -1) 127.0.0.1:$(printf '%s\n' "$ctld_port" "$d_port" | sort -n | tail -1)" ] ||
+    wrong "the daemons should listen on 127.0.0.1 only, on their two ports: $listening"
 
 # --- one process, then an array of 4 tasks ----------------------------------------------------
 seq="sample:points=20000,frames=960"
