@@ -2,7 +2,6 @@
 // folder, a manifest, a pattern, a .tdpk pack, or the built-in sample) — streamed to the GPU, in
 // a window or headless, with the post-process chain, the overlay, capture and frame output.
 // Wiring only: app::Session and app::SequenceRun do the rest.
-#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -13,75 +12,9 @@
 #include "engine/app/Options.h"
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
-#include "engine/core/File.h"
-#include "engine/core/Log.h"
-#include "engine/frame/FrameWriter.h"
 #include "engine/stream/Open.h"
 
 using namespace tandem;
-
-namespace {
-
-/// A batch render's plan from the command line: null when there is nothing to render (the plan
-/// written with --batch-plan, or every frame of the range already there with --resume).
-Result<std::shared_ptr<const app::BatchPlan>> makeBatch(const app::BatchOptions& batch,
-                                                        app::CommonOptions& options,
-                                                        const stream::Source& source,
-                                                        const std::string& spec, bool& usage)
-{
-    usage = true;
-    if (!options.headless)
-        return fail("--frame-range, --camera-paths and --batch-plan are for --headless renders");
-    if (options.spin != 0.0f)
-        return fail("--spin turns the camera by rendered frame, which differs between pieces "
-                    "of a batch: give a camera path (--camera-paths orbit)");
-    if (options.frames > 0)
-        return fail("--frames with --frame-range: the range says which frames");
-    if (!options.video.empty() && (batch.resume || batch.cameraPaths.size() > 1))
-        return fail("--video with --resume or several camera paths: render frames and let "
-                    "scripts/batch/merge.py make the videos");
-    if (!options.cameraPath.empty() && !batch.cameraPaths.empty())
-        return fail("--camera-path and --camera-paths: give the paths to --camera-paths");
-    auto format = frame::parseOutputFormat(options.format);
-    if (!format)
-        return fail(format.error());
-    if (auto range = app::parseFrameRange(batch.frameRange.empty() ? ":" : batch.frameRange,
-                                          source.frameCount());
-        !range)
-        return fail(range.error());
-    usage = false;
-    auto plan = app::BatchPlan::make(batch, source.frameCount(), options.outDir,
-                                     frame::extensionOf(format.value()));
-    if (!plan)
-        return fail(plan.error());
-    if (!batch.planPath.empty()) {
-        const nlohmann::json json = plan.value().toJson(spec, source.fps(), options.size);
-        if (auto written = writeTextFile(batch.planPath, json.dump(1) + "\n", options.overwrite);
-            !written)
-            return fail(written.error());
-        log::info("wrote the plan of frames {} to {} ({} camera paths) to {}", plan.value().first(),
-                  plan.value().end() - 1, std::max<std::size_t>(1, plan.value().paths().size()),
-                  batch.planPath);
-        return std::shared_ptr<const app::BatchPlan>();
-    }
-    if (plan.value().jobs().empty()) {
-        log::info("nothing to render: frames {} to {} {}", plan.value().first(),
-                  plan.value().end() - 1,
-                  plan.value().skipped() > 0 ? "are already written" : "are past the sequence");
-        return std::shared_ptr<const app::BatchPlan>();
-    }
-    if (plan.value().skipped() > 0)
-        log::info("resuming: {} frames already written, {} to render", plan.value().skipped(),
-                  plan.value().jobs().size());
-    auto shared = std::make_shared<const app::BatchPlan>(std::move(plan.value()));
-    options.frames = static_cast<int>(shared->jobs().size());
-    options.frameName = [shared](std::uint64_t index) {
-        return shared->jobs()[static_cast<std::size_t>(index)].file;
-    };
-    return std::shared_ptr<const app::BatchPlan>(shared);
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -157,7 +90,8 @@ int main(int argc, char** argv)
             return app::exitWith(app::ExitInput, source.error());
         if (batch.active()) {
             bool usage = false;
-            auto plan = makeBatch(batch, options, *source.value(), spec, usage);
+            auto plan = app::prepareBatch(batch, options, source.value()->frameCount(),
+                                          source.value()->fps(), spec, usage);
             if (!plan)
                 return app::exitWith(usage ? app::ExitUsage : app::ExitInput, plan.error());
             if (!plan.value())

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "engine/core/File.h"
+#include "engine/core/Log.h"
+#include "engine/frame/FrameWriter.h"
 
 namespace tandem::app {
 
@@ -163,6 +165,62 @@ nlohmann::json BatchPlan::toJson(const std::string& sequence, double fps,
             {"range", {m_first, m_end}},
             {"extension", m_extension},
             {"camera_paths", std::move(paths)}};
+}
+
+Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
+                                                      CommonOptions& options, int frameCount,
+                                                      double fps, const std::string& spec,
+                                                      bool& usage)
+{
+    usage = true;
+    if (!options.headless)
+        return fail("--frame-range, --camera-paths and --batch-plan are for --headless renders");
+    if (options.spin != 0.0f)
+        return fail("--spin turns the camera by rendered frame, which differs between pieces "
+                    "of a batch: give a camera path (--camera-paths orbit)");
+    if (options.frames > 0)
+        return fail("--frames with --frame-range: the range says which frames");
+    if (!options.video.empty() && (batch.resume || batch.cameraPaths.size() > 1))
+        return fail("--video with --resume or several camera paths: render frames and let "
+                    "scripts/batch/merge.py make the videos");
+    if (!options.cameraPath.empty() && !batch.cameraPaths.empty())
+        return fail("--camera-path and --camera-paths: give the paths to --camera-paths");
+    auto format = frame::parseOutputFormat(options.format);
+    if (!format)
+        return fail(format.error());
+    if (auto range = parseFrameRange(batch.frameRange.empty() ? ":" : batch.frameRange, frameCount);
+        !range)
+        return fail(range.error());
+    usage = false;
+    auto plan =
+        BatchPlan::make(batch, frameCount, options.outDir, frame::extensionOf(format.value()));
+    if (!plan)
+        return fail(plan.error());
+    if (!batch.planPath.empty()) {
+        const nlohmann::json json = plan.value().toJson(spec, fps, options.size);
+        if (auto written = writeTextFile(batch.planPath, json.dump(1) + "\n", options.overwrite);
+            !written)
+            return fail(written.error());
+        log::info("wrote the plan of frames {} to {} ({} camera paths) to {}", plan.value().first(),
+                  plan.value().end() - 1, std::max<std::size_t>(1, plan.value().paths().size()),
+                  batch.planPath);
+        return std::shared_ptr<const BatchPlan>();
+    }
+    if (plan.value().jobs().empty()) {
+        log::info("nothing to render: frames {} to {} {}", plan.value().first(),
+                  plan.value().end() - 1,
+                  plan.value().skipped() > 0 ? "are already written" : "are past the sequence");
+        return std::shared_ptr<const BatchPlan>();
+    }
+    if (plan.value().skipped() > 0)
+        log::info("resuming: {} frames already written, {} to render", plan.value().skipped(),
+                  plan.value().jobs().size());
+    auto shared = std::make_shared<const BatchPlan>(std::move(plan.value()));
+    options.frames = static_cast<int>(shared->jobs().size());
+    options.frameName = [shared](std::uint64_t index) {
+        return shared->jobs()[static_cast<std::size_t>(index)].file;
+    };
+    return std::shared_ptr<const BatchPlan>(shared);
 }
 
 } // namespace tandem::app
