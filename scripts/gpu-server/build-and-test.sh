@@ -65,7 +65,7 @@ fi
 grep -E "Python" "$out/configure.log"
 targets=()
 [ "$mode" = "--points" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
-[ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-pack tandem-png-check)
+[ "$mode" = "--stream" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check)
 [ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
 [ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-raster tandem_python)
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)

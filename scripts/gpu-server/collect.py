@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Turns the output folder of `build-and-test.sh --stream` or `--robust` into the files committed
+under bench/results/: the viewer's end-to-end runs with their medians and targets, the 10 000-frame
+memory run, the soak, and the logs (paths made relative to the repository).
+
+Usage: collect.py --stream|--robust RUN_DIR COMMIT [--date YYYY-MM-DD] [--results bench/results]
+Existing files are never replaced.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import statistics
+import sys
+
+STREAM_RUNS = ["1080p_streamed_1", "1080p_preload_1", "1080p_streamed_2", "1080p_preload_2",
+               "1080p_streamed_3", "1080p_preload_3", "4k_streamed", "1080p_cached"]
+PACK = "tandem-pack sample:points=1000000,frames=120 -o seq.tdpk (compact points, none codec, f32; 2400 MB)"
+
+
+def report(run_dir, name):
+    with open(os.path.join(run_dir, name)) as f:
+        return json.load(f)
+
+
+def header(run_dir, benchmark, commit, date):
+    with open(os.path.join(run_dir, "machine.txt")) as f:
+        machine = f.read().splitlines()
+    return {"benchmark": benchmark, "device": "NVIDIA H200", "machine": machine, "date": date,
+            "commit": commit}
+
+
+def stages(r):
+    return {k: v["p50_ms"] for k, v in r["profile"]["gpu_stages"].items()}
+
+
+def stream_results(run_dir, commit, date):
+    runs = {}
+    for name in STREAM_RUNS:
+        r = report(run_dir, f"viewer_{name}.json")
+        runs[name] = {"frames_per_second": r["streaming"]["frames_per_second"],
+                      "gpu_p50_ms": stages(r), "streaming": r["streaming"],
+                      "backend": r.get("backend"), "resolution": r.get("resolution")}
+    fps = lambda name: runs[name]["frames_per_second"]
+    streamed = statistics.median(fps(f"1080p_streamed_{i}") for i in (1, 2, 3))
+    preloaded = statistics.median(fps(f"1080p_preload_{i}") for i in (1, 2, 3))
+    slower = 100 * (1 - streamed / preloaded)
+    viewer = header(run_dir, "viewer end to end (tandem-viewer reports)", commit, date)
+    viewer.update({
+        "sequence": PACK,
+        "command": "tandem-viewer --headless --every-frame seq.tdpk --loop loop --frames 3000 "
+                   "--format none --postfx tonemap,fxaa -q --size WxH "
+                   "[--preload --cache-mb 2600 | --cache-mb 2600]",
+        "order": "1080p streamed and preloaded alternately, three of each, then 4K streamed, then "
+                 "1080p cached (--cache-mb 2600, not preloaded), one process after another in one "
+                 "session",
+        "statistic": "frames_per_second = frames rendered / wall seconds from the first frame to "
+                     "the report (after the GPU drained); medians of the three runs; gpu stage "
+                     "times are medians (p50) of the engine profiler",
+        "summary": {
+            "streamed_1080p_median_fps": streamed, "preloaded_1080p_median_fps": preloaded,
+            "streamed_slower_than_preloaded_percent": slower,
+            "streamed_4k_fps": fps("4k_streamed"), "cached_1080p_fps": fps("1080p_cached"),
+            "targets": {"1080p_streamed_at_least_1000": streamed >= 1000,
+                        "4k_streamed_at_least_400": fps("4k_streamed") >= 400,
+                        "streamed_within_5_percent_of_preloaded": slower <= 5},
+        },
+        "runs": runs,
+    })
+    ten_k = header(run_dir, "10 000-frame headless run, host and device memory", commit, date)
+    ten_k.update({
+        "command": "tandem-viewer --headless --every-frame sample:points=50000,frames=10000 "
+                   "--format none --cache-mb 256 --size 1280x720 -q",
+        "streaming": report(run_dir, "viewer_10k.json")["streaming"],
+    })
+    return {f"h200-viewer-{commit}.json": viewer, f"h200-viewer-10k-{commit}.json": ten_k,
+            f"h200-stream-{commit}.json": report(run_dir, "bench_stream.json")}, {
+        f"h200-stream-{commit}.txt": "bench_stream.txt",
+        f"h200-gpu-tier-{commit}.log": "ctest.log",
+        f"h200-viewer-headless-{commit}.log": "viewer_headless.log"}
+
+
+def robust_results(run_dir, commit, date):
+    r = report(run_dir, "soak.json")
+    soak = header(run_dir, "soak: 10 000 headless viewer frames, streamed, full post-process chain",
+                  commit, date)
+    soak.update({
+        "command": "tandem-viewer --headless --every-frame seq.tdpk --loop loop --frames 10000 "
+                   "--format none --postfx tonemap,blur,bilateral,outline,ssao,fxaa "
+                   "--size 1920x1080 -q",
+        "sequence": "tandem-pack sample:points=1000000,frames=120 (2.4 GB; streamed through the "
+                    "default 1 GiB staging budget, so frames are read again each loop)",
+        "streaming": r["streaming"], "backend": r.get("backend"), "gpu_p50_ms": stages(r),
+        "gl_errors": "none (the run exits 1 on any)",
+    })
+    return {f"h200-soak-{commit}.json": soak}, {
+        f"h200-gpu-tier-robust-{commit}.log": "ctest.log",
+        f"h200-fallbacks-{commit}.log": "fallbacks.log"}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--stream", action="store_true")
+    mode.add_argument("--robust", action="store_true")
+    parser.add_argument("run_dir")
+    parser.add_argument("commit")
+    parser.add_argument("--date", default=datetime.date.today().isoformat())
+    parser.add_argument("--results", default=os.path.join(os.path.dirname(__file__), "..", "..",
+                                                          "bench", "results"))
+    args = parser.parse_args()
+    commit = args.commit[:7]
+    try:
+        made = (stream_results if args.stream else robust_results)(args.run_dir, commit, args.date)
+    except (OSError, KeyError, ValueError) as e:
+        sys.exit(f"error: {args.run_dir}: {e}")
+    jsons, logs = made
+    # Paths on the server name its checkout; the committed logs name the repository's files.
+    checkout = re.compile(r"/[^\s:'\"]*/(?=(tests|build-gpu|scripts)/)")
+    files = {name: json.dumps(data, indent=1) + "\n" for name, data in jsons.items()}
+    for name, source in logs.items():
+        with open(os.path.join(args.run_dir, source)) as f:
+            files[name] = checkout.sub("", f.read())
+    paths = {os.path.join(args.results, f"{args.date}-{name}"): text for name, text in files.items()}
+    existing = [p for p in paths if os.path.exists(p)]
+    if existing:
+        sys.exit("error: would replace " + ", ".join(existing))
+    for path, text in paths.items():
+        with open(path + ".partial", "w") as f:
+            f.write(text)
+        os.replace(path + ".partial", path)
+        print("wrote", os.path.relpath(path))
+
+
+if __name__ == "__main__":
+    main()
