@@ -1,8 +1,11 @@
 #include "engine/ui/PlaybackPanel.h"
 
+#include <array>
 #include <cstdio>
 
 #include <imgui.h>
+
+#include "engine/core/Log.h"
 
 namespace tandem::ui {
 
@@ -28,8 +31,21 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
 
     int frame = playback.frame();
     const int last = playback.frameCount() - 1;
+    const float sliderWidth = ImGui::CalcItemWidth(); // the bar, without its label
     if (ImGui::SliderInt("frame", &frame, 0, last, "%d"))
         playback.seek(frame);
+    // Where the timeline is, in window pixels, for scripts that drive the window (the window
+    // tier scrubs with xdotool): logged at debug level each time it moves.
+    static std::array<int, 4> timeline{};
+    const std::array<int, 4> rect{static_cast<int>(ImGui::GetItemRectMin().x),
+                                  static_cast<int>(ImGui::GetItemRectMin().y),
+                                  static_cast<int>(ImGui::GetItemRectMin().x + sliderWidth),
+                                  static_cast<int>(ImGui::GetItemRectMax().y)};
+    if (rect != timeline) {
+        timeline = rect;
+        log::debug("playback panel: timeline slider at {} {} {} {} (x0 y0 x1 y1)", rect[0], rect[1],
+                   rect[2], rect[3]);
+    }
     ImGui::Text("frame %d / %d   %.2f s / %.2f s   on screen: %d", playback.frame(), last,
                 playback.time(), last / playback.fps(), shownFrame);
 
