@@ -117,7 +117,7 @@ def main():
         sys.exit(f"error: {args.run_dir}: {e}")
     jsons, logs = made
     # Paths on the server name its checkout; the committed logs name the repository's files.
-    checkout = re.compile(r"/[^\s:'\"]*/(?=(tests|build-gpu|scripts)/)")
+    checkout = re.compile(r"/[^\s:'\"]*/(?=(tests|build-gpu|scripts)\b)")
     files = {name: json.dumps(data, indent=1) + "\n" for name, data in jsons.items()}
     for name, source in logs.items():
         with open(os.path.join(args.run_dir, source)) as f:
