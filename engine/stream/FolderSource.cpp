@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 #include <system_error>
 #include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fnmatch.h>
 #include <nlohmann/json.hpp>
 
@@ -257,19 +259,54 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
     std::error_code ec;
     if (!folder.empty() && !fs::is_directory(folder, ec))
         return fail(fmt::format("{}: no such folder {}", spec, folder.string()));
-    long long first = 0;
-    if (!isRegularFile(folder / pattern.name(0))) {
-        first = 1;
-        if (!isRegularFile(folder / pattern.name(1)))
-            return fail(fmt::format("{}: no frames: neither {} nor {} exists", spec,
-                                    (folder / pattern.name(0)).string(),
-                                    (folder / pattern.name(1)).string()));
-    }
+    // Every file the pattern names, by its number; the frames run from the lowest to the
+    // highest, and a number missing in between is a missing frame: it keeps its place on the
+    // timeline and is skipped, named, when it plays.
+    std::map<long long, std::string> present;
+    auto listed = listFrames(folder, spec, [&](const std::string& name) {
+        if (name.size() <= pattern.prefix.size() + pattern.suffix.size() ||
+            !name.starts_with(pattern.prefix) || !name.ends_with(pattern.suffix))
+            return false;
+        const std::string digits = name.substr(
+            pattern.prefix.size(), name.size() - pattern.prefix.size() - pattern.suffix.size());
+        if (digits.size() > 15 || !std::all_of(digits.begin(), digits.end(), [](char c) {
+                return std::isdigit(static_cast<unsigned char>(c));
+            }))
+            return false;
+        const long long index = std::stoll(digits);
+        if (pattern.name(index) != name) // frame_01.ply is not what %d names
+            return false;
+        present.emplace(index, name);
+        return true;
+    });
+    if (!listed)
+        return fail(listed.error());
+    if (present.empty())
+        return fail(fmt::format("{}: no frames: no file in {} matches the pattern", spec,
+                                folder.empty() ? std::string(".") : folder.string()));
+    const long long first = present.begin()->first;
+    const long long last = present.rbegin()->first;
+    const long long missing = last - first + 1 - static_cast<long long>(present.size());
+    if (missing > static_cast<long long>(present.size()))
+        return fail(fmt::format("{}: {} files numbered {} to {}, but {} numbers between are "
+                                "missing; for files numbered with gaps use a glob ({}*{}), which "
+                                "plays them in natural order",
+                                spec, present.size(), first, last, missing, pattern.prefix,
+                                pattern.suffix));
     std::vector<SequenceFrame> frames;
-    for (long long i = first; isRegularFile(folder / pattern.name(i)); ++i)
-        frames.push_back({folder / pattern.name(i), siblingTexture(folder / pattern.name(i))});
-    const std::string what =
-        fmt::format("pattern {} (frames {} to {}", spec, first, first + frames.size() - 1);
+    std::vector<std::string> gaps;
+    for (long long i = first; i <= last; ++i) {
+        const fs::path file = folder / pattern.name(i);
+        if (!present.contains(i))
+            gaps.push_back(pattern.name(i));
+        frames.push_back({file, present.contains(i) ? siblingTexture(file) : std::nullopt});
+    }
+    std::string what = fmt::format("pattern {} (frames {} to {}", spec, first, last);
+    if (!gaps.empty())
+        what += fmt::format(
+            ", {} missing and skipped: {}{}", gaps.size(),
+            fmt::join(gaps.begin(), gaps.begin() + std::min<std::size_t>(gaps.size(), 5), ", "),
+            gaps.size() > 5 ? ", …" : "");
     return makeSource(std::move(frames), fps, what);
 }
 

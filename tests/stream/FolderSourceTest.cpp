@@ -157,14 +157,48 @@ TEST(FolderSource, GlobPattern)
 TEST(FolderSource, PrintfPatternFromOne)
 {
     test::TempDir dir;
-    for (int i : {1, 2, 3, 5}) // a gap after 3 ends the sequence
+    for (int i : {1, 2, 3})
         dir.write(fmt::format("frame_{:04d}.ply", i), plyCloud(1));
+    dir.write("frame_01.ply", plyCloud(1)); // not what %04d names
     auto source = open(dir.path() / "frame_%04d.ply");
     ASSERT_TRUE(source) << source.error();
     EXPECT_EQ(fileNames(*source.value()),
               (std::vector<std::string>{"frame_0001.ply", "frame_0002.ply", "frame_0003.ply"}));
     EXPECT_NE(source.value()->description().find("(frames 1 to 3 at 30 fps)"), std::string::npos)
         << source.value()->description();
+}
+
+TEST(FolderSource, PrintfPatternGapIsAMissingFrameSkippedAndNamed)
+{
+    test::TempDir dir;
+    for (int i : {1, 2, 3, 5, 6})
+        dir.write(fmt::format("frame_{:04d}.ply", i), plyCloud(i));
+    auto source = open(dir.path() / "frame_%04d.ply");
+    ASSERT_TRUE(source) << source.error();
+    // The missing number keeps its place on the timeline: the frames after it are not lost.
+    EXPECT_EQ(fileNames(*source.value()),
+              (std::vector<std::string>{"frame_0001.ply", "frame_0002.ply", "frame_0003.ply",
+                                        "frame_0004.ply", "frame_0005.ply", "frame_0006.ply"}));
+    EXPECT_NE(
+        source.value()->description().find("frames 1 to 6, 1 missing and skipped: frame_0004.ply"),
+        std::string::npos)
+        << source.value()->description();
+    Staging staging;
+    auto gap = source.value()->load(3, staging.sink());
+    ASSERT_FALSE(gap);
+    EXPECT_NE(gap.error().find("frame_0004.ply"), std::string::npos) << gap.error();
+    auto after = source.value()->load(4, staging.sink());
+    ASSERT_TRUE(after) << after.error();
+    auto view = stream::viewBlock(after.value(), "frame");
+    ASSERT_TRUE(view) << view.error();
+    EXPECT_EQ(view.value().counts().vertices, 5u);
+
+    // More numbers missing than files: not a sequence with a few lost frames.
+    test::TempDir sparse;
+    for (int i : {1, 10, 20})
+        sparse.write(fmt::format("scan{}.ply", i), plyCloud(1));
+    expectFailure(open(sparse.path() / "scan%d.ply"), "17 numbers between are missing");
+    expectFailure(open(sparse.path() / "scan%d.ply"), "use a glob (scan*.ply)");
 }
 
 TEST(FolderSource, PrintfPatternFromZeroUnpadded)
@@ -177,7 +211,7 @@ TEST(FolderSource, PrintfPatternFromZeroUnpadded)
     ASSERT_EQ(source.value()->frameCount(), 12);
     EXPECT_EQ(fileNames(*source.value()).front(), "f0.obj");
     EXPECT_EQ(fileNames(*source.value()).back(), "f11.obj");
-    expectFailure(open(dir.path() / "g%03d.ply"), "no frames");
+    expectFailure(open(dir.path() / "g%03d.ply"), "no file in");
     expectFailure(open(dir.path() / "f%d_%d.obj"), "one %d or %0Nd");
 }
 
