@@ -524,8 +524,10 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
         m_wantedShown = m_front.index == want;
     }
     m_streamer->want(playback.upcoming(m_slots));
-    const bool broken = std::find(m_failed.begin(), m_failed.end(), want) != m_failed.end();
-    if (broken) {
+    const auto failed = [this](int index) {
+        return std::find(m_failed.begin(), m_failed.end(), index) != m_failed.end();
+    };
+    if (failed(want)) {
         m_wantedShown = true; // skipped, not dropped
     } else if (m_front.index != want) {
         if (m_back.index != want) {
@@ -535,8 +537,8 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
             std::optional<Ticket> ticket = waitForFrame
                                                ? std::optional<Ticket>(m_streamer->wait(want))
                                                : m_streamer->take(want);
-            if (ticket)
-                stage(std::move(*ticket), true);
+            if (ticket && !stage(std::move(*ticket), true) && failed(want))
+                m_wantedShown = true; // failed to load just now: skipped, not late or dropped
         }
         if (m_back.index == want) {
             std::swap(m_front, m_back);
@@ -550,8 +552,7 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
     // Start the next frame's upload now: it lands in the back buffers during this frame.
     if (m_front.index == want && !m_cuda->hasPending && !m_cuda->compact[m_back.set].pending) {
         const std::vector<int> next = playback.upcoming(2);
-        if (next.size() > 1 && m_back.index != next[1] &&
-            std::find(m_failed.begin(), m_failed.end(), next[1]) == m_failed.end()) {
+        if (next.size() > 1 && m_back.index != next[1] && !failed(next[1])) {
             if (auto ticket = m_streamer->take(next[1]))
                 stage(std::move(*ticket), false);
         }

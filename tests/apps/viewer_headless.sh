@@ -116,6 +116,9 @@ grep -q "skipped frame 2: .*truncated_frames/frame_3.ply: " "$out/truncated.log"
     || wrong "truncated: no 'skipped frame 2' warning naming frame_3.ply"
 expect_value truncated frames_skipped 1
 expect_value truncated frames_shown 5
+# Skipped is not also late or dropped.
+expect_value truncated frames_late 0
+expect_value truncated frames_dropped 0
 # One output per rendered frame: the broken frame's keeps frame 1 on screen.
 [ "$(count truncated)" = 6 ] || fail "truncated: $(count truncated) files, expected 6"
 for i in 0 1 3 4 5; do same truncated $i folder $i; done
@@ -137,6 +140,8 @@ grep -q "skipped frame 2: frame 2 of damaged.tdpk (.*frame_3.ply): checksum mism
     || wrong "damaged: no 'skipped frame 2 ... checksum mismatch' warning"
 grep "skipped frame [013-5]" "$out/damaged.log" && wrong "damaged: an intact frame skipped"
 expect_value damaged frames_skipped 1
+expect_value damaged frames_late 0
+expect_value damaged frames_dropped 0
 [ "$(count damaged)" = 6 ] || fail "damaged: $(count damaged) files, expected 6"
 for i in 0 1 3 4 5; do same damaged $i folder $i; done
 same damaged 2 folder 1

@@ -2,13 +2,19 @@
 // sequence player's GL upload path (the host backend; on llvmpipe in CI): a frame matches its
 // committed reference image; a streamed frame draws what the same scene uploaded whole draws
 // (points: their normals go through the 16-bit packed form, so within one level); frames come in
-// the clock's order, each distinct; a slow source never makes the player wait when it need not.
+// the clock's order, each distinct; a slow source never makes the player wait when it need not
+// (a window's render loop: the frame before stays on screen and is counted late), and a frame
+// that fails to load is counted skipped, not late or dropped.
 // Regenerate the references with scripts/update-references.sh after an intended change.
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
+#include <set>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "engine/stream/SampleSource.h"
@@ -100,6 +106,134 @@ TEST_F(Stream, MeshFramesMatchTheReferenceAndTheWholeUpload)
     EXPECT_GT(test::nonBackgroundFraction(frames[1]), 0.1);
     EXPECT_EQ(frames[1].pixels, direct(spec, 1, false).pixels);
     EXPECT_NE(frames[1].pixels, frames[0].pixels);
+}
+
+/// The sample, but a frame loads only once the test releases it (a loader stuck on a slow disk),
+/// and frame `broken` fails. A load waits at most a minute for its release, so a player that
+/// waited for a loader would come back only after that: `update` returning while the frame is
+/// still held shows it did not wait.
+class GatedSource : public Source {
+public:
+    GatedSource(std::unique_ptr<Source> inner, int broken)
+        : m_inner(std::move(inner)), m_broken(broken)
+    {}
+    ~GatedSource() override { releaseAll(); }
+
+    void release(int index)
+    {
+        std::lock_guard lock(m_mutex);
+        m_released.insert(index);
+        m_changed.notify_all();
+    }
+    void releaseAll()
+    {
+        std::lock_guard lock(m_mutex);
+        m_all = true;
+        m_changed.notify_all();
+    }
+    bool held(int index) const
+    {
+        std::lock_guard lock(m_mutex);
+        return !m_all && !m_released.contains(index);
+    }
+
+    std::string description() const override { return "gated " + m_inner->description(); }
+    int frameCount() const override { return m_inner->frameCount(); }
+    double fps() const override { return m_inner->fps(); }
+    std::string frameName(int index) const override { return m_inner->frameName(index); }
+    std::optional<render::SceneCounts> largestFrame() const override
+    {
+        return m_inner->largestFrame();
+    }
+    std::optional<io::Bounds> bounds() const override { return m_inner->bounds(); }
+    Result<std::span<const std::uint8_t>> load(int index, const BlockSink& sink) const override
+    {
+        {
+            std::unique_lock lock(m_mutex);
+            m_changed.wait_for(lock, std::chrono::minutes(1),
+                               [&] { return m_all || m_released.contains(index); });
+        }
+        if (index == m_broken)
+            return fail(fmt::format("frame {}: corrupt (the test's)", index));
+        return m_inner->load(index, sink);
+    }
+
+private:
+    std::unique_ptr<Source> m_inner;
+    int m_broken;
+    mutable std::mutex m_mutex;
+    mutable std::condition_variable m_changed;
+    std::set<int> m_released;
+    bool m_all = false;
+};
+
+TEST_F(Stream, ASlowLoaderNeverMakesTheWindowPlayerWait)
+{
+    GatedSource source(makeSampleSource(parseSample("sample:points=2000,frames=6").value()), 2);
+    StreamSettings streaming;
+    streaming.pinned = false;
+    streaming.loaderThreads = 2;
+    SequencePlayer player(source, streaming, UploadPath::GlSubData, nullptr);
+    Playback playback(source.frameCount(), source.fps());
+    // Updates as a window's render loop makes them (never waiting) until `index` is on screen,
+    // checking each time that the loader still held it when update came back.
+    const auto updateUntilShown = [&](int index) {
+        for (int i = 0; i < 20000 && player.shownFrame() != index; ++i) {
+            player.update(playback, false);
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
+        }
+        return player.shownFrame() == index;
+    };
+    const auto updateWhileHeld = [&](int index, int times) {
+        for (int i = 0; i < times; ++i) {
+            player.update(playback, false);
+            ASSERT_TRUE(source.held(index)) << "update waited for frame " << index;
+        }
+    };
+
+    // Nothing loaded yet: the loop goes on with nothing on screen, which is not late.
+    updateWhileHeld(0, 5);
+    EXPECT_EQ(player.shownFrame(), -1);
+    EXPECT_EQ(player.stats().late, 0u);
+    source.release(0);
+    ASSERT_TRUE(updateUntilShown(0));
+    EXPECT_EQ(player.stats().shown, 1u);
+
+    // Frame 1 wanted but held: frame 0 stays on screen, each of these frames counted late.
+    playback.seek(1);
+    updateWhileHeld(1, 5);
+    EXPECT_EQ(player.shownFrame(), 0);
+    EXPECT_EQ(player.stats().late, 5u);
+    source.release(1);
+    ASSERT_TRUE(updateUntilShown(1));
+    EXPECT_EQ(player.stats().shown, 2u);
+    const std::uint64_t late = player.stats().late;
+    EXPECT_GE(late, 5u);
+
+    // Frame 2 fails to load: skipped and named, frame 1 kept; the update that finds it failed
+    // does not count it late, and moving on right after does not count it dropped.
+    playback.seek(2);
+    source.release(2);
+    std::uint64_t lateBefore = 0;
+    for (int i = 0; i < 20000 && player.stats().skipped == 0; ++i) {
+        lateBefore = player.stats().late;
+        player.update(playback, false);
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+    ASSERT_EQ(player.stats().skipped, 1u);
+    EXPECT_EQ(player.stats().late, lateBefore);
+    EXPECT_EQ(player.shownFrame(), 1);
+    const std::vector<std::string> warnings = player.takeWarnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("skipped frame 2: frame 2: corrupt"), std::string::npos)
+        << warnings[0];
+
+    source.releaseAll();
+    playback.seek(3);
+    ASSERT_TRUE(updateUntilShown(3));
+    EXPECT_EQ(player.stats().dropped, 0u);
+    EXPECT_EQ(player.stats().shown, 3u);
+    EXPECT_EQ(player.stats().skipped, 1u);
 }
 
 } // namespace
