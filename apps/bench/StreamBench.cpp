@@ -84,11 +84,11 @@ std::vector<std::uint8_t> blockOf(const render::Scene& scene)
 
 /// Writes frames [0, frames) of the sample with `points` points into a pack, encoding on
 /// every core, appending in order.
-void writeSamplePack(const fs::path& path, std::uint32_t points, int frames,
+/// Packs `frames` frames of `sample` into `path`; checks that every frame holds the position
+/// encoding asked for (u16 applies to mesh frames only: compact points keep f32).
+void writeSamplePack(const fs::path& path, stream::SampleSettings sample, int frames,
                      const stream::PackSettings& packSettings)
 {
-    stream::SampleSettings sample;
-    sample.points = points;
     sample.frames = frames;
     auto writer = stream::PackWriter::create(path, packSettings);
     if (!writer)
@@ -121,6 +121,14 @@ void writeSamplePack(const fs::path& path, std::uint32_t points, int frames,
     }
     if (auto done = writer.value()->finish(); !done)
         throw Error(done.error());
+    const auto info = stream::readPackInfo(path);
+    if (!info)
+        throw Error(info.error());
+    for (const stream::PackFrame& f : info.value().frames)
+        if (f.positions != packSettings.positions)
+            throw Error(fmt::format("{}: {} holds {} positions, not {}", path.string(), f.name,
+                                    stream::positionEncodingName(f.positions),
+                                    stream::positionEncodingName(packSettings.positions)));
 }
 
 /// Pinned (where CUDA works) memory holding `bytes`, freed with the object.
@@ -464,29 +472,42 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
         }
         kinds.push_back(kind);
     }
+    // Packs of point frames (compact points, f32: what the point pass reads), then of the mesh
+    // variant, where 16-bit positions apply.
+    stream::SampleSettings meshSample = sample;
+    meshSample.mesh = true;
+    const std::size_t meshBlockBytes = blockOf(stream::sampleFrame(meshSample, 0)).size();
     struct PackKind {
+        bool mesh;
         stream::Codec codec;
         stream::PositionEncoding positions;
     };
-    for (PackKind k : {PackKind{stream::Codec::None, stream::PositionEncoding::F32},
-                       PackKind{stream::Codec::Lz4, stream::PositionEncoding::F32},
-                       PackKind{stream::Codec::Zstd, stream::PositionEncoding::F32},
-                       PackKind{stream::Codec::None, stream::PositionEncoding::U16},
-                       PackKind{stream::Codec::Lz4, stream::PositionEncoding::U16}}) {
-        const std::string name = fmt::format("pack {} {}", stream::codecName(k.codec),
+    using stream::Codec;
+    using stream::PositionEncoding;
+    for (PackKind k : {PackKind{false, Codec::None, PositionEncoding::F32},
+                       PackKind{false, Codec::Lz4, PositionEncoding::F32},
+                       PackKind{false, Codec::Zstd, PositionEncoding::F32},
+                       PackKind{true, Codec::None, PositionEncoding::F32},
+                       PackKind{true, Codec::None, PositionEncoding::U16},
+                       PackKind{true, Codec::Lz4, PositionEncoding::F32},
+                       PackKind{true, Codec::Lz4, PositionEncoding::U16}}) {
+        const char* what = k.mesh ? "mesh" : "points";
+        const std::string name = fmt::format("{} pack {} {}", what, stream::codecName(k.codec),
                                              stream::positionEncodingName(k.positions));
-        const fs::path path = root / fmt::format("load-{}-{}.tdpk", stream::codecName(k.codec),
-                                                 stream::positionEncodingName(k.positions));
+        const fs::path path =
+            root / fmt::format("load-{}-{}-{}.tdpk", what, stream::codecName(k.codec),
+                               stream::positionEncodingName(k.positions));
         stream::PackSettings p;
         p.codec = k.codec;
         p.positions = k.positions;
         p.overwrite = true;
-        writeSamplePack(path, sample.points, b.loadFrames, p);
+        writeSamplePack(path, k.mesh ? meshSample : sample, b.loadFrames, p);
         kinds.push_back({name, path.string(), stream::readPackInfo(path).value().storedBytes()});
     }
     std::vector<std::vector<std::string>> loadRows;
     stream::PackSettings convert; // what tandem-pack does by default
-    json["loads"] = measureLoads(kinds, block.size() + 4096, convert, loadRows);
+    json["loads"] =
+        measureLoads(kinds, std::max(block.size(), meshBlockBytes) + 4096, convert, loadRows);
     std::printf("\none frame loaded on one core (median of %d frames x reps):\n", b.loadFrames);
     printTable(
         {"source", "file MB", "ms/frame", "frames/s/core", "file MB/s/core", "pack MB/s/core"},
@@ -497,15 +518,24 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     if (!fs::exists(pack)) {
         std::printf("\nwriting %s (%d frames)...\n", pack.string().c_str(), b.sequenceFrames);
         stream::PackSettings p;
-        writeSamplePack(pack, sample.points, b.sequenceFrames, p);
+        writeSamplePack(pack, sample, b.sequenceFrames, p);
     }
     const std::size_t blockBytes = (block.size() + 4095) / 4096 * 4096;
     const std::size_t streamed = std::max<std::size_t>(std::size_t{1024} << 20, 4 * blockBytes);
     const std::size_t preloaded = blockBytes * static_cast<std::size_t>(b.sequenceFrames + 2);
     const int loops = std::max(1, settings.frames / b.sequenceFrames);
+    // PLY files streamed: a folder of distinct frames, through a budget of four staging slots,
+    // so every loop decodes every file again (the files themselves come from the page cache).
+    const fs::path plyFolder = root / "ply-stream";
+    fs::create_directories(plyFolder);
+    for (int i = 0; i < b.plyFrames; ++i) {
+        const fs::path file = plyFolder / fmt::format("frame_{:04d}.ply", i);
+        if (!fs::exists(file))
+            writePly(file, stream::sampleFrame(sample, i).objects[0].mesh, false);
+    }
     std::vector<EndToEnd> variants = {
         {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
-        {"ply binary streamed", (root / "ply-binary").string(), false, streamed, b.plyFrames}};
+        {"ply binary streamed", plyFolder.string(), false, 4 * blockBytes, 2 * b.plyFrames}};
     if (b.preloaded)
         variants.insert(variants.begin() + 1, {"pack preloaded", pack.string(), true, preloaded,
                                                b.sequenceFrames * loops});

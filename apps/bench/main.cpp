@@ -121,7 +121,9 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     streamBench
-        ->add_option("--ply-frames", streamSettings.plyFrames, "frames of the PLY end-to-end rows")
+        ->add_option("--ply-frames", streamSettings.plyFrames,
+                     "distinct binary PLY files of the streamed PLY row (played twice through four "
+                     "staging slots)")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     streamBench->add_option("--sizes", streamSettings.sizes, "1080p, 4K or WxH, comma separated")

@@ -270,14 +270,25 @@ int convert(const ConvertOptions& o)
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::uint64_t blocks = info.blockBytes();
     const std::uint64_t stored = info.storedBytes();
+    // What the frames hold, which may not be what was asked: incompressible frames stay
+    // uncompressed, and compact points keep f32 positions (what the point pass reads).
+    const std::string positions =
+        tally(info, &stream::PackFrame::positions, stream::positionEncodingName);
+    const auto f32 = std::count_if(info.frames.begin(), info.frames.end(), [](const auto& f) {
+        return f.positions == stream::PositionEncoding::F32;
+    });
+    if (o.positions == "u16" && f32 > 0)
+        log::warning("--positions u16 applies to mesh frames; {} point-cloud frames keep f32 "
+                     "positions",
+                     f32);
     fmt::print("tandem-pack: wrote {}: {} frames from {}, {:.1f} MB of blocks -> {:.1f} MB stored "
                "(ratio {:.2f}:1, {}, {} positions), {} threads, {:.2f} s, {:.1f} MB/s\n",
                o.output, count, source.description(), static_cast<double>(blocks) / 1e6,
                static_cast<double>(stored) / 1e6,
                static_cast<double>(blocks) /
                    static_cast<double>(std::max<std::uint64_t>(stored, 1)),
-               o.codec, o.positions, threads, seconds,
-               static_cast<double>(blocks) / 1e6 / std::max(seconds, 1e-9));
+               tally(info, &stream::PackFrame::codec, stream::codecName), positions, threads,
+               seconds, static_cast<double>(blocks) / 1e6 / std::max(seconds, 1e-9));
     return ExitOk;
 }
 
@@ -303,8 +314,8 @@ int main(int argc, char** argv)
     cli.add_option("--codec", o.codec, "frame compression (default none: read in place)")
         ->check(CLI::IsMember({"none", "lz4", "zstd"}));
     cli.add_option("--positions", o.positions,
-                   "vertex positions: f32 (exact) or u16 (16-bit in the frame's bounds, error at "
-                   "most extent/65535/2)")
+                   "vertex positions of mesh frames: f32 (exact) or u16 (16-bit in the frame's "
+                   "bounds, error at most extent/65535/2); point-cloud frames keep f32")
         ->check(CLI::IsMember({"f32", "u16"}));
     cli.add_option("--threads", o.threads, "threads loading and encoding frames (default: all)")
         ->check(CLI::Range(1u, 1024u));

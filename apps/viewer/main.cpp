@@ -56,7 +56,7 @@ int main(int argc, char** argv)
     cli.add_option(
            "--loader-threads", settings.stream.loaderThreads,
            "threads reading and decoding frames (default: three quarters of the cores, 1 to 12)")
-        ->check(CLI::Range(0, 64));
+        ->check(CLI::Range(0, stream::MaxLoaderThreads));
     cli.add_option("--upload", settings.upload,
                    "auto, cuda (a copy stream inside the frame's handoff) or gl "
                    "(glNamedBufferSubData); auto: cuda when the passes run on CUDA");

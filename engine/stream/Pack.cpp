@@ -659,8 +659,8 @@ Result<EncodedFrame> PackWriter::encode(std::vector<std::uint8_t> block, const s
     encoded.counts = view.value().counts();
 
     std::vector<std::uint8_t> plain;
-    // Compact points keep float positions: what the CUDA point pass reads (the bench measured
-    // u16 decoding to cost more than the bytes it saves).
+    // Compact points keep float positions: what the CUDA point pass reads as they are (u16
+    // points would need a decode in the pass, which it does not have).
     if (settings.positions == PositionEncoding::U16 && h.vertexCount > 0 &&
         !(h.flags & BlockCompactPoints)) {
         auto q = quantize(block, h, name);

@@ -1,6 +1,7 @@
 #include "engine/stream/Streamer.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 
@@ -121,7 +122,7 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
     if (threads <= 0)
         threads =
             static_cast<int>(std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, 12u));
-    threads = std::min(threads, static_cast<int>(m_slots.size()));
+    threads = std::min({threads, static_cast<int>(m_slots.size()), MaxLoaderThreads});
     m_stats.loaderThreads = threads;
     for (int t = 0; t < threads; ++t)
         m_loaders.emplace_back([this, t] { loaderMain(t); });
@@ -285,10 +286,18 @@ template <class Over> void Streamer::evictFor(int s, const Over& over)
 
 void Streamer::loaderMain(int thread)
 {
-    static const char* const names[] = {"loader 0", "loader 1", "loader 2", "loader 3",
-                                        "loader 4", "loader 5", "loader 6", "loader 7"};
+    // Track names live as long as the profiler's traces: one per loader the viewer allows.
+    static const std::array<std::string, MaxLoaderThreads> names = [] {
+        std::array<std::string, MaxLoaderThreads> made;
+        for (int i = 0; i < MaxLoaderThreads; ++i)
+            made[static_cast<std::size_t>(i)] = fmt::format("loader {}", i);
+        return made;
+    }();
     profile::CpuTrack* track =
-        m_profiler ? &m_profiler->threadTrack(names[std::min(thread, 7)]) : nullptr;
+        m_profiler
+            ? &m_profiler->threadTrack(
+                  names[static_cast<std::size_t>(std::min(thread, MaxLoaderThreads - 1))].c_str())
+            : nullptr;
     std::unique_lock lock(m_mutex);
     for (;;) {
         int index = -1, s = -1;

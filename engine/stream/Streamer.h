@@ -41,10 +41,13 @@ private:
     bool m_pinned;
 };
 
+/// The most loader threads a streamer runs (--loader-threads' bound).
+inline constexpr int MaxLoaderThreads = 64;
+
 struct StreamSettings {
     std::size_t budgetBytes = std::size_t{1024} << 20; ///< staging memory in all (--cache-mb)
-    int loaderThreads = 0;                             ///< 0: from the cores, 1..8
-    bool pinned = true;                                ///< page-locked staging (CUDA builds)
+    int loaderThreads = 0; ///< 0: three quarters of the cores, 1 to 12; at most MaxLoaderThreads
+    bool pinned = true;    ///< page-locked staging (CUDA builds)
     /// GPU memory the player's two buffer sets may take (--gpu-memory-mb); 0: what is free.
     std::size_t gpuBudgetBytes = 0;
 };

@@ -255,6 +255,20 @@ done
 play textured_pack "$out/textured.tdpk" --every-frame
 for i in 0 1 2; do same textured_pack $i textured $i; done
 
+echo "== (k) twelve loader threads: a track each on the trace timeline"
+play loaders sample:points=2000,frames=40 --every-frame --loader-threads 12 --trace "$out/loaders_trace.json"
+python3 - "$out/loaders_trace.json" <<'PY' || wrong "loaders: the trace does not have a track per loader"
+import json, sys
+trace = json.load(open(sys.argv[1]))
+events = trace["traceEvents"] if isinstance(trace, dict) else trace
+names = {e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+loaders = sorted(n for n in names if n.startswith("loader "))
+streaming = json.load(open(sys.argv[1].replace("loaders_trace.json", "loaders.json")))["streaming"]
+want = streaming["loader_threads"]  # 12, or fewer where there are fewer staging slots
+assert want == min(12, streaming["staging_slots"]), streaming
+assert loaders == sorted(f"loader {i}" for i in range(want)), (loaders, want)
+PY
+
 [ $failures = 0 ] || fail "$failures wrong values (above)"
 [ "${video_skipped:-0}" = 1 ] && { echo "ok, but (e) skipped: no ffmpeg"; exit 77; }
 echo "ok"
