@@ -524,8 +524,9 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     const std::size_t streamed = std::max<std::size_t>(std::size_t{1024} << 20, 4 * blockBytes);
     const std::size_t preloaded = blockBytes * static_cast<std::size_t>(b.sequenceFrames + 2);
     const int loops = std::max(1, settings.frames / b.sequenceFrames);
-    // PLY files streamed: a folder of distinct frames, through a budget of four staging slots,
-    // so every loop decodes every file again (the files themselves come from the page cache).
+    // PLY files streamed: a folder of distinct frames through fewer staging slots than files
+    // (16, or half the files), so every loop decodes every file again (the files themselves
+    // come from the page cache) while up to 16 loaders decode at once.
     const fs::path plyFolder = root / "ply-stream";
     fs::create_directories(plyFolder);
     for (int i = 0; i < b.plyFrames; ++i) {
@@ -535,7 +536,9 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     }
     std::vector<EndToEnd> variants = {
         {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
-        {"ply binary streamed", plyFolder.string(), false, 4 * blockBytes, 2 * b.plyFrames}};
+        {"ply binary streamed", plyFolder.string(), false,
+         static_cast<std::size_t>(std::clamp(b.plyFrames / 2, 2, 16)) * blockBytes,
+         2 * b.plyFrames}};
     if (b.preloaded)
         variants.insert(variants.begin() + 1, {"pack preloaded", pack.string(), true, preloaded,
                                                b.sequenceFrames * loops});

@@ -247,7 +247,7 @@ if [ "$mode" = "--stream" ]; then
     grep -E "^== |FAIL|^ok|backend" "$out/viewer_headless.log" | sort | uniq -c | sort -rn | head -20
     step "tandem-bench stream"
     timeout 300 stdbuf -oL build-gpu/bin/tandem-bench stream --commit "$commit" --frames 120 \
-        --warmup 10 --load-frames 2 --ply-frames 12 --no-preloaded --work "$work/bench" \
+        --warmup 10 --load-frames 2 --ply-frames 48 --no-preloaded --work "$work/bench" \
         --json "$out/bench_stream.json" >"$out/bench_stream.txt" 2>&1 || status=1
     grep -v "^tandem: info" "$out/bench_stream.txt" | tail -n 40
     step "tandem-pack: 1M-point sample, 120 frames"
