@@ -261,7 +261,7 @@ void SequenceRun::bindKeys()
             path.emplace();
         const render::OrbitController& c = m_session.controller();
         const float frame = static_cast<float>(m_playback.frame());
-        path->addKey({frame, c.yaw(), c.pitch(), c.distanceScale()});
+        path->addKey({frame, c.yaw(), c.pitch(), c.distanceScale(), c.targetOffset()});
         log::info("camera key at frame {} (yaw {:.1f}, pitch {:.1f}, distance {:.2f}); {} keys",
                   frame, c.yaw(), c.pitch(), c.distanceScale(), path->keys.size());
     });
@@ -325,7 +325,7 @@ void SequenceRun::update()
     if (const auto& path = m_session.cameraPath();
         path && !path->keys.empty() && (headless || m_playback.isPlaying())) {
         const io::CameraKey key = path->at(static_cast<float>(m_playback.frame()));
-        m_session.controller().setPose(key.yaw, key.pitch, key.distanceScale);
+        m_session.controller().setPose(key.yaw, key.pitch, key.distanceScale, key.target);
     }
     m_player->update(m_playback, headless || m_player->scene() == nullptr);
     if (render::PointPass* points = m_session.frame().pointPass())

@@ -401,7 +401,7 @@ bool Session::nextFrame()
             // The app sets the pose itself.
         } else if (m_cameraPath) {
             const io::CameraKey key = m_cameraPath->at(static_cast<float>(m_index));
-            m_controller.setPose(key.yaw, key.pitch, key.distanceScale);
+            m_controller.setPose(key.yaw, key.pitch, key.distanceScale, key.target);
         } else if (m_index > 0) {
             m_controller.orbit(m_options.spin, 0.0f);
         }

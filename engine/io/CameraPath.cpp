@@ -36,7 +36,8 @@ CameraKey CameraPath::at(float frame) const
             const CameraKey& b = keys[i];
             const float t = (frame - a.frame) / std::max(1e-6f, b.frame - a.frame);
             return {frame, a.yaw + (b.yaw - a.yaw) * t, a.pitch + (b.pitch - a.pitch) * t,
-                    a.distanceScale + (b.distanceScale - a.distanceScale) * t};
+                    a.distanceScale + (b.distanceScale - a.distanceScale) * t,
+                    a.target + (b.target - a.target) * t};
         }
     }
     return keys.back();
@@ -55,11 +56,15 @@ void CameraPath::addKey(const CameraKey& key)
 std::string formatCameraPath(const CameraPath& path)
 {
     nlohmann::json keys = nlohmann::json::array();
-    for (const CameraKey& key : path.keys)
-        keys.push_back({{"frame", key.frame},
-                        {"yaw", key.yaw},
-                        {"pitch", key.pitch},
-                        {"distance", key.distanceScale}});
+    for (const CameraKey& key : path.keys) {
+        nlohmann::json entry = {{"frame", key.frame},
+                                {"yaw", key.yaw},
+                                {"pitch", key.pitch},
+                                {"distance", key.distanceScale}};
+        if (key.target != glm::vec3(0.0f))
+            entry["target"] = {key.target.x, key.target.y, key.target.z};
+        keys.push_back(entry);
+    }
     return nlohmann::json{{"keyframes", keys}}.dump(1) + "\n";
 }
 
@@ -99,6 +104,19 @@ Result<CameraPath> readCameraPath(const std::filesystem::path& path)
                 fmt::format("{}: keyframe {}: frame, yaw, pitch and distance must be finite "
                             "numbers",
                             path.string(), result.keys.size()));
+        if (entry.contains("target")) {
+            const auto& t = entry["target"];
+            bool good = t.is_array() && t.size() == 3;
+            for (std::size_t i = 0; good && i < 3; ++i) {
+                good = t[i].is_number() &&
+                       std::abs(t[i].get<double>()) <= std::numeric_limits<float>::max();
+                if (good)
+                    key.target[static_cast<int>(i)] = static_cast<float>(t[i].get<double>());
+            }
+            if (!good)
+                return fail(fmt::format("{}: keyframe {}: target must be three finite numbers",
+                                        path.string(), result.keys.size()));
+        }
         if (key.frame <= last)
             return fail(fmt::format("{}: keyframe {}: frames must increase", path.string(),
                                     result.keys.size()));

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/glm.hpp>
+
 #include "engine/core/Result.h"
 
 namespace tandem::io {
@@ -16,6 +18,9 @@ struct CameraKey {
     float yaw = 30;          ///< degrees
     float pitch = 20;        ///< degrees
     float distanceScale = 1; ///< multiple of the fitted distance
+    /// Where the camera looks: the fitted centre plus this, in multiples of the fitted radius
+    /// (what panning moves).
+    glm::vec3 target{0.0f};
 };
 
 /// A camera path: poses interpolated linearly between keyframes, held after the last.
@@ -30,9 +35,10 @@ struct CameraPath {
     void addKey(const CameraKey& key);
 };
 
-/// Reads {"keyframes": [{"frame": 0, "yaw": 0, "pitch": 20, "distance": 1}, ...]} (distance is
-/// the multiple of the fitted distance; missing fields keep the defaults). Fails naming the file
-/// and the problem.
+/// Reads {"keyframes": [{"frame": 0, "yaw": 0, "pitch": 20, "distance": 1, "target": [0, 0, 0]},
+/// ...]} (distance is the multiple of the fitted distance, target the offset from the fitted
+/// centre in fitted radii; missing fields keep the defaults). Fails naming the file and the
+/// problem.
 Result<CameraPath> readCameraPath(const std::filesystem::path& path);
 
 /// The JSON readCameraPath() reads.

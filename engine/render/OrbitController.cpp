@@ -25,11 +25,13 @@ void OrbitController::orbit(float yawDegrees, float pitchDegrees)
     m_pitch = std::clamp(m_pitch + pitchDegrees, -89.0f, 89.0f);
 }
 
-void OrbitController::setPose(float yawDegrees, float pitchDegrees, float distanceScale)
+void OrbitController::setPose(float yawDegrees, float pitchDegrees, float distanceScale,
+                              glm::vec3 targetOffset)
 {
     m_yaw = std::fmod(yawDegrees, 360.0f);
     m_pitch = std::clamp(pitchDegrees, -89.0f, 89.0f);
     m_distance = m_fittedDistance * distanceScale;
+    m_target = m_sceneCenter + targetOffset * m_sceneRadius;
 }
 
 void OrbitController::zoom(float factor)

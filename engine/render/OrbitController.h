@@ -20,8 +20,10 @@ public:
     /// Rotates by `yawDegrees` around the up axis and `pitchDegrees` up/down (pitch clamped
     /// short of the poles).
     void orbit(float yawDegrees, float pitchDegrees);
-    /// Sets yaw and pitch (degrees) and the distance as a multiple of the fitted one.
-    void setPose(float yawDegrees, float pitchDegrees, float distanceScale);
+    /// Sets yaw and pitch (degrees), the distance as a multiple of the fitted one, and the
+    /// target as the fitted centre plus `targetOffset` fitted radii.
+    void setPose(float yawDegrees, float pitchDegrees, float distanceScale,
+                 glm::vec3 targetOffset = glm::vec3(0.0f));
     /// Multiplies the distance by `factor` (< 1 moves closer), kept within sensible limits.
     void zoom(float factor);
     /// Moves the target in the view plane by a fraction of the view height.
@@ -39,6 +41,8 @@ public:
     float fovY() const { return m_fovY; }
     /// The distance as a multiple of the fitted one (what setPose() takes).
     float distanceScale() const { return m_distance / m_fittedDistance; }
+    /// The target's offset from the fitted centre in fitted radii (what setPose() takes).
+    glm::vec3 targetOffset() const { return (m_target - m_sceneCenter) / m_sceneRadius; }
 
 private:
     glm::vec3 m_target{0.0f};

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/CameraPath.h"
+#include "engine/render/OrbitController.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::profile {
@@ -68,6 +69,41 @@ TEST(CameraPath, OrbitRepeatsAndKeyframesInterpolate)
     EXPECT_FLOAT_EQ(mid.pitch, 20);
     EXPECT_FLOAT_EQ(mid.distanceScale, 1.5f);
     EXPECT_FLOAT_EQ(path.value().at(50).yaw, 90) << "holds after the last key";
+}
+
+TEST(CameraPath, TargetsRoundTripInterpolateAndReproduceAPannedView)
+{
+    io::CameraPath written;
+    written.addKey({0, 10, 15, 1.5f, glm::vec3(0.25f, -0.5f, 0.0f)});
+    written.addKey({8, 50, 15, 1.0f});
+    test::TempDir dir;
+    auto read = io::readCameraPath(dir.write("t.json", io::formatCameraPath(written)));
+    ASSERT_TRUE(read) << read.error();
+    ASSERT_EQ(read.value().keys.size(), 2u);
+    EXPECT_EQ(read.value().keys[0].target, glm::vec3(0.25f, -0.5f, 0.0f));
+    EXPECT_EQ(read.value().keys[1].target, glm::vec3(0.0f));
+    EXPECT_EQ(read.value().at(4).target, glm::vec3(0.125f, -0.25f, 0.0f));
+
+    // A key taken from a panned and zoomed view gives that view back.
+    render::OrbitController view;
+    view.fit(io::Bounds{glm::vec3(-1.0f, 0.0f, 2.0f), glm::vec3(3.0f, 2.0f, 4.0f)});
+    view.orbit(40.0f, -10.0f);
+    view.zoom(0.5f);
+    view.pan(0.2f, 0.1f);
+    const io::CameraKey key{3, view.yaw(), view.pitch(), view.distanceScale(), view.targetOffset()};
+    render::OrbitController replay;
+    replay.fit(io::Bounds{glm::vec3(-1.0f, 0.0f, 2.0f), glm::vec3(3.0f, 2.0f, 4.0f)});
+    replay.setPose(key.yaw, key.pitch, key.distanceScale, key.target);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_NEAR(replay.target()[i], view.target()[i], 1e-5f) << i;
+        EXPECT_NEAR(replay.eye()[i], view.eye()[i], 1e-4f) << i;
+    }
+    EXPECT_GT(glm::length(view.targetOffset()), 0.01f) << "the view was panned";
+
+    auto bad = io::readCameraPath(dir.write("u.json", R"({"keyframes": [{"target": [1, "x"]}]})"));
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().find("target must be three finite numbers"), std::string::npos)
+        << bad.error();
 }
 
 TEST(CameraPath, BadFilesSayWhy)
