@@ -20,21 +20,74 @@ std::string firstLine(const std::string& text)
     return line;
 }
 
-/// tinyobjloader reads "nan", "inf" and other non-numbers in v/vn/vt lines as 0 without a
-/// word; find them first so the user hears which line is broken.
+/// Checks one face corner, "v", "v/vt", "v//vn" or "v/vt/vn": each index an integer that
+/// names an element written before it (1-based; negative counts back from the last). `counts`:
+/// the v, vt and vn lines read so far.
+Result<bool> checkCorner(const std::string& corner, const std::size_t (&counts)[3],
+                         const std::string& where)
+{
+    static const char* const kinds[] = {"vertex", "texture coordinate", "normal"};
+    std::size_t part = 0, start = 0;
+    for (;;) {
+        const std::size_t slash = corner.find('/', start);
+        const std::string index =
+            corner.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        if (part > 2)
+            return fail(
+                fmt::format("{}: face corner '{}' has more than three indices", where, corner));
+        if (!index.empty() || part == 0) {
+            long long value = 0;
+            const auto [p, ec] = std::from_chars(index.data(), index.data() + index.size(), value);
+            if (ec == std::errc::result_out_of_range)
+                return fail(fmt::format("{}: face index '{}' is out of range", where, index));
+            if (index.empty() || p != index.data() + index.size() || ec != std::errc())
+                return fail(fmt::format("{}: face index '{}' is malformed (not an integer)", where,
+                                        index.empty() ? corner : index));
+            const auto count = static_cast<long long>(counts[part]);
+            if (value == 0 || value > count || value < -count)
+                return fail(fmt::format("{}: face index {} is out of range: {} {} of {} "
+                                        "written before it",
+                                        where, value, kinds[part],
+                                        value < 0 ? count + value + 1 : value, count));
+        }
+        if (slash == std::string::npos)
+            return true;
+        start = slash + 1;
+        ++part;
+    }
+}
+
+/// tinyobjloader reads "nan", "inf" and other non-numbers in v/vn/vt lines as 0, and face
+/// indices that are not integers or name no vertex as something else, without a word; find
+/// them first so the user hears which line is broken.
 Result<bool> checkNumbers(const std::filesystem::path& path)
 {
     std::ifstream file(path);
     std::string line;
+    std::size_t counts[3] = {0, 0, 0}; // v, vt, vn lines so far
     for (std::size_t number = 1; std::getline(file, line); ++number) {
         const auto first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line[first] != 'v')
+        if (first == std::string::npos || (line[first] != 'v' && line[first] != 'f'))
             continue;
         std::istringstream words(line.substr(first));
         std::string keyword, token;
         words >> keyword;
+        if (keyword == "f") {
+            const std::string where = fmt::format("{}:{}", path.string(), number);
+            int corners = 0;
+            while (words >> token && !token.starts_with('#')) {
+                if (auto corner = checkCorner(token, counts, where); !corner)
+                    return corner;
+                ++corners;
+            }
+            if (corners < 3)
+                return fail(fmt::format("{}: a face needs at least 3 corners, this one has {}",
+                                        where, corners));
+            continue;
+        }
         if (keyword != "v" && keyword != "vn" && keyword != "vt")
             continue;
+        ++counts[keyword == "v" ? 0 : keyword == "vt" ? 1 : 2];
         while (words >> token) {
             double value = 0;
             const char* begin = token.data();
