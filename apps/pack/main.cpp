@@ -147,6 +147,8 @@ int convert(const ConvertOptions& o)
     auto opened = stream::openSource(o.source, sequence);
     if (!opened)
         return exitWith(ExitInput, opened.error());
+    for (const std::string& warning : opened.warnings())
+        log::warning("{}", warning);
     const stream::Source& source = *opened.value();
     // A re-packed pack keeps its frames' original names (a file sequence's file names).
     std::vector<std::string> names;

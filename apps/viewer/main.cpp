@@ -12,6 +12,7 @@
 #include "engine/app/Options.h"
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
+#include "engine/core/Log.h"
 #include "engine/stream/Open.h"
 
 using namespace tandem;
@@ -88,6 +89,8 @@ int main(int argc, char** argv)
         auto source = stream::openSource(spec, settings.sequence);
         if (!source)
             return app::exitWith(app::ExitInput, source.error());
+        for (const std::string& warning : source.warnings())
+            tandem::log::warning("{}", warning);
         if (batch.active()) {
             bool usage = false;
             auto plan = app::prepareBatch(batch, options, source.value()->frameCount(),
@@ -104,6 +107,8 @@ int main(int argc, char** argv)
             auto opened = stream::openSource(compare, settings.sequence);
             if (!opened)
                 return app::exitWith(app::ExitInput, opened.error());
+            for (const std::string& warning : opened.warnings())
+                tandem::log::warning("{}", warning);
             second = std::move(opened.value());
         }
         app::OpenFailure failure;

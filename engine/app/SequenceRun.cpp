@@ -217,6 +217,8 @@ void SequenceRun::openDropped()
         log::warning("could not open {}: {}", path, source.error());
         return;
     }
+    for (const std::string& warning : source.warnings())
+        log::warning("{}", warning);
     log::info("sequence: {}", source.value()->description());
     // The old player's passes leave the frame and its buffers go before the new ones come.
     frame::Frame& frame = m_session.frame();

@@ -59,6 +59,14 @@ run 0 "$pack" sample:mesh,points=2000,frames=5 -o "$seq" -q --overwrite --codec 
 run 0 "$pack" --verify "$seq" -q
 run 0 "$pack" --info "$seq"
 expect "zstd"; expect "u16"
+# u16 asked of point frames: they keep f32, said in a warning and in what was written.
+run 0 "$pack" sample:points=2000,frames=3 -o "$out/points.tdpk" -q --positions u16
+expect "--positions u16 applies to mesh frames; 3 point-cloud frames keep f32 positions"
+# A manifest's unknown key is named, not dropped.
+cp "$(dirname "$0")/../data/sequences/frame_1.ply" "$out/"
+printf '{"fps": 30, "frames": ["frame_1.ply"], "texure": "t.png"}' >"$out/m.json"
+run 0 "$pack" "$out/m.json" -o "$out/m.tdpk" -q
+expect 'unknown key "texure" ignored'
 # Re-pack into uncompressed f32, keeping the frames' names.
 run 0 "$pack" "$seq" -o "$out/repacked.tdpk" -q --fps 60
 run 0 "$pack" --info "$out/repacked.tdpk"
