@@ -203,6 +203,12 @@ std::optional<OpenFailure> Session::setUp(char** argv)
             }
     }
 
+    // A report or trace that could not be written would fail only after the whole run.
+    for (const std::string* file : {&o.reportPath, &o.tracePath})
+        if (!file->empty())
+            if (auto ok = prepareOutputFile(*file, o.overwrite); !ok)
+                return input(ok.error());
+
     m_renderer = std::make_unique<render::SceneRenderer>(width, height, m_colorFormat, m_headless);
     // The output ring lets the CPU run that many frames ahead of the GPU (headless nothing else
     // holds it back): enough slots that the workers never wait for the GPU, nor the GPU for

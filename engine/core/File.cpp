@@ -75,6 +75,18 @@ Result<bool> prepareOutputDirectory(const fs::path& dir)
     return true;
 }
 
+Result<bool> prepareOutputFile(const fs::path& path, bool overwrite)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        return fail(fmt::format("{}: is a folder, not a file", path.string()));
+    if (!overwrite && fs::exists(path, ec))
+        return fail(
+            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    const fs::path folder = path.parent_path();
+    return prepareOutputDirectory(folder.empty() ? fs::path(".") : folder);
+}
+
 Result<bool> writeTextFile(const fs::path& path, const std::string& text, bool overwrite)
 {
     std::error_code ec;

@@ -23,6 +23,10 @@ Result<std::string> readTextFile(const std::filesystem::path& path);
 /// a message naming the folder and the reason.
 Result<bool> prepareOutputDirectory(const std::filesystem::path& dir);
 
+/// Checks, before any work, that `path` can be written at the end: it does not exist unless
+/// `overwrite`, and its folder exists (made if missing) and is writable. Fails saying which.
+Result<bool> prepareOutputFile(const std::filesystem::path& path, bool overwrite);
+
 /// Writes `text` to `path` through a temporary file renamed into place, so a failure never
 /// leaves half a file. Refuses to replace an existing file unless `overwrite`; fails naming the
 /// file and the reason.
