@@ -111,6 +111,10 @@ int main(int argc, char** argv)
                 tandem::log::warning("{}", warning);
             second = std::move(opened.value());
         }
+        // Headless, the session knows the run's length from the start (--capture-frame is
+        // checked against it).
+        if (options.headless && options.frames <= 0)
+            options.frames = app::SequenceRun::headlessFrames(settings, *source.value());
         app::OpenFailure failure;
         auto session = app::Session::open({"tandem-viewer", ""}, options, argv, failure);
         if (!session)

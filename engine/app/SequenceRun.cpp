@@ -126,6 +126,19 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
     return run;
 }
 
+int SequenceRun::headlessFrames(const SequenceSettings& settings, const stream::Source& source)
+{
+    const int count = source.frameCount();
+    if (settings.batch)
+        return static_cast<int>(settings.batch->jobs().size());
+    if (settings.framesGiven > 0)
+        return settings.framesGiven;
+    if (settings.everyFrame)
+        return count;
+    return std::max(1, static_cast<int>(std::ceil(
+                           count / source.fps() * settings.outputFps / settings.speed - 1e-9)));
+}
+
 SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> source,
                          const SequenceSettings& settings)
     : m_session(session), m_source(std::move(source)), m_settings(settings),
@@ -138,17 +151,7 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
     m_playback.setLoopMode(!settings.loop.empty() ? parseLoop(settings.loop).value()
                            : headless             ? stream::LoopMode::Once
                                                   : stream::LoopMode::Loop);
-    const int count = m_source->frameCount();
-    if (settings.batch)
-        m_headlessFrames = static_cast<int>(settings.batch->jobs().size());
-    else if (settings.framesGiven > 0)
-        m_headlessFrames = settings.framesGiven;
-    else if (settings.everyFrame)
-        m_headlessFrames = count;
-    else
-        m_headlessFrames =
-            std::max(1, static_cast<int>(std::ceil(
-                            count / m_source->fps() * settings.outputFps / settings.speed - 1e-9)));
+    m_headlessFrames = headlessFrames(settings, *m_source);
     if (headless)
         session.setFrameLimit(m_headlessFrames);
     session.driveCameraPath(true);

@@ -47,6 +47,9 @@ public:
     /// Checks the settings a command line gave (speed, loop mode, upload path): a failure is a
     /// usage error (exit 2). Call before opening the session.
     static Result<bool> validate(const SequenceSettings& settings);
+    /// The frames a headless run of `source` renders with `settings`: the batch's jobs,
+    /// --frames, every sequence frame, or the sequence's length at the output rate.
+    static int headlessFrames(const SequenceSettings& settings, const stream::Source& source);
     /// Plays `source` (from stream::openSource, opened before the session, so a missing or
     /// broken sequence fails without a context) in `session`: fails with a usage error for bad
     /// settings (exit 2) or an input error (exit 1: --upload cuda without CUDA, a --preload
