@@ -524,11 +524,18 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     const std::size_t streamed = std::max<std::size_t>(std::size_t{1024} << 20, 4 * blockBytes);
     const std::size_t preloaded = blockBytes * static_cast<std::size_t>(b.sequenceFrames + 2);
     const int loops = std::max(1, settings.frames / b.sequenceFrames);
-    // PLY files streamed: a folder of distinct frames through fewer staging slots than files
-    // (16, or half the files), so every loop decodes every file again (the files themselves
-    // come from the page cache) while up to 16 loaders decode at once.
-    const fs::path plyFolder = root / "ply-stream";
+    // PLY files streamed: a folder of distinct frames, more of them than the staging slots a
+    // folder gets (8: it cannot say its largest frame before loading), so every loop decodes
+    // every file again (the files themselves come from the page cache). The folder is named
+    // by the point count and holds exactly --ply-frames files, so a reused --work stays right.
+    const fs::path plyFolder = root / fmt::format("ply-stream-{}", points);
     fs::create_directories(plyFolder);
+    for (const auto& entry : fs::directory_iterator(plyFolder)) {
+        const std::string name = entry.path().filename().string();
+        int index = -1;
+        if (std::sscanf(name.c_str(), "frame_%d.ply", &index) != 1 || index >= b.plyFrames)
+            fs::remove(entry.path());
+    }
     for (int i = 0; i < b.plyFrames; ++i) {
         const fs::path file = plyFolder / fmt::format("frame_{:04d}.ply", i);
         if (!fs::exists(file))
@@ -536,9 +543,7 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     }
     std::vector<EndToEnd> variants = {
         {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
-        {"ply binary streamed", plyFolder.string(), false,
-         static_cast<std::size_t>(std::clamp(b.plyFrames / 2, 2, 16)) * blockBytes,
-         2 * b.plyFrames}};
+        {"ply binary streamed", plyFolder.string(), false, streamed, 2 * b.plyFrames}};
     if (b.preloaded)
         variants.insert(variants.begin() + 1, {"pack preloaded", pack.string(), true, preloaded,
                                                b.sequenceFrames * loops});

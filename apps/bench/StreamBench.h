@@ -14,7 +14,7 @@ struct StreamBenchSettings {
     std::string sizes = "1080p,4K";
     std::string workDir;   ///< where packs and PLY files go (default: a temporary folder)
     bool keep = false;     ///< keep them
-    int plyFrames = 24;    ///< PLY files of the streamed PLY row, played twice (they are slow)
+    int plyFrames = 24;    ///< PLY files of the streamed PLY row, played twice (more than 8)
     bool preloaded = true; ///< the preloaded end-to-end rows
 };
 

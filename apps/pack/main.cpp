@@ -277,7 +277,7 @@ int convert(const ConvertOptions& o)
     const std::string positions =
         tally(info, &stream::PackFrame::positions, stream::positionEncodingName);
     const auto f32 = std::count_if(info.frames.begin(), info.frames.end(), [](const auto& f) {
-        return f.positions == stream::PositionEncoding::F32;
+        return f.positions == stream::PositionEncoding::F32 && f.vertexCount > 0;
     });
     if (o.positions == "u16" && f32 > 0)
         log::warning("--positions u16 applies to mesh frames; {} point-cloud frames keep f32 "

@@ -135,8 +135,10 @@ int SequenceRun::headlessFrames(const SequenceSettings& settings, const stream::
         return settings.framesGiven;
     if (settings.everyFrame)
         return count;
-    return std::max(1, static_cast<int>(std::ceil(
-                           count / source.fps() * settings.outputFps / settings.speed - 1e-9)));
+    // At most a billion output frames: a tiny sequence rate cannot overflow the count.
+    const double frames =
+        std::ceil(count / source.fps() * settings.outputFps / settings.speed - 1e-9);
+    return static_cast<int>(std::clamp(frames, 1.0, 1e9));
 }
 
 SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> source,

@@ -87,8 +87,8 @@ std::optional<OpenFailure> Session::setUp(char** argv)
         return usage("--frames: expected a positive number of frames");
     if (const int last = o.frames > 0 ? o.frames - 1 : (o.headless ? 0 : -1);
         last >= 0 && o.capture.frame > last)
-        return usage(fmt::format("--capture-frame {}: the run ends at frame {} (--frames)",
-                                 o.capture.frame, last));
+        return usage(fmt::format("--capture-frame {}: the run ends at frame {} ({} frames)",
+                                 o.capture.frame, last, last + 1));
     if (o.traceFrames < 1)
         return usage("--trace-frames: expected a positive number of frames");
     if (o.warmup < 0)

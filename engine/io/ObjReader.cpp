@@ -26,7 +26,7 @@ std::string firstLine(const std::string& text)
 Result<bool> checkCorner(const std::string& corner, const std::size_t (&counts)[3],
                          const std::string& where)
 {
-    static const char* const kinds[] = {"vertex", "texture coordinate", "normal"};
+    static const char* const kinds[] = {"vertices", "texture coordinates", "normals"};
     std::size_t part = 0, start = 0;
     for (;;) {
         const std::size_t slash = corner.find('/', start);
@@ -37,7 +37,9 @@ Result<bool> checkCorner(const std::string& corner, const std::size_t (&counts)[
                 fmt::format("{}: face corner '{}' has more than three indices", where, corner));
         if (!index.empty() || part == 0) {
             long long value = 0;
-            const auto [p, ec] = std::from_chars(index.data(), index.data() + index.size(), value);
+            const std::size_t sign = index.starts_with('+') ? 1 : 0; // atoi's '+', as tinyobj
+            const auto [p, ec] =
+                std::from_chars(index.data() + sign, index.data() + index.size(), value);
             if (ec == std::errc::result_out_of_range)
                 return fail(fmt::format("{}: face index '{}' is out of range", where, index));
             if (index.empty() || p != index.data() + index.size() || ec != std::errc())
@@ -45,10 +47,9 @@ Result<bool> checkCorner(const std::string& corner, const std::size_t (&counts)[
                                         index.empty() ? corner : index));
             const auto count = static_cast<long long>(counts[part]);
             if (value == 0 || value > count || value < -count)
-                return fail(fmt::format("{}: face index {} is out of range: {} {} of {} "
-                                        "written before it",
-                                        where, value, kinds[part],
-                                        value < 0 ? count + value + 1 : value, count));
+                return fail(fmt::format("{}: face index {} is out of range: {} {} written "
+                                        "before it",
+                                        where, value, count, kinds[part]));
         }
         if (slash == std::string::npos)
             return true;

@@ -262,25 +262,26 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
     // Every file the pattern names, by its number; the frames run from the lowest to the
     // highest, and a number missing in between is a missing frame: it keeps its place on the
     // timeline and is skipped, named, when it plays.
-    std::map<long long, std::string> present;
-    auto listed = listFrames(folder, spec, [&](const std::string& name) {
+    const auto indexOf = [&](const std::string& name) -> long long {
         if (name.size() <= pattern.prefix.size() + pattern.suffix.size() ||
             !name.starts_with(pattern.prefix) || !name.ends_with(pattern.suffix))
-            return false;
+            return -1;
         const std::string digits = name.substr(
             pattern.prefix.size(), name.size() - pattern.prefix.size() - pattern.suffix.size());
         if (digits.size() > 15 || !std::all_of(digits.begin(), digits.end(), [](char c) {
                 return std::isdigit(static_cast<unsigned char>(c));
             }))
-            return false;
+            return -1;
         const long long index = std::stoll(digits);
-        if (pattern.name(index) != name) // frame_01.ply is not what %d names
-            return false;
-        present.emplace(index, name);
-        return true;
-    });
+        return pattern.name(index) == name ? index : -1; // frame_01.ply is not what %d names
+    };
+    auto listed =
+        listFrames(folder, spec, [&](const std::string& name) { return indexOf(name) >= 0; });
     if (!listed)
         return fail(listed.error());
+    std::map<long long, std::string> present; // regular files only (listFrames checks)
+    for (const SequenceFrame& frame : listed.value())
+        present.emplace(indexOf(frame.file.filename().string()), frame.file.filename().string());
     if (present.empty())
         return fail(fmt::format("{}: no frames: no file in {} matches the pattern", spec,
                                 folder.empty() ? std::string(".") : folder.string()));

@@ -116,12 +116,20 @@ def main():
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"error: {args.run_dir}: {e}")
     jsons, logs = made
-    # Paths on the server name its checkout; the committed logs name the repository's files.
-    checkout = re.compile(r"/[^\s:'\"]*/(?=(tests|build-gpu|scripts)\b)")
+    # Paths on the server name its checkout (ctest's first line says where: "Test project
+    # ROOT/build-gpu"); the committed logs name the repository's files relative to it.
+    root = None
+    try:
+        with open(os.path.join(args.run_dir, "ctest.log")) as f:
+            found = re.search(r"^Test project (\S+)/build-gpu$", f.read(), re.M)
+            root = found.group(1) if found else None
+    except OSError:
+        pass
     files = {name: json.dumps(data, indent=1) + "\n" for name, data in jsons.items()}
     for name, source in logs.items():
         with open(os.path.join(args.run_dir, source)) as f:
-            files[name] = checkout.sub("", f.read())
+            text = f.read()
+        files[name] = re.sub(re.escape(root) + r"/", "", text) if root else text
     paths = {os.path.join(args.results, f"{args.date}-{name}"): text for name, text in files.items()}
     existing = [p for p in paths if os.path.exists(p)]
     if existing:

@@ -105,20 +105,20 @@ TEST(ObjReaderErrors, FaceIndicesNameWhatCameBefore)
     expectError(readObj(dir.write("a.obj", triangle + "f 1 2 99999999999999999999\n")),
                 "a.obj:6: face index '99999999999999999999' is out of range");
     expectError(readObj(dir.write("b.obj", triangle + "f 1 2 4294967298\n")),
-                "b.obj:6: face index 4294967298 is out of range: vertex 4294967298 of 3");
+                "b.obj:6: face index 4294967298 is out of range: 3 vertices written before it");
     expectError(readObj(dir.write("c.obj", triangle + "f 1 2 3abc\n")),
                 "c.obj:6: face index '3abc' is malformed (not an integer)");
     expectError(readObj(dir.write("d.obj", triangle + "f 1/2 2/1 3/1\n")),
-                "face index 2 is out of range: texture coordinate 2 of 1");
+                "face index 2 is out of range: 1 texture coordinates written before it");
     expectError(readObj(dir.write("e.obj", triangle + "f 1//1 2//1 3//-2\n")),
-                "face index -2 is out of range: normal 0 of 1");
+                "face index -2 is out of range: 1 normals written before it");
     expectError(readObj(dir.write("f.obj", triangle + "f 1 2\n")),
                 "a face needs at least 3 corners, this one has 2");
     expectError(readObj(dir.write("g.obj", "v 0 0 0\nf 1 2 3\nv 1 0 0\nv 0 1 0\n")),
-                "face index 2 is out of range: vertex 2 of 1 written before it");
+                "face index 2 is out of range: 1 vertices written before it");
     // What exporters write: every corner form, negative (relative) indices.
     for (const char* face : {"f 1 2 3", "f -3 -2 -1", "f 1/1 2/1 3/1", "f 1//1 2//1 3//1",
-                             "f 1/1/1 2/1/1 3/1/1", "f 1/1/-1 2/-1/1 3/1/1"}) {
+                             "f 1/1/1 2/1/1 3/1/1", "f 1/1/-1 2/-1/1 3/1/1", "f +1 +2 +3"}) {
         auto mesh = readObj(dir.write("ok.obj", triangle + face + "\n"));
         ASSERT_TRUE(mesh) << face << ": " << mesh.error();
         EXPECT_EQ(mesh.value().indices.size(), 3u) << face;

@@ -193,6 +193,12 @@ TEST(FolderSource, PrintfPatternGapIsAMissingFrameSkippedAndNamed)
     ASSERT_TRUE(view) << view.error();
     EXPECT_EQ(view.value().counts().vertices, 5u);
 
+    // A folder named like a frame is no frame: 7 is missing, so the sequence still ends at 6.
+    std::filesystem::create_directory(dir.path() / "frame_0007.ply");
+    auto withFolder = open(dir.path() / "frame_%04d.ply");
+    ASSERT_TRUE(withFolder) << withFolder.error();
+    EXPECT_EQ(withFolder.value()->frameCount(), 6);
+
     // More numbers missing than files: not a sequence with a few lost frames.
     test::TempDir sparse;
     for (int i : {1, 10, 20})
