@@ -18,7 +18,12 @@ namespace tandem {
 
 namespace fs = std::filesystem;
 
-Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t maxBytes)
+namespace {
+
+/// Reads `path` into memory: all of it, failing past `maxBytes` (`prefixOnly` false), or its
+/// first `maxBytes` bytes (`prefixOnly` true).
+Result<std::vector<std::uint8_t>> read(const fs::path& path, std::uint64_t maxBytes,
+                                       bool prefixOnly)
 {
     std::error_code ec;
     const auto status = fs::status(path, ec);
@@ -34,6 +39,11 @@ Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t m
     for (;;) {
         const std::size_t n = std::fread(chunk, 1, sizeof chunk, file);
         if (n > 0) {
+            if (prefixOnly && bytes.size() + n >= maxBytes) {
+                bytes.insert(bytes.end(), chunk, chunk + (maxBytes - bytes.size()));
+                std::fclose(file);
+                return bytes;
+            }
             if (bytes.size() + n > maxBytes) {
                 std::fclose(file);
                 return fail(
@@ -51,6 +61,18 @@ Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t m
         }
     }
     return bytes;
+}
+
+} // namespace
+
+Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t maxBytes)
+{
+    return read(path, maxBytes, false);
+}
+
+Result<std::vector<std::uint8_t>> readFileStart(const fs::path& path, std::uint64_t bytes)
+{
+    return read(path, bytes, true);
 }
 
 Result<std::string> readTextFile(const fs::path& path)

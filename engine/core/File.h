@@ -16,6 +16,10 @@ namespace tandem {
 Result<std::vector<std::uint8_t>> readFile(const std::filesystem::path& path,
                                            std::uint64_t maxBytes = std::uint64_t{1} << 34);
 
+/// Reads the first `bytes` bytes of a file (all of it when shorter), failing as readFile does.
+Result<std::vector<std::uint8_t>> readFileStart(const std::filesystem::path& path,
+                                                std::uint64_t bytes);
+
 /// Reads a whole text file.
 Result<std::string> readTextFile(const std::filesystem::path& path);
 

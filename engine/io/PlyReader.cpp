@@ -661,4 +661,20 @@ Result<MeshData> readPly(const std::filesystem::path& path)
     return readPly(bytes.value(), path.string());
 }
 
+Result<std::uint64_t> plyVertexCount(const std::filesystem::path& path)
+{
+    // The header's bound (parseHeader's) and a little more, so its end_header line is read.
+    constexpr std::size_t headerBytes = (1 << 20) + 64;
+    auto bytes = readFileStart(path, headerBytes);
+    if (!bytes)
+        return fail(bytes.error());
+    auto header = parseHeader(bytes.value(), path.string());
+    if (!header)
+        return fail(header.error());
+    for (const Element& element : header.value().elements)
+        if (element.name == "vertex")
+            return element.count;
+    return std::uint64_t{0};
+}
+
 } // namespace tandem::io

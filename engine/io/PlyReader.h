@@ -32,4 +32,9 @@ Result<MeshData> readPly(const std::filesystem::path& path);
 /// Same, from bytes already in memory; `name` is used in messages.
 Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string& name);
 
+/// The vertex count a PLY file's header states, reading the header only (at most 1 MiB), so a
+/// caller can tell a frame too large for its memory before decoding it. Fails as readPly does
+/// on a bad header.
+Result<std::uint64_t> plyVertexCount(const std::filesystem::path& path);
+
 } // namespace tandem::io

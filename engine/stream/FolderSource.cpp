@@ -17,6 +17,8 @@
 #include "engine/core/File.h"
 #include "engine/io/Image.h"
 #include "engine/io/MeshLoader.h"
+#include "engine/io/PlyReader.h"
+#include "engine/render/PointSplat.h"
 #include "engine/render/Scene.h"
 #include "engine/stream/NaturalOrder.h"
 
@@ -51,6 +53,22 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
         return fail(fmt::format("{}: no frame {} (the sequence has {})", m_description, index,
                                 frameCount()));
     const fs::path& file = m_frames[static_cast<std::size_t>(index)].file;
+    // A PLY frame that cannot fit the memory given (20 bytes a point at least: compact points)
+    // is refused from its header, before it is read and decoded whole.
+    std::string extension = file.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (extension == ".ply") {
+        auto vertices = io::plyVertexCount(file);
+        if (!vertices)
+            return fail(vertices.error());
+        const std::uint64_t atLeast =
+            vertices.value() * (sizeof(glm::vec3) + sizeof(render::PointAttributes));
+        if (atLeast > 0 && sink(static_cast<std::size_t>(atLeast)).size() < atLeast)
+            return fail(fmt::format("{}: the frame (at least {:.1f} MiB) does not fit in the "
+                                    "streaming memory budget (--cache-mb)",
+                                    file.string(), static_cast<double>(atLeast) / 1048576.0));
+    }
     // The loader's messages name the file.
     auto mesh = io::loadMesh(file);
     if (!mesh)

@@ -53,6 +53,22 @@ TEST(File, ReadErrorsNameTheFile)
     EXPECT_NE(tooBig.error().find("byte limit"), std::string::npos);
 }
 
+TEST(File, ReadsTheStartOfAFile)
+{
+    test::TempDir dir;
+    const auto file = dir.write("s.bin", std::string(200000, 'y') + "z");
+    auto start = readFileStart(file, 70000); // past the first 64 KiB chunk
+    ASSERT_TRUE(start) << start.error();
+    EXPECT_EQ(start.value().size(), 70000u);
+    auto all = readFileStart(file, 1 << 20);
+    ASSERT_TRUE(all) << all.error();
+    EXPECT_EQ(all.value().size(), 200001u);
+    EXPECT_EQ(all.value().back(), 'z');
+    auto missing = readFileStart(dir.path() / "nope", 10);
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().find("nope: no such file"), std::string::npos) << missing.error();
+}
+
 TEST(File, PrepareOutputDirectory)
 {
     test::TempDir dir;

@@ -462,6 +462,39 @@ TEST(FolderSource, LoadFailsWhenTheSinkCannotHoldTheFrame)
     EXPECT_NE(result.error().find("does not fit"), std::string::npos) << result.error();
 }
 
+TEST(FolderSource, APlyFrameTooLargeIsRefusedFromItsHeaderBeforeDecoding)
+{
+    test::TempDir dir;
+    // The header says 100 000 points; the body is garbage that decoding would reject. Refused
+    // from the header alone, the sink is asked once, for the least the frame could take.
+    std::string text = plyCloud(0);
+    text.replace(text.find("element vertex 0"), 16, "element vertex 100000");
+    const fs::path file = dir.write("huge.ply", text + "not a body");
+    auto source = open(file);
+    ASSERT_TRUE(source) << source.error();
+    std::vector<std::size_t> asked;
+    auto result = source.value()->load(0, [&](std::size_t bytes) {
+        asked.push_back(bytes);
+        return std::span<std::uint8_t>();
+    });
+    ASSERT_FALSE(result);
+    EXPECT_NE(result.error().find("huge.ply: the frame (at least 1.9 MiB) does not fit"),
+              std::string::npos)
+        << result.error();
+    EXPECT_EQ(asked, (std::vector<std::size_t>{100000 * 20}));
+
+    // One that fits is asked for its least, then decoded into its block.
+    const fs::path small = dir.write("small.ply", plyCloud(10));
+    auto fits = open(small);
+    ASSERT_TRUE(fits) << fits.error();
+    Staging staging;
+    auto block = fits.value()->load(0, staging.sink());
+    ASSERT_TRUE(block) << block.error();
+    auto view = stream::viewBlock(block.value(), "small");
+    ASSERT_TRUE(view) << view.error();
+    EXPECT_EQ(view.value().counts().vertices, 10u);
+}
+
 TEST(FolderSource, LoadsFromSeveralThreadsAtOnce)
 {
     test::TempDir dir;
