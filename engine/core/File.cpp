@@ -1,10 +1,11 @@
 #include "engine/core/File.h"
 
+#include "engine/core/AtomicFile.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -111,27 +112,9 @@ Result<bool> prepareOutputFile(const fs::path& path, bool overwrite)
 
 Result<bool> writeTextFile(const fs::path& path, const std::string& text, bool overwrite)
 {
-    std::error_code ec;
-    if (!overwrite && fs::exists(path, ec))
-        return fail(
-            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
-    const fs::path temporary = path.string() + ".partial";
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << text;
-        if (!out) {
-            fs::remove(temporary, ec);
-            return fail(fmt::format("{}: cannot write (folder missing or not writable, or disk "
-                                    "full)",
-                                    path.string()));
-        }
-    }
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        fs::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write: {}", path.string(), ec.message()));
-    }
-    return true;
+    return writeFileAtomically(
+        path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
+        overwrite ? Replace::Yes : Replace::No);
 }
 
 fs::path dataRoot()
