@@ -23,7 +23,12 @@
 # process per GPU against one process (images byte for byte, nvidia-smi per process in the log),
 # then the throughput of one process, two on one GPU, and one per GPU (where there are two) on a
 # 1 M-point pack at 1080p, written as PNG and rendered only (scripts/render-local.sh each).
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch]
+# --house builds everything (the Python package too, as --python does) and runs what the house
+# issue's acceptance needs in one call: the gpu tier (the package's tests on CUDA tensors among
+# them), the viewer's headless end-to-end test on CUDA, tandem-bench interop (the handoff),
+# raster (geometry against the bare draw), overhead three times (the profiler's cost), and the
+# viewer on a 1 M-point pack at 1080p, streamed, three times.
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -50,7 +55,7 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 echo "== configure + build"
 mode="${1:-}"
 python_args=()
-if [ "$mode" = "--python" ]; then
+if [ "$mode" = "--python" ] || [ "$mode" = "--house" ]; then
     # PyTorch's copy of pybind11 matches its Python; only that folder goes on the include path.
     torch_include=$(python3 -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'include'))") || exit 1
     mkdir -p build-gpu-pybind11
@@ -69,11 +74,51 @@ targets=()
 [ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
 [ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-raster tandem_python)
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
+[ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
+if [ "$mode" = "--house" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    work="${TANDEM_WORK:-/tmp/tandem-house}"
+    mkdir -p "$work"
+    step() { echo "== $* (at ${SECONDS}s)"; }
+    step "gpu tier (python.*.cuda among it)"
+    timeout 300 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+    step "the viewer's headless end-to-end test on CUDA (tests/apps/viewer_headless.sh)"
+    timeout 120 tests/apps/viewer_headless.sh build-gpu/bin/tandem-viewer build-gpu/bin/tandem-pack \
+        build-gpu/bin/tandem-png-check "$work/viewer_headless" >"$out/viewer_headless.log" 2>&1
+    code=$?; [ $code = 0 ] || [ $code = 77 ] || status=1
+    grep -E "^== |FAIL|^ok|backend" "$out/viewer_headless.log" | sort | uniq -c | sort -rn | head -20
+    bench=build-gpu/bin/tandem-bench
+    step "tandem-bench interop, raster, overhead x3"
+    timeout 120 $bench interop --commit "$commit" --json "$out/bench_interop.json" >"$out/bench_interop.txt" 2>&1 || status=1
+    timeout 120 $bench raster --commit "$commit" --json "$out/bench_raster.json" >"$out/bench_raster.txt" 2>&1 || status=1
+    for run in 1 2 3; do
+        timeout 120 $bench overhead --frames 2000 --commit "$commit" --json "$out/bench_overhead_$run.json" \
+            >"$out/bench_overhead_$run.txt" 2>&1 || status=1
+    done
+    grep -iE "handoff" "$out/bench_interop.txt" | tail -4; tail -n 8 "$out/bench_raster.txt"
+    grep -A4 "profiler on vs off" "$out"/bench_overhead_*.txt
+    step "tandem-pack: 1M-point sample, 120 frames; the viewer streamed at 1080p, three times"
+    timeout 120 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/seq.tdpk" \
+        --overwrite -q >"$out/pack.log" 2>&1 || status=1
+    for rep in 1 2 3; do
+        timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/seq.tdpk" --loop loop \
+            --frames 3000 --format none --postfx tonemap,fxaa -q --size 1920x1080 \
+            --report "$out/viewer_1080p_streamed_$rep.json" --overwrite >"$out/viewer_$rep.log" 2>&1 || status=1
+    done
+    python3 - "$out" <<'PY'
+import json, statistics, sys
+fps = [json.load(open(f"{sys.argv[1]}/viewer_1080p_streamed_{r}.json"))["streaming"]["frames_per_second"] for r in (1, 2, 3)]
+print(f"1080p streamed: {[round(f) for f in fps]} frames/s, median {statistics.median(fps):.0f}")
+PY
+    step "done"
+    exit $status
+fi
 if [ "$mode" = "--python" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     step() { echo "== $* (at ${SECONDS}s)"; }
