@@ -6,7 +6,8 @@
 - every repository path named in code (`engine/stream/Pack.h`, `scripts/fuzz.sh --seconds 60`,
   module paths such as `render/PointSplat.h` under engine/) exists, and in bench/results/README.md
   every result file named by its date (`2026-11-30-h200-export.json`, or a glob of them) exists;
-- every page under docs/ is reachable from README.md through links;
+- every page under docs/ is reachable from README.md through links, and docs/architecture.md's
+  module table has a row for every folder of engine/ and none for a folder that is gone;
 - README.md is at most 150 lines (the front door), and its test command, scripts/test.sh, is
   what .ci/run runs.
 
@@ -212,6 +213,7 @@ class Checker:
                     graph[relative].add(linked)
             self.check_code(page)
         self.check_reachable(files, graph)
+        self.check_modules()
         self.check_readme()
         return not self.problems
 
@@ -228,6 +230,21 @@ class Checker:
             if relative.startswith("docs" + os.sep) and relative not in reached:
                 self.problem(relative, 1, "no link leads here from README.md (nor from a page "
                              "it links to)")
+
+    def check_modules(self):
+        relative = os.path.join("docs", "architecture.md")
+        if not self.modules or not os.path.isfile(os.path.join(self.root, relative)):
+            return
+        rows = {}
+        for number, line in enumerate(self.page(relative).text.split("\n"), 1):
+            row = re.match(r"^\|\s*`([\w-]+)/`\s*\|", line)
+            if row:
+                rows[row.group(1)] = number
+        for module in sorted(self.modules - set(rows)):
+            self.problem(relative, 1, f"the module table has no row for engine/{module}/")
+        for module in sorted(set(rows) - self.modules):
+            self.problem(relative, rows[module], f"the module table has a row for engine/{module}/, "
+                         "which does not exist")
 
     def check_readme(self):
         path = os.path.join(self.root, "README.md")

@@ -15,8 +15,11 @@ class Tree:
         self.root = self.folder.name
         defaults = {
             "README.md": "# x\n\nRun `scripts/test.sh`. [Architecture](docs/architecture.md).\n",
+            "docs/page.md": "# Page\n",
             "docs/architecture.md": "# Architecture\n\n## Modules (`engine/`)\n\nSee "
-                                    "`engine/core/Error.h` and `core/Error.h`.\n",
+                                    "`engine/core/Error.h` and `core/Error.h`.\n\n"
+                                    "| folder | owns |\n| --- | --- |\n| `core/` | errors |\n\n"
+                                    "[A page](page.md).\n",
             "engine/core/Error.h": "",
             "scripts/test.sh": "",
             ".ci/run": "#!/bin/sh\nexec scripts/test.sh\n",
@@ -51,9 +54,9 @@ class CheckLinksTest(unittest.TestCase):
         self.assertEqual(self.problems({}), [])
 
     def test_a_link_to_a_missing_file_fails_naming_it(self):
-        problems = self.problems({"docs/architecture.md": "# A\n\n[gone](missing.md)\n"})
+        problems = self.problems({"docs/page.md": "# A\n\n[gone](missing.md)\n"})
         self.assertEqual(len(problems), 1)
-        self.assertIn("docs/architecture.md:3: broken link 'missing.md'", problems[0])
+        self.assertIn("docs/page.md:3: broken link 'missing.md'", problems[0])
 
     def test_a_link_to_a_missing_heading_fails(self):
         problems = self.problems({
@@ -70,29 +73,38 @@ class CheckLinksTest(unittest.TestCase):
         self.assertEqual(problems, [])
 
     def test_a_link_text_across_lines_is_still_checked(self):
-        problems = self.problems({"docs/architecture.md": "# A\n\n[two\nlines](gone.md)\n"})
+        problems = self.problems({"docs/page.md": "# A\n\n[two\nlines](gone.md)\n"})
         self.assertEqual(len(problems), 1)
         self.assertIn("gone.md", problems[0])
 
     def test_a_missing_repository_path_in_code_fails(self):
-        problems = self.problems({"docs/architecture.md": "# A\n\n`engine/core/Gone.h`, "
+        problems = self.problems({"docs/page.md": "# A\n\n`engine/core/Gone.h`, "
                                   "`core/Gone.h` and\n\n```sh\nscripts/gone.sh --flag\n```\n"})
         self.assertEqual(len(problems), 3, problems)
         self.assertIn("engine/core/Gone.h", problems[0])
         self.assertIn("engine/core/Gone.h", problems[1])
-        self.assertIn("docs/architecture.md:6: 'scripts/gone.sh'", problems[2])
+        self.assertIn("docs/page.md:6: 'scripts/gone.sh'", problems[2])
 
     def test_placeholders_and_paths_outside_the_repository_are_not_paths(self):
-        problems = self.problems({"docs/architecture.md": "# A\n\n`tests/fuzz/<target>/`, "
+        problems = self.problems({"docs/page.md": "# A\n\n`tests/fuzz/<target>/`, "
                                   "`out/frame_00000.png`, `build/bin/`, `engine/*/`\n"})
         self.assertEqual(problems, [])
 
     def test_paths_into_ignored_build_folders_are_outputs_not_checked(self):
         problems = self.problems({".gitignore": "/build/\n/build-*/\n*.partial\n",
                                   "build/CMakeCache.txt": "", "build-nocuda/x": "",
-                                  "docs/architecture.md": "# A\n\n`build/bin/tandem-viewer`, "
+                                  "docs/page.md": "# A\n\n`build/bin/tandem-viewer`, "
                                   "`build-nocuda/bin/`, `engine/core/Error.h`\n"})
         self.assertEqual(problems, [])
+
+    def test_the_module_table_names_every_engine_folder_and_no_other(self):
+        problems = self.problems({"engine/gl/Buffer.h": "",
+                                  "docs/architecture.md": "# A\n\n| `core/` | x |\n| `web/` | y |\n\n"
+                                                          "[p](page.md)\n"})
+        self.assertEqual(problems, [
+            "docs/architecture.md:1: the module table has no row for engine/gl/",
+            "docs/architecture.md:4: the module table has a row for engine/web/, which does not "
+            "exist"])
 
     def test_a_page_nothing_links_to_fails(self):
         problems = self.problems({"docs/orphan.md": "# Orphan\n"})
@@ -101,7 +113,7 @@ class CheckLinksTest(unittest.TestCase):
 
     def test_a_page_reached_through_another_page_passes(self):
         problems = self.problems({
-            "docs/architecture.md": "# A\n\n[deeper](deeper.md)\n",
+            "docs/page.md": "# A\n\n[deeper](deeper.md)\n",
             "docs/deeper.md": "# Deeper\n"})
         self.assertEqual(problems, [])
 
