@@ -69,7 +69,7 @@ if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 \
         && grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
     tiers+=(gpu)
 else
-    skipped+=("gpu: no NVIDIA GPU or no CUDA build here; the gpu tier runs on the GPU host (README: GPU servers)")
+    skipped+=("gpu: no NVIDIA GPU or no CUDA build here; the gpu tier runs on the GPU host (docs/building.md: GPU servers)")
 fi
 
 echo "test: running tiers: ${tiers[*]}"

@@ -8,7 +8,7 @@
 #                   binaries load (the server has the NVIDIA vendor libraries but no glvnd), and
 #                   RenderDoc's library with what it loads
 # Run on a Debian 12 machine with scripts/install-deps.sh done. Then carry .gpu with the source
-# and run scripts/gpu-server/build-and-test.sh there (README: GPU servers).
+# and run scripts/gpu-server/build-and-test.sh there (docs/building.md: GPU servers).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="$root/.gpu"
