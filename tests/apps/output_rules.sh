@@ -39,6 +39,14 @@ done
     fail "a report into a missing folder (made) failed"
 [ -f "$out/new/r.json" ] || fail "no report in the made folder"
 
+# A file name that is not UTF-8 goes into the report (U+FFFD), which is written, not lost.
+sample="$(dirname "$raster")/../assets/sample.ply"
+cp "$sample" "$out/"$'\xff'".ply"
+"$raster" --headless --size 64x48 --frames 2 --format none --report "$out/"$'\xfe'"r.json" -q \
+    "$out/"$'\xff'".ply" || fail "a non-UTF-8 file name lost the report"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1], encoding="utf-8")); sys.exit(0 if r["files"][0].endswith("\ufffd.ply") else 1)' \
+    "$out/"$'\xfe'"r.json" || fail "the report does not name the file"
+
 # Links planted where the writers once put their temporaries: never followed, never destroyed.
 mkdir -p "$out/links"
 echo precious >"$out/target"; echo "also precious" >"$out/hard_target"
