@@ -167,7 +167,7 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
                                {"output", output},
                                {"backend", report["backend"]}});
             if (format == frame::OutputFormat::Pam) {
-                auto image = io::readPam(dir / fmt::format("frame_{:05d}.pam", rendered - 1));
+                auto image = io::readPam(dir / fmt::format("frame_{:06d}.pam", rendered - 1));
                 if (!image)
                     throw Error(image.error());
                 nlohmann::json row = compareEncoders(image.value(), 3);

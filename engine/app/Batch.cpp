@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/AtomicFile.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/frame/FrameWriter.h"
@@ -28,9 +29,11 @@ void addBatchOptions(CLI::App& cli, BatchOptions& o)
                    "frame_<path name>_000123.png")
         ->expected(1, -1);
     cli.add_flag("--resume", o.resume,
-                 "with --frame-range: skip frames whose file exists (files are written under a "
-                 "temporary name and renamed, so one that exists is complete) and remove the "
-                 "temporary files of the others: a retried task renders only what is missing");
+                 "headless: skip frames whose file exists (files are written under a temporary "
+                 "name and renamed, so one that exists is complete), and those another run "
+                 "writes first, and remove the temporary files of killed runs: a retried task "
+                 "renders only what is missing. Without --frame-range: the whole sequence, each "
+                 "frame once (as --frame-range 0:)");
     cli.add_option("--batch-plan", o.planPath,
                    "write the plan of a batch render (range, camera paths, every file expected) "
                    "as JSON for scripts/batch/merge.py, and render nothing");
@@ -122,17 +125,18 @@ Result<BatchPlan> BatchPlan::make(const BatchOptions& options, int frameCount,
         for (int f = plan.m_first; f < plan.m_end; ++f) {
             BatchJob job{f, plan.m_paths.empty() ? -1 : p,
                          plan.fileName(f, plan.m_paths.empty() ? -1 : p)};
-            if (options.resume) {
-                std::error_code error;
-                if (fs::is_regular_file(outDir / job.file, error)) {
-                    ++plan.m_skipped;
-                    continue;
-                }
-                // Left by a run killed while writing it: never kept.
-                fs::remove(outDir / (job.file + ".partial"), error);
+            std::error_code error;
+            if (options.resume && fs::is_regular_file(outDir / job.file, error)) {
+                ++plan.m_skipped;
+                continue;
             }
             plan.m_jobs.push_back(std::move(job));
         }
+    // Left by runs killed while writing: never a frame. A live run's are its own.
+    if (options.resume)
+        if (const auto stale = removeStaleTemporaries(outDir); !stale.empty())
+            log::info("{}: removed {} temporary files left by runs that were killed",
+                      outDir.string(), stale.size());
     return plan;
 }
 
@@ -174,12 +178,16 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
 {
     usage = true;
     if (!options.headless)
-        return fail("--frame-range, --camera-paths and --batch-plan are for --headless renders");
+        return fail("--frame-range, --camera-paths, --resume and --batch-plan are for --headless "
+                    "renders");
     if (options.spin != 0.0f)
         return fail("--spin turns the camera by rendered frame, which differs between pieces "
                     "of a batch: give a camera path (--camera-paths orbit)");
     if (options.frames > 0)
-        return fail("--frames with --frame-range: the range says which frames");
+        return fail(batch.frameRange.empty()
+                        ? "--frames with --resume: a resumed render renders the whole sequence "
+                          "(or --frame-range A:B)"
+                        : "--frames with --frame-range: the range says which frames");
     if (!options.video.empty() && (batch.resume || batch.cameraPaths.size() > 1))
         return fail("--video with --resume or several camera paths: render frames and let "
                     "scripts/batch/merge.py make the videos");
@@ -198,8 +206,12 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
         return fail(plan.error());
     if (!batch.planPath.empty()) {
         const nlohmann::json json = plan.value().toJson(spec, fps, options.size);
-        if (auto written = writeTextFile(batch.planPath, json.dump(1) + "\n", options.overwrite);
-            !written)
+        // Names that are not UTF-8 are written with U+FFFD rather than failing.
+        const std::string text =
+            json.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        if (auto ok = prepareOutputFile(batch.planPath, options.overwrite); !ok)
+            return fail(ok.error());
+        if (auto written = writeTextFile(batch.planPath, text, options.overwrite); !written)
             return fail(written.error());
         log::info("wrote the plan of frames {} to {} ({} camera paths) to {}", plan.value().first(),
                   plan.value().end() - 1, std::max<std::size_t>(1, plan.value().paths().size()),
@@ -216,6 +228,7 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
         log::info("resuming: {} frames already written, {} to render", plan.value().skipped(),
                   plan.value().jobs().size());
     auto shared = std::make_shared<const BatchPlan>(std::move(plan.value()));
+    options.keepExisting = batch.resume;
     options.frames = static_cast<int>(shared->jobs().size());
     options.frameName = [shared](std::uint64_t index) {
         return shared->jobs()[static_cast<std::size_t>(index)].file;

@@ -3,10 +3,12 @@
 // that says which sequence frame and which path it is (frame_000123.png, or
 // frame_<path>_000123.png), so that ranges rendered anywhere (processes, GPUs, Slurm tasks)
 // land in one folder without collisions and scripts/batch/merge.py can check that every frame
-// is there once. --resume skips frames already written (written under a temporary name and
-// renamed, a file that exists is complete) and removes the temporary files a killed run left:
-// a retried task renders only what is missing. --batch-plan writes the whole render's plan
-// (what merge.py checks against) and renders nothing.
+// is there once. --resume skips frames already written (each is written whole under a
+// temporary name and renamed, so a file that exists is complete), also those another run beside
+// it writes first, and removes the temporary files of killed runs (never a live run's): a
+// retried task renders only what is missing; without --frame-range it resumes the whole
+// sequence. --batch-plan writes the whole render's plan (what merge.py checks against) and
+// renders nothing.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +29,13 @@ namespace tandem::app {
 struct BatchOptions {
     std::string frameRange;               ///< "A:B", "A:", ":B" (B exclusive); empty: not a batch
     std::vector<std::string> cameraPaths; ///< JSON camera paths, each rendered over the range
-    bool resume = false;                  ///< skip frames already written
+    bool resume = false;                  ///< skip frames already written (all: range 0:)
     std::string planPath;                 ///< write the plan here and render nothing
 
-    bool active() const { return !frameRange.empty() || !cameraPaths.empty() || !planPath.empty(); }
+    bool active() const
+    {
+        return !frameRange.empty() || !cameraPaths.empty() || resume || !planPath.empty();
+    }
 };
 
 /// Adds --frame-range, --camera-paths, --resume and --batch-plan to `cli`.
@@ -51,8 +56,9 @@ class BatchPlan {
 public:
     /// The plan for `options` over a sequence of `frameCount` frames, written as `extension`
     /// files into `outDir`. With resume, frames whose file exists are left out (counted in
-    /// skipped()) and temporary files of the others are removed. Fails for a malformed range, a
-    /// camera path that does not load, two paths with one name, or an unwritable folder.
+    /// skipped()) and the temporary files of killed writers are removed (a live writer's are
+    /// kept). Fails for a malformed range, a camera path that does not load, two paths with one
+    /// name, or an unwritable folder.
     static Result<BatchPlan> make(const BatchOptions& options, int frameCount,
                                   const std::filesystem::path& outDir,
                                   const std::string& extension);
@@ -85,7 +91,8 @@ private:
 /// --resume or several paths, --video refused: a usage error, `usage` set): null when there is
 /// nothing to render (the plan written with --batch-plan, or every frame of the range there with
 /// --resume). Else sets options.frames and options.frameName to the plan's jobs, so the session
-/// renders and names them; `spec`, `fps` and options.size go into a written plan.
+/// renders and names them (with --resume also options.keepExisting: a frame another run writes
+/// first is done); `spec`, `fps` and options.size go into a written plan, whose folder is made.
 Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
                                                       CommonOptions& options, int frameCount,
                                                       double fps, const std::string& spec,

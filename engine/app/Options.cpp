@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engine/capture/CaptureOptions.h"
+#include "engine/core/AtomicFile.h"
 #include "engine/core/Error.h"
 #include "engine/core/Log.h"
 #include "engine/postfx/Chain.h"
@@ -126,6 +127,11 @@ int runApp(CLI::App& cli, CommonOptions& options, int argc, char** argv,
         log::setLevel(log::Level::Debug);
     else if (options.quiet)
         log::setLevel(log::Level::Warning);
+    // However the app ends here (a return, an exception), no temporary of an unfinished output
+    // is left behind, even one whose owner's destructor never ran.
+    struct Temporaries {
+        ~Temporaries() { removeOpenTemporaries(); }
+    } temporaries;
     try {
         return body();
     } catch (const Error& e) {

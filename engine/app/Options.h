@@ -52,6 +52,9 @@ struct CommonOptions {
     bool quiet = false;
     /// Set by the app, not the command line: names frame files (frame::OutputSettings::name).
     std::function<std::string(std::uint64_t index)> frameName;
+    /// Set by the app (a batch render's --resume): a frame already at its name is another
+    /// run's, done (frame::OutputSettings::keepExisting).
+    bool keepExisting = false;
 };
 
 /// Adds every common option to `cli`, bound to `options`.

@@ -106,7 +106,11 @@ void Report::setProfile(const profile::Profiler& profiler)
 
 Result<bool> Report::write(const std::filesystem::path& path, bool overwrite) const
 {
-    return writeTextFile(path, m_json.dump(2) + "\n", overwrite);
+    // A file or sequence name that is not UTF-8 is written with U+FFFD, not lost with the
+    // report.
+    return writeTextFile(
+        path, m_json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+        overwrite);
 }
 
 } // namespace tandem::app

@@ -293,11 +293,15 @@ void SequenceRun::saveCameraPath()
     const std::filesystem::path folder = m_session.outputFolder();
     std::error_code error;
     std::filesystem::create_directories(folder, error);
+    // The first free name: a name taken meanwhile (another process) is found by the write,
+    // which never replaces, and the next is tried.
     for (int n = 0; n < 100000; ++n) {
         const std::filesystem::path file = folder / fmt::format("camera_path_{:03d}.json", n);
-        if (std::filesystem::exists(file, error))
+        bool existed = false;
+        auto written = writeTextFile(file, io::formatCameraPath(*path), false, &existed);
+        if (existed)
             continue;
-        if (auto written = writeTextFile(file, io::formatCameraPath(*path), false); !written)
+        if (!written)
             log::warning("P: {}", written.error());
         else
             log::info("saved the camera path ({} keys) to {}", path->keys.size(), file.string());

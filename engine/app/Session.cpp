@@ -18,6 +18,7 @@
 #include "engine/gl/Debug.h"
 #include "engine/gl/Program.h"
 #include "engine/io/MeshLoader.h"
+#include "engine/io/VideoWriter.h"
 #include "engine/platform/Context.h"
 #include "engine/profile/Trace.h"
 #include "engine/render/GpuScene.h"
@@ -111,6 +112,8 @@ std::optional<OpenFailure> Session::setUp(char** argv)
                      "rgba16f");
     if (!o.video.empty() && format.value() != frame::OutputFormat::Png)
         return usage("--video writes a video instead of frame files: leave --format out");
+    if (auto name = io::checkVideoName(o.video); !o.video.empty() && !name)
+        return usage(name.error());
     // With a chain, the output is what is worth seeing, unless a channel was asked for.
     m_channel = m_chain.enabledCount() > 0 && !o.channelGiven ? frame::Channel::Output : *channel;
     if (o.cameraPath == "orbit") {
@@ -126,6 +129,7 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     m_output.video = o.video;
     m_output.fps = o.fps;
     m_output.overwrite = o.overwrite;
+    m_output.keepExisting = o.keepExisting;
     m_output.threads = o.outputThreads;
     m_output.name = o.frameName;
     m_geometry.pointSize = o.pointSize;
@@ -191,7 +195,7 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     if (m_writeFrames && m_output.video.empty()) {
         if (auto ok = prepareOutputDirectory(m_output.dir); !ok)
             return input(ok.error());
-        if (!o.overwrite)
+        if (!o.overwrite && !o.keepExisting)
             for (int i = 0; i < m_frames; ++i) {
                 const fs::path path = frame::framePath(m_output, static_cast<std::uint64_t>(i));
                 std::error_code ec;
@@ -535,7 +539,6 @@ void Session::hand(const frame::ReadyFrame& ready)
             m_screenshots = std::move(writer.value());
         }
         m_screenshots->submit(ready, release, path.mapped());
-        log::info("screenshot saved to {}", path.mapped().string());
         return;
     }
     if (m_writer)
@@ -606,7 +609,10 @@ int Session::finish()
         if (code == ExitOk)
             code = exitWith(ExitInput, message);
     };
-    if (m_writer)
+    // Interrupted before the first frame: nothing to keep (an empty video is dropped) and
+    // nothing failed; the exit says 128 + the signal.
+    const bool nothingToKeep = m_interrupted != 0 && m_rendered == 0;
+    if (m_writer && !nothingToKeep)
         if (auto done = m_writer->finish(); !done)
             failWith(done.error());
     if (m_screenshots)
@@ -616,11 +622,15 @@ int Session::finish()
     collect();
     if (m_progress)
         m_progress->finish(m_writer ? m_writer->written() : static_cast<std::uint64_t>(m_rendered));
-    if (m_writer && code == ExitOk) {
+    if (m_writer && code == ExitOk && !nothingToKeep) {
         if (!m_output.video.empty())
             log::info("wrote {} ({} frames)", m_output.video.string(), m_writer->written());
         else
-            log::info("wrote {} frames to {}", m_writer->written(), m_output.dir.string());
+            log::info("wrote {} frames to {}{}", m_writer->written(), m_output.dir.string(),
+                      m_writer->framesExisting() > 0
+                          ? fmt::format(" ({} more were written meanwhile by another run)",
+                                        m_writer->framesExisting())
+                          : std::string());
     }
     if (m_trace) {
         m_trace->setTracks(m_profiler->tracks());
@@ -669,15 +679,15 @@ int Session::finish()
     }
     if (m_interrupted != 0) {
         // What was written is complete: say what it is, and exit as the signal asks.
-        if (m_writer && !m_output.video.empty())
+        if (m_writer && (nothingToKeep || m_writer->written() == 0))
+            log::warning("interrupted: no frames were written");
+        else if (m_writer && !m_output.video.empty())
             log::warning("interrupted: {} holds the {} frames rendered before the signal",
                          m_output.video.string(), m_writer->written());
         else if (m_writer && m_writer->written() > 0)
             log::warning("interrupted: {} complete frames in {} ({} .. {})", m_writer->written(),
                          m_output.dir.string(), m_writer->framePath(0).filename().string(),
                          m_writer->framePath(m_writer->written() - 1).filename().string());
-        else if (m_writer)
-            log::warning("interrupted: no frames were written");
         if (code == ExitOk)
             code = 128 + m_interrupted;
     }

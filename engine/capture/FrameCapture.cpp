@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/capture/RenderDoc.h" // declarations only: no renderdoc_app.h needed
+#include "engine/core/AtomicFile.h"
 #include "engine/core/Log.h"
 #include "engine/gl/Gl.h"
 
@@ -76,22 +77,20 @@ std::string FrameCapture::end()
         return {};
     }
     m_renderdocCount = list.size();
-    // RenderDoc writes every capture to its one template path; each is moved to its own name.
+    // RenderDoc writes every capture to its one template path; each is moved to its own name,
+    // synced, never replacing a file (an earlier capture, another process's): a name taken is
+    // found by the move itself and the next one tried.
     const fs::path writtenPath = list.back();
-    // A hard link fails on an existing name, so no earlier capture is ever replaced.
     fs::path target = m_settings.captureDir / (m_stem + ".rdc");
-    std::error_code ec;
-    for (int n = 2; fs::create_hard_link(writtenPath, target, ec), ec == std::errc::file_exists;
-         ++n)
-        target = m_settings.captureDir / fmt::format("{}-{}.rdc", m_stem, n);
-    std::error_code ignored;
-    if (!ec)
-        fs::remove(writtenPath, ignored);
-    else if (!fs::exists(target, ignored)) // a file system without hard links: the name is free
-        fs::rename(writtenPath, target, ec);
-    if (ec) {
-        log::error("cannot move RenderDoc's capture {} to {}: {}", writtenPath.string(),
-                   target.string(), ec.message());
+    bool existed = true;
+    Result<bool> moved = true;
+    for (int n = 2; existed && n < 10000; ++n) {
+        moved = moveIntoPlace(writtenPath, target, Replace::No, &existed);
+        if (existed)
+            target = m_settings.captureDir / fmt::format("{}-{}.rdc", m_stem, n);
+    }
+    if (!moved) {
+        log::error("cannot move RenderDoc's capture {}: {}", writtenPath.string(), moved.error());
         return {};
     }
     m_captures.push_back(target.string());

@@ -18,6 +18,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/ThreadSignalBlock.h"
+
 namespace tandem {
 
 namespace fs = std::filesystem;
@@ -110,6 +112,29 @@ bool parseTemporary(const std::string& name, std::string& host, long& pid)
     return pid > 0;
 }
 
+/// Renames `from` to `to`, refusing atomically to replace a file there unless `replace`:
+/// renameat2(RENAME_NOREPLACE), or link() and unlink() where the file system lacks it (NFS).
+/// Returns 0, or the errno (EEXIST: a file was there).
+int renameIntoPlace(const fs::path& from, const fs::path& to, Replace replace)
+{
+    if (replace == Replace::Yes)
+        return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return errno;
+    // No RENAME_NOREPLACE here: link() refuses an existing name just as atomically.
+    if (::link(from.c_str(), to.c_str()) != 0)
+        return errno;
+    ::unlink(from.c_str());
+    return 0;
+}
+
+std::string alreadyExists(const fs::path& path)
+{
+    return fmt::format("{}: already exists (pass --overwrite to replace it)", path.string());
+}
+
 bool syncFolder(const fs::path& folder)
 {
     const int fd =
@@ -123,22 +148,27 @@ bool syncFolder(const fs::path& folder)
 
 } // namespace
 
-Result<AtomicFile> AtomicFile::create(const fs::path& path, Replace replace)
+Result<AtomicFile> AtomicFile::create(const fs::path& path, Replace replace, bool* existed)
 {
+    if (existed)
+        *existed = false;
     if (path.filename().empty())
         return fail(fmt::format("{}: not a file name", path.string()));
     struct stat status {};
     if (::lstat(path.c_str(), &status) == 0) {
         if (S_ISDIR(status.st_mode))
             return fail(fmt::format("{}: is a folder, not a file", path.string()));
-        if (replace == Replace::No)
-            return fail(
-                fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+        if (replace == Replace::No) {
+            if (existed)
+                *existed = true;
+            return fail(alreadyExists(path));
+        }
     }
     for (int attempt = 0; attempt < 16; ++attempt) {
         fs::path temporary = temporaryFor(path);
+        // Read and write: what another program wrote to it (ffmpeg) is checked through it.
         const int fd =
-            ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+            ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST)
             continue;
         if (fd < 0) {
@@ -207,6 +237,9 @@ Result<bool> AtomicFile::writeAt(std::uint64_t offset, std::span<const std::uint
 {
     TANDEM_ASSERT(m_fd >= 0, "AtomicFile::writeAt(): not open");
     m_end = std::max(m_end, offset + bytes.size());
+    // Past the file-size limit the write fails with EFBIG, reported, rather than SIGXFSZ ending
+    // the process.
+    const ThreadSignalBlock noSizeSignal(SIGXFSZ);
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::pwrite(m_fd, bytes.data() + done, bytes.size() - done,
@@ -236,32 +269,17 @@ Result<bool> AtomicFile::commit()
         track(m_temporary, false);
         return fail(fmt::format("{}: cannot write: {}", m_path.string(), reason(error)));
     }
-    int renamed = -1;
-    if (m_replace == Replace::Yes) {
-        renamed = ::rename(m_temporary.c_str(), m_path.c_str());
-    } else {
-        renamed =
-            ::renameat2(AT_FDCWD, m_temporary.c_str(), AT_FDCWD, m_path.c_str(), RENAME_NOREPLACE);
-        if (renamed != 0 && (errno == EINVAL || errno == ENOSYS)) {
-            // No RENAME_NOREPLACE here: link() refuses an existing name just as atomically.
-            renamed = ::link(m_temporary.c_str(), m_path.c_str());
-            if (renamed == 0)
-                ::unlink(m_temporary.c_str());
-        }
-    }
-    const int error = renamed == 0 ? 0 : errno;
-    if (renamed != 0)
+    const int error = renameIntoPlace(m_temporary, m_path, m_replace);
+    if (error != 0)
         ::unlink(m_temporary.c_str());
     track(m_temporary, false);
-    if (renamed != 0) {
-        if (error == EEXIST) {
-            m_existed = true;
-            return fail(fmt::format("{}: already exists (pass --overwrite to replace it)",
-                                    m_path.string()));
-        }
+    if (error == EEXIST) {
+        m_existed = true;
+        return fail(alreadyExists(m_path));
+    }
+    if (error != 0)
         return fail(fmt::format("{}: cannot rename the finished file into place: {}",
                                 m_path.string(), reason(error)));
-    }
     if (!syncFolder(m_path.parent_path()))
         return fail(fmt::format("{}: written, but its folder could not be synced: {}",
                                 m_path.string(), reason(errno)));
@@ -269,14 +287,43 @@ Result<bool> AtomicFile::commit()
 }
 
 Result<bool> writeFileAtomically(const fs::path& path, std::span<const std::uint8_t> bytes,
-                                 Replace replace)
+                                 Replace replace, bool* existed)
 {
-    auto file = AtomicFile::create(path, replace);
+    auto file = AtomicFile::create(path, replace, existed);
     if (!file)
         return fail(file.error());
     if (auto written = file.value().write(bytes); !written)
         return written;
-    return file.value().commit();
+    auto committed = file.value().commit();
+    if (existed)
+        *existed = file.value().existed();
+    return committed;
+}
+
+Result<bool> moveIntoPlace(const fs::path& written, const fs::path& path, Replace replace,
+                           bool* existed)
+{
+    if (existed)
+        *existed = false;
+    const int fd = ::open(written.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return fail(fmt::format("{}: cannot open: {}", written.string(), reason(errno)));
+    const bool synced = ::fsync(fd) == 0;
+    const int syncError = errno;
+    ::close(fd);
+    if (!synced)
+        return fail(fmt::format("{}: cannot write: {}", written.string(), reason(syncError)));
+    if (const int error = renameIntoPlace(written, path, replace); error != 0) {
+        if (error == EEXIST && existed)
+            *existed = true;
+        return fail(error == EEXIST ? alreadyExists(path)
+                                    : fmt::format("{}: cannot move {} there: {}", path.string(),
+                                                  written.string(), reason(error)));
+    }
+    if (!syncFolder(path.parent_path()))
+        return fail(fmt::format("{}: written, but its folder could not be synced: {}",
+                                path.string(), reason(errno)));
+    return true;
 }
 
 bool isTemporaryName(const std::string& name)

@@ -23,10 +23,12 @@ enum class Replace { No, Yes };
 class AtomicFile {
 public:
     /// Starts writing `path`: creates the temporary beside it (O_CREAT | O_EXCL | O_NOFOLLOW,
-    /// mode 0666 less the umask). Fails, naming `path`, when it is a folder, when it exists and
-    /// `replace` is No (checked again, atomically, by commit()), or when its folder is missing
-    /// or not writable. The folder is not created (prepareOutputDirectory() does that).
-    static Result<AtomicFile> create(const std::filesystem::path& path, Replace replace);
+    /// read and write, mode 0666 less the umask). Fails, naming `path`, when it is a folder,
+    /// when it exists and `replace` is No (checked again, atomically, by commit(); `existed`,
+    /// if given, is then set), or when its folder is missing or not writable. The folder is not
+    /// created (prepareOutputDirectory() does that).
+    static Result<AtomicFile> create(const std::filesystem::path& path, Replace replace,
+                                     bool* existed = nullptr);
 
     /// An object that writes nothing (for members filled later); only destruction, assignment
     /// and isOpen() are allowed.
@@ -38,8 +40,9 @@ public:
     /// Abandons an uncommitted write: closes and removes the temporary. Never throws.
     ~AtomicFile();
 
-    /// Appends `bytes` (after the furthest byte written so far). Fails naming the file and the system's reason (a full disk: "No space
-    /// left on device").
+    /// Appends `bytes` (after the furthest byte written so far). Fails naming the file and the
+    /// system's reason (a full disk: "No space left on device"; past the file-size limit "File
+    /// too large", SIGXFSZ held off in this thread, so the process goes on).
     Result<bool> write(std::span<const std::uint8_t> bytes);
     Result<bool> write(const std::string& text);
     /// Writes `bytes` at `offset` of the temporary (a header filled in at the end).
@@ -63,7 +66,8 @@ public:
     /// The temporary's name, for a program that writes the file itself (ffmpeg): it exists,
     /// created by this object, so that program opens it without creating anything.
     const std::filesystem::path& temporaryPath() const { return m_temporary; }
-    /// The temporary's descriptor, for libraries that write to one; stays owned here.
+    /// The temporary's descriptor (read and write), for libraries that write to one and for
+    /// checking what another program wrote to the temporary; stays owned here.
     int fd() const { return m_fd; }
 
 private:
@@ -79,9 +83,18 @@ private:
 };
 
 /// Writes `bytes` to `path` atomically (AtomicFile: create, write, commit). Fails naming the
-/// file and the reason; no file appears at `path` unless all of it was written.
+/// file and the reason; no file appears at `path` unless all of it was written. `existed`, if
+/// given, says whether the failure was a file already at `path` (Replace::No): another writer's
+/// output, which a caller that resumes counts as done.
 Result<bool> writeFileAtomically(const std::filesystem::path& path,
-                                 std::span<const std::uint8_t> bytes, Replace replace);
+                                 std::span<const std::uint8_t> bytes, Replace replace,
+                                 bool* existed = nullptr);
+
+/// Gives a file another program wrote whole (RenderDoc's capture) the name `path` in the same
+/// folder, as commit() does: synced, renamed without replacing unless asked (`existed` set when
+/// a file was there), the folder synced. On failure `written` is left where it is.
+Result<bool> moveIntoPlace(const std::filesystem::path& written, const std::filesystem::path& path,
+                           Replace replace, bool* existed = nullptr);
 
 /// Whether `name` (a file name, no folder) is an AtomicFile temporary.
 bool isTemporaryName(const std::string& name);

@@ -110,11 +110,12 @@ Result<bool> prepareOutputFile(const fs::path& path, bool overwrite)
     return prepareOutputDirectory(folder.empty() ? fs::path(".") : folder);
 }
 
-Result<bool> writeTextFile(const fs::path& path, const std::string& text, bool overwrite)
+Result<bool> writeTextFile(const fs::path& path, const std::string& text, bool overwrite,
+                           bool* existed)
 {
     return writeFileAtomically(
         path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()),
-        overwrite ? Replace::Yes : Replace::No);
+        overwrite ? Replace::Yes : Replace::No, existed);
 }
 
 fs::path dataRoot()

@@ -31,11 +31,12 @@ Result<bool> prepareOutputDirectory(const std::filesystem::path& dir);
 /// `overwrite`, and its folder exists (made if missing) and is writable. Fails saying which.
 Result<bool> prepareOutputFile(const std::filesystem::path& path, bool overwrite);
 
-/// Writes `text` to `path` through a temporary file renamed into place, so a failure never
-/// leaves half a file. Refuses to replace an existing file unless `overwrite`; fails naming the
-/// file and the reason.
+/// Writes `text` to `path` through AtomicFile (a temporary unique to this writer, synced,
+/// renamed into place), so a failure never leaves half a file. Refuses to replace an existing
+/// file unless `overwrite` (`existed`, if given, then says so); fails naming the file and the
+/// system's reason.
 Result<bool> writeTextFile(const std::filesystem::path& path, const std::string& text,
-                           bool overwrite);
+                           bool overwrite, bool* existed = nullptr);
 
 /// The folder holding the running executable (from /proc/self/exe), or empty if unknown.
 std::filesystem::path executableDirectory();

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "engine/core/AtomicFile.h"
 #include "engine/core/File.h"
+#include "engine/core/Log.h"
 #include "engine/io/Pam.h"
 #include "engine/io/VideoWriter.h"
 #include "engine/profile/Profiler.h"
@@ -61,6 +65,11 @@ Result<std::unique_ptr<FrameWriter>> FrameWriter::open(const OutputSettings& set
         writer->m_video = std::move(video.value());
     } else if (auto ok = prepareOutputDirectory(settings.dir); !ok) {
         return fail(ok.error());
+    } else {
+        const auto stale = removeStaleTemporaries(settings.dir);
+        if (!stale.empty())
+            log::info("{}: removed {} temporary files left by writers that were killed",
+                      settings.dir.string(), stale.size());
     }
     unsigned threads = settings.threads;
     if (threads == 0)
@@ -88,7 +97,7 @@ std::filesystem::path framePath(const OutputSettings& settings, std::uint64_t in
     if (settings.name)
         return settings.dir / settings.name(index);
     return settings.dir /
-           fmt::format("{}_{:05d}{}", settings.prefix, index, extensionOf(settings.format));
+           fmt::format("{}_{:06d}{}", settings.prefix, index, extensionOf(settings.format));
 }
 
 std::filesystem::path FrameWriter::framePath(std::uint64_t index) const
@@ -107,6 +116,8 @@ void FrameWriter::submit(const ReadyFrame& frame, std::function<void()> release,
         m_videoStarted = true;
     }
     std::unique_lock lock(m_mutex);
+    if (path.empty())
+        m_framesEnd = std::max(m_framesEnd, frame.index + 1);
     const std::size_t limit = 2 * std::max<std::size_t>(1, m_workers.size());
     if (m_queue.size() >= limit) {
         ++m_queueWaits;
@@ -185,18 +196,42 @@ void FrameWriter::process(Job& job)
         appendVideo(f.index, std::move(image));
         return;
     }
-    const std::filesystem::path path = job.path.empty() ? framePath(f.index) : job.path;
-    Result<bool> written = true;
-    if (f.format == PixelFormat::Rgba16)
-        written = io::writePng16(path, f.width, f.height, wide.data(), m_settings.overwrite);
-    else if (m_settings.format == OutputFormat::Pam && job.path.empty())
-        written = io::writePam(path, image, m_settings.overwrite);
-    else
-        written = io::writePng(path, image, m_settings.overwrite || !job.path.empty());
-    if (!written)
-        recordError(written.error());
-    else
+    if (!job.path.empty()) {
+        // A screenshot never replaces a file: one that took its name meanwhile (another
+        // process) makes it NAME-2.png, NAME-3.png, ...
+        std::filesystem::path path = job.path;
+        bool existed = true;
+        Result<bool> written = true;
+        for (int n = 2; existed && n < 1000; ++n) {
+            written = io::writePng(path, image, false, &existed);
+            if (existed)
+                path = job.path.parent_path() / fmt::format("{}-{}{}", job.path.stem().string(), n,
+                                                            job.path.extension().string());
+        }
+        if (!written) {
+            recordError(written.error());
+            return;
+        }
         ++m_written;
+        log::info("screenshot saved to {}", path.string());
+        return;
+    }
+    const std::filesystem::path path = framePath(f.index);
+    Result<bool> written = true;
+    bool existed = false;
+    if (f.format == PixelFormat::Rgba16)
+        written =
+            io::writePng16(path, f.width, f.height, wide.data(), m_settings.overwrite, &existed);
+    else if (m_settings.format == OutputFormat::Pam)
+        written = io::writePam(path, image, m_settings.overwrite, &existed);
+    else
+        written = io::writePng(path, image, m_settings.overwrite, &existed);
+    if (written)
+        ++m_written;
+    else if (existed && m_settings.keepExisting)
+        ++m_existing; // another run wrote this frame first: whole, and done
+    else
+        recordError(written.error());
 }
 
 void FrameWriter::appendVideo(std::uint64_t index, io::Image image)
@@ -247,12 +282,50 @@ double FrameWriter::meanWriteMs() const
     return n ? m_writeMsTotal / static_cast<double>(n) : 0.0;
 }
 
+void FrameWriter::warnAboutOlderFrames() const
+{
+    // Frames this run did not write but an earlier run under the same names did: a video made
+    // from the folder, or a merge, would take them for this render's.
+    const std::string head = m_settings.prefix + "_";
+    const std::string extension = extensionOf(m_settings.format);
+    std::uint64_t count = 0, first = UINT64_MAX, last = 0;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(m_settings.dir, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() <= head.size() + extension.size() || name.rfind(head, 0) != 0 ||
+            name.compare(name.size() - extension.size(), extension.size(), extension) != 0)
+            continue;
+        const std::string digits =
+            name.substr(head.size(), name.size() - head.size() - extension.size());
+        if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const std::uint64_t index = std::stoull(digits);
+        if (index < m_framesEnd)
+            continue;
+        ++count;
+        first = std::min(first, index);
+        last = std::max(last, index);
+    }
+    if (count > 0)
+        log::warning("{}: {} {} of an earlier run {} after this run's last frame ({} to {}), "
+                     "not replaced by --overwrite: remove {} if {} not part of this render",
+                     m_settings.dir.string(), count, count == 1 ? "frame" : "frames",
+                     count == 1 ? "remains" : "remain",
+                     frame::framePath(m_settings, first).filename().string(),
+                     frame::framePath(m_settings, last).filename().string(),
+                     count == 1 ? "it" : "them", count == 1 ? "it is" : "they are");
+}
+
 Result<bool> FrameWriter::finish()
 {
     {
         std::unique_lock lock(m_mutex);
         m_idle.wait(lock, [&] { return m_queue.empty() && m_busy == 0; });
     }
+    if (!std::exchange(m_finished, true) && m_settings.overwrite && !m_video &&
+        m_settings.video.empty() && !m_settings.name && m_settings.format != OutputFormat::None)
+        warnAboutOlderFrames();
     if (m_video) {
         std::unique_ptr<io::VideoWriter> video = std::move(m_video);
         if (!error().empty())

@@ -1,8 +1,9 @@
 // Writes read-back frames off the render thread: a pool of workers copies each frame out of its
 // ring slot (giving the slot back at once), encodes it (PNG through libspng, 16-bit PNG, or raw
-// PAM) and writes it under a temporary name renamed into place; or feeds the frames, in order,
-// to ffmpeg for a video. Frames are never overwritten unless asked, never lost: finish() waits
-// for the last ones. Render thread for submit()/finish(); the work runs on its own threads.
+// PAM) and writes it through AtomicFile (a temporary unique to the writer, synced, renamed into
+// place without replacing); or feeds the frames, in order, to ffmpeg for a video. Frames are
+// never overwritten unless asked, never lost: finish() waits for the last ones. Render thread
+// for submit()/finish(); the work runs on its own threads.
 #pragma once
 
 #include <atomic>
@@ -46,15 +47,18 @@ const char* extensionOf(OutputFormat format);
 Result<OutputFormat> parseOutputFormat(const std::string& text);
 
 struct OutputSettings {
-    std::filesystem::path dir = "out"; ///< frames go to DIR/PREFIX_NNNNN.EXT
+    std::filesystem::path dir = "out"; ///< frames go to DIR/PREFIX_NNNNNN.EXT
     std::string prefix = "frame";
     OutputFormat format = OutputFormat::Png;
     std::filesystem::path video; ///< non-empty: an H.264 video through ffmpeg instead of files
     double fps = 30.0;           ///< the video's frame rate
     bool overwrite = false;      ///< replace existing files
-    unsigned threads = 0;        ///< workers; 0: one per hardware thread but the render thread's
+    /// A file already at a frame's name is another run's frame (a batch task resumed beside a
+    /// live one): counted in framesExisting(), not an error. Without it, an error.
+    bool keepExisting = false;
+    unsigned threads = 0; ///< workers; 0: one per hardware thread but the render thread's
     /// Names frame `index`'s file in `dir` (a batch render names frames by sequence frame and
-    /// camera path); empty: PREFIX_NNNNN.EXT.
+    /// camera path); empty: PREFIX_NNNNNN.EXT (the width batch renders use too).
     std::function<std::string(std::uint64_t index)> name;
 };
 
@@ -63,9 +67,10 @@ std::filesystem::path framePath(const OutputSettings& settings, std::uint64_t in
 
 class FrameWriter {
 public:
-    /// Opens the output for frames of `width`×`height`: checks the folder can be written, or
-    /// starts ffmpeg for a video. Fails with the reason (no ffmpeg, an existing video, an
-    /// unwritable folder). `profiler`, if given, gets a CPU track per worker ("output N").
+    /// Opens the output for frames of `width`×`height`: checks the folder can be written (and
+    /// removes the temporaries that killed writers left in it), or starts ffmpeg for a video.
+    /// Fails with the reason (no ffmpeg, an existing video, an unwritable folder). `profiler`,
+    /// if given, gets a CPU track per worker ("output N").
     static Result<std::unique_ptr<FrameWriter>> open(const OutputSettings& settings, int width,
                                                      int height, profile::Profiler* profiler);
     /// Waits for the queued frames (see finish()); a video not finished is removed.
@@ -83,13 +88,17 @@ public:
     void submit(const ReadyFrame& frame, std::function<void()> release,
                 std::filesystem::path path = {});
     /// Waits until every queued frame is written and, for a video, ffmpeg has finished and the
-    /// file is renamed into place. Returns the first error. Blocks (CPU and disk, not the GPU).
+    /// file is renamed into place. Returns the first error. With --overwrite, warns once about
+    /// frames of an earlier, longer run left past this run's last (how many, which names).
+    /// Blocks (CPU and disk, not the GPU).
     Result<bool> finish();
 
-    /// The first error a worker met ("out/frame_00012.png: cannot write: No space left"), or
+    /// The first error a worker met ("out/frame_000012.png: cannot write: No space left"), or
     /// empty. After an error no further frame is written.
     std::string error() const;
     std::uint64_t written() const { return m_written.load(); }
+    /// Frames found already written by another run (keepExisting), not written here.
+    std::uint64_t framesExisting() const { return m_existing.load(); }
     /// Times submit() waited for a worker.
     std::uint64_t queueWaits() const { return m_queueWaits; }
     /// Mean milliseconds a worker spent encoding and writing one frame.
@@ -107,6 +116,8 @@ private:
     void process(Job& job);
     void appendVideo(std::uint64_t index, io::Image image);
     void recordError(const std::string& message);
+    /// With --overwrite: warns about frames named like this run's past its last one.
+    void warnAboutOlderFrames() const;
 
     OutputSettings m_settings;
     int m_width;
@@ -122,6 +133,9 @@ private:
     bool m_stop = false;
     std::string m_error;
     std::atomic<std::uint64_t> m_written{0};
+    std::atomic<std::uint64_t> m_existing{0};
+    std::uint64_t m_framesEnd = 0; ///< one past the highest frame index submitted
+    bool m_finished = false;       ///< finish() has run once
     std::uint64_t m_queueWaits = 0;
     double m_writeMsTotal = 0;
     // The video takes frames in order: frames that arrive early wait here.

@@ -1,15 +1,14 @@
 #include "engine/io/Image.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <memory>
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <spng.h>
 #include <stb_image.h>
-#include <unistd.h>
+
+#include "engine/core/AtomicFile.h"
 
 namespace tandem::io {
 
@@ -92,19 +91,16 @@ bool isOpaque(const Image& image)
     return true;
 }
 
-/// Writes all of `bytes` to the open descriptor; false with errno set on failure.
-bool writeAll(int fd, std::span<const std::uint8_t> bytes)
+/// Fails, before any encoding, when `path` exists and may not be replaced (`existed` set).
+/// AtomicFile checks again, atomically, when the file is committed.
+Result<bool> refuseExisting(const fs::path& path, bool overwrite, bool* existed)
 {
-    while (!bytes.empty()) {
-        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return false;
-        }
-        bytes = bytes.subspan(static_cast<std::size_t>(n));
-    }
-    return true;
+    std::error_code ec;
+    if (overwrite || !fs::exists(fs::symlink_status(path, ec)))
+        return true;
+    if (existed)
+        *existed = true;
+    return fail(fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
 }
 
 } // namespace
@@ -146,57 +142,31 @@ Result<std::vector<std::uint8_t>> encodePng16(int width, int height, const std::
         [&](int y, std::uint8_t*) { return rgba + static_cast<std::size_t>(y) * rowSamples; });
 }
 
-Result<bool> writePngBytes(const fs::path& path, std::span<const std::uint8_t> png, bool overwrite)
+Result<bool> writePngBytes(const fs::path& path, std::span<const std::uint8_t> png, bool overwrite,
+                           bool* existed)
 {
-    std::error_code ec;
-    if (!overwrite && fs::exists(path, ec))
-        return fail(
-            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
-    // Write beside the target and rename, so a failure never leaves half a PNG behind.
-    const fs::path temporary = path.string() + ".partial";
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), std::strerror(errno)));
-    const bool written = writeAll(fd, png);
-    const int writeErrno = errno;
-    const bool closed = ::close(fd) == 0;
-    if (!written || !closed) {
-        const int err = written ? errno : writeErrno;
-        fs::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), std::strerror(err)));
-    }
-    fs::rename(temporary, path, ec);
-    if (ec) {
-        const std::string reason = ec.message();
-        fs::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write PNG: {}", path.string(), reason));
-    }
-    return true;
+    return writeFileAtomically(path, png, overwrite ? Replace::Yes : Replace::No, existed);
 }
 
-Result<bool> writePng(const fs::path& path, const Image& image, bool overwrite)
+Result<bool> writePng(const fs::path& path, const Image& image, bool overwrite, bool* existed)
 {
-    std::error_code ec;
-    if (!overwrite && fs::exists(path, ec))
-        return fail(
-            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    if (auto refused = refuseExisting(path, overwrite, existed); !refused)
+        return refused;
     auto png = encodePng(image);
     if (!png)
         return fail(fmt::format("{}: {}", path.string(), png.error()));
-    return writePngBytes(path, png.value(), overwrite);
+    return writePngBytes(path, png.value(), overwrite, existed);
 }
 
 Result<bool> writePng16(const fs::path& path, int width, int height, const std::uint16_t* rgba,
-                        bool overwrite)
+                        bool overwrite, bool* existed)
 {
-    std::error_code ec;
-    if (!overwrite && fs::exists(path, ec))
-        return fail(
-            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    if (auto refused = refuseExisting(path, overwrite, existed); !refused)
+        return refused;
     auto png = encodePng16(width, height, rgba);
     if (!png)
         return fail(fmt::format("{}: {}", path.string(), png.error()));
-    return writePngBytes(path, png.value(), overwrite);
+    return writePngBytes(path, png.value(), overwrite, existed);
 }
 
 Result<Image> readImage(const fs::path& path)

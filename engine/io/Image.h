@@ -38,21 +38,23 @@ Result<std::vector<std::uint8_t>> encodePng(const Image& image);
 /// native endian (the PNG stores them big-endian). Expects `rgba` to hold that many samples.
 Result<std::vector<std::uint8_t>> encodePng16(int width, int height, const std::uint16_t* rgba);
 
-/// Writes already encoded PNG bytes (from encodePng/encodePng16) to `path`, through
-/// `path`.partial renamed into place, so a failure never leaves half a file. Refuses to replace
-/// an existing file unless `overwrite`; fails naming the file and the reason. Blocks on the
-/// file system.
+/// Writes already encoded PNG bytes (from encodePng/encodePng16) to `path` through AtomicFile
+/// (a temporary unique to this writer, synced, renamed into place), so a failure never leaves
+/// half a file and no link at either name is followed. Refuses to replace an existing file
+/// unless `overwrite` (`existed`, if given, then says so: another writer's frame); fails naming
+/// the file and the reason. Blocks on the file system.
 Result<bool> writePngBytes(const std::filesystem::path& path, std::span<const std::uint8_t> png,
-                           bool overwrite);
+                           bool overwrite, bool* existed = nullptr);
 
-/// encodePng then writePngBytes. Fails naming the file when it cannot be written. Refuses to
-/// replace an existing file unless `overwrite`.
-Result<bool> writePng(const std::filesystem::path& path, const Image& image, bool overwrite);
+/// encodePng then writePngBytes (an existing file is refused before encoding). Fails naming the
+/// file when it cannot be written. Refuses to replace an existing file unless `overwrite`.
+Result<bool> writePng(const std::filesystem::path& path, const Image& image, bool overwrite,
+                      bool* existed = nullptr);
 
 /// encodePng16 then writePngBytes: a 16-bit RGBA PNG from native-endian samples, rows top to
 /// bottom. Same file rules as writePng.
 Result<bool> writePng16(const std::filesystem::path& path, int width, int height,
-                        const std::uint16_t* rgba, bool overwrite);
+                        const std::uint16_t* rgba, bool overwrite, bool* existed = nullptr);
 
 /// Reads a PNG, JPEG, BMP or TGA image (any channel count, converted to RGBA8; 16-bit PNGs
 /// reduced to 8 bits) with stb_image. Fails naming the file and stb_image's reason.

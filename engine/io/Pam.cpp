@@ -6,42 +6,34 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/AtomicFile.h"
 #include "engine/core/File.h"
 
 namespace tandem::io {
 
-Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite)
+Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite,
+                      bool* existed)
 {
-    std::error_code ec;
-    if (!overwrite && std::filesystem::exists(path, ec))
-        return fail(
-            fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
+    if (existed)
+        *existed = false;
     if (image.width <= 0 || image.height <= 0 ||
         image.pixels.size() != static_cast<std::size_t>(image.width) * image.height * 4)
         return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),
                                 image.width, image.height));
-    const std::filesystem::path temporary = path.string() + ".partial";
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    auto file = AtomicFile::create(path, overwrite ? Replace::Yes : Replace::No, existed);
     if (!file)
-        return fail(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+        return fail(file.error());
     const std::string header =
         fmt::format("P7\nWIDTH {}\nHEIGHT {}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n",
                     image.width, image.height);
-    const bool written =
-        std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
-        std::fwrite(image.pixels.data(), 1, image.pixels.size(), file) == image.pixels.size();
-    const int err = errno;
-    if (std::fclose(file) != 0 || !written) {
-        std::filesystem::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write: {}", path.string(),
-                                std::strerror(written ? errno : err)));
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        return fail(fmt::format("{}: cannot write: {}", path.string(), ec.message()));
-    }
-    return true;
+    if (auto written = file.value().write(header); !written)
+        return written;
+    if (auto written = file.value().write(image.pixels); !written)
+        return written;
+    auto committed = file.value().commit();
+    if (existed)
+        *existed = file.value().existed();
+    return committed;
 }
 
 Result<Image> readPam(const std::filesystem::path& path)

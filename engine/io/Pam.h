@@ -10,9 +10,11 @@
 
 namespace tandem::io {
 
-/// Writes `image` (rows top to bottom) as a PAM file through a temporary name renamed into
-/// place. Refuses to replace an existing file unless `overwrite`; fails naming the file.
-Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite);
+/// Writes `image` (rows top to bottom) as a PAM file through AtomicFile (as writePngBytes).
+/// Refuses to replace an existing file unless `overwrite` (`existed`, if given, then says so);
+/// fails naming the file and the system's reason.
+Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite,
+                      bool* existed = nullptr);
 
 /// Reads a PAM written by writePam (RGB_ALPHA, MAXVAL 255).
 Result<Image> readPam(const std::filesystem::path& path);

@@ -109,7 +109,10 @@ nlohmann::json Trace::toJson() const
 
 Result<bool> Trace::write(const std::filesystem::path& path, bool overwrite) const
 {
-    return writeTextFile(path, toJson().dump() + "\n", overwrite);
+    // Names that are not UTF-8 are written with U+FFFD rather than losing the trace.
+    return writeTextFile(
+        path, toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+        overwrite);
 }
 
 } // namespace tandem::profile

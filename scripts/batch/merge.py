@@ -3,8 +3,10 @@
 into one verified output: checks that every frame the plan names is present exactly once (in
 OUT, or gathered from other folders with --from, where a frame found twice must be the same
 bytes), that each is a complete image of the plan's size (PNG: every chunk's CRC, the whole
-zlib stream, IEND; PAM: header and length), removes the temporary files killed runs left, and
-with --video assembles one H.264 video per camera path with ffmpeg.
+zlib stream, IEND; PAM: header and length), removes the temporary files of runs that died on
+this host (never a live render's), and with --video assembles one H.264 video per camera path
+with ffmpeg, kept only when its MP4 boxes add up. Every file it writes follows the engine's
+write rule (scripts/atomic_file.py).
 
 The plan comes from `tandem-viewer --headless SEQ --frame-range A:B [--camera-paths P...]
 --batch-plan PLAN.json` with the same range, paths, --size and --format as the pieces.
@@ -22,6 +24,9 @@ import struct
 import subprocess
 import sys
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import atomic_file  # noqa: E402  (scripts/atomic_file.py)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -142,7 +147,15 @@ def main():
     if check is None:
         print(f"error: {args.plan}: frames of {extension} are not checked here", file=sys.stderr)
         return 1
+    if args.video and not args.video.lower().endswith(".mp4"):
+        parser.error(f"--video {args.video}: videos are written as H.264 in MP4, so the name "
+                     f"must end in .mp4")
     os.makedirs(args.out, exist_ok=True)
+    # A run killed while writing left a temporary: never a frame. A live render's is its own.
+    for folder in [args.out] + args.sources:
+        for removed in atomic_file.remove_stale_temporaries(folder):
+            if not args.quiet:
+                print(f"removed {removed} (left by a run that died)")
 
     problems, expected = [], 0
     for path in paths:
@@ -152,13 +165,6 @@ def main():
             target = os.path.join(args.out, name)
             found = [os.path.join(folder, name) for folder in [args.out] + args.sources
                      if os.path.isfile(os.path.join(folder, name))]
-            # A killed run's temporary file is never a frame: removed wherever it lies.
-            for folder in [args.out] + args.sources:
-                partial = os.path.join(folder, name + ".partial")
-                if os.path.exists(partial):
-                    os.remove(partial)
-                    if not args.quiet:
-                        print(f"removed {partial} (left by a run that was stopped)")
             if not found:
                 missing.append(first + index)
                 continue
@@ -176,8 +182,10 @@ def main():
                                 f".damaged: a render with --resume draws it again)")
                 continue
             if found[0] != target and not os.path.exists(target):
-                shutil.copyfile(found[0], target + ".partial")
-                os.replace(target + ".partial", target)
+                try:
+                    atomic_file.copy_file(found[0], target)
+                except FileExistsError:
+                    pass  # put there meanwhile (a render writing OUT): checked next time
         if missing:
             label = f" along {path['name']}" if path["name"] else ""
             problems.append(f"{len(missing)} frames missing{label}: {ranges(missing)}")
@@ -201,23 +209,37 @@ def main():
         os.makedirs(os.path.dirname(os.path.abspath(args.video)), exist_ok=True)
         for path in paths:
             video = args.video if len(paths) == 1 else f"{stem}_{path['name']}{suffix}"
-            if os.path.exists(video) and not args.overwrite:
-                print(f"error: {video} exists (--overwrite replaces it)", file=sys.stderr)
-                return 1
             pattern = os.path.join(args.out, f"frame_{path['name'] + '_' if path['name'] else ''}"
                                              f"%06d{extension}")
-            partial = video + ".partial"
-            command = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y",
-                       "-framerate", str(args.fps or plan["fps"]), "-start_number", str(first),
-                       "-i", pattern, "-frames:v", str(len(path["files"])), "-c:v", "libx264",
-                       "-pix_fmt", "yuv420p", "-f", "mp4", partial]
-            result = subprocess.run(command)
-            if result.returncode != 0:
-                if os.path.exists(partial):
-                    os.remove(partial)
-                print(f"error: ffmpeg failed ({result.returncode}) making {video}", file=sys.stderr)
+            try:
+                output = atomic_file.AtomicFile(video, replace=args.overwrite)
+            except OSError as error:
+                print(f"error: {video}: {error.strerror}", file=sys.stderr)
                 return 1
-            os.replace(partial, video)
+            with output:
+                # ffmpeg writes the temporary made above (-y: it exists), in MP4 whatever its
+                # name says.
+                command = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y",
+                           "-framerate", str(args.fps or plan["fps"]), "-start_number", str(first),
+                           "-i", pattern, "-frames:v", str(len(path["files"])), "-c:v",
+                           "libx264", "-pix_fmt", "yuv420p", "-f", "mp4",
+                           "file:" + output.temporary]
+                result = subprocess.run(command)
+                if result.returncode != 0:
+                    print(f"error: ffmpeg failed ({result.returncode}) making {video}",
+                          file=sys.stderr)
+                    return 1
+                problem = atomic_file.mp4_problem(output.temporary)
+                if problem:
+                    print(f"error: {video}: ffmpeg exited 0 but wrote an incomplete MP4 (a full "
+                          f"disk?): {problem}", file=sys.stderr)
+                    return 1
+                try:
+                    output.commit()
+                except FileExistsError:
+                    print(f"error: {video}: already exists (--overwrite replaces it)",
+                          file=sys.stderr)
+                    return 1
             if not args.quiet:
                 print(f"wrote {video} ({len(path['files'])} frames)")
     return 0

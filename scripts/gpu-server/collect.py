@@ -14,6 +14,9 @@ import re
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import atomic_file  # noqa: E402  (scripts/atomic_file.py: the engine's write rule)
+
 STREAM_RUNS = ["1080p_streamed_1", "1080p_preload_1", "1080p_streamed_2", "1080p_preload_2",
                "1080p_streamed_3", "1080p_preload_3", "4k_streamed", "1080p_cached"]
 PACK = "tandem-pack sample:points=1000000,frames=120 -o seq.tdpk (compact points, none codec, f32; 2400 MB)"
@@ -135,9 +138,10 @@ def main():
     if existing:
         sys.exit("error: would replace " + ", ".join(existing))
     for path, text in paths.items():
-        with open(path + ".partial", "w") as f:
-            f.write(text)
-        os.replace(path + ".partial", path)
+        try:
+            atomic_file.write_file(path, text)  # never replaces one written meanwhile
+        except FileExistsError:
+            sys.exit(f"error: would replace {path}")
         print("wrote", os.path.relpath(path))
 
 

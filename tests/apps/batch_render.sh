@@ -4,8 +4,11 @@
 # byte for byte, along several camera paths too, for a pack and for a folder of files (whose
 # camera fits the first frame, whichever frame a piece starts at); a process killed mid-run and
 # rerun with --resume leaves the same result, no temporary file kept, nothing rendered twice;
-# merge.py passes a complete render (and makes the videos where ffmpeg is), and names missing,
-# damaged and conflicting frames; bad command lines are usage errors.
+# two --resume runs on one folder at once both succeed with every frame whole; --resume without
+# a range resumes the whole sequence; --batch-plan makes its folder and fails on a full disk;
+# merge.py passes a complete render (and makes the videos where ffmpeg is, refusing an MP4 that
+# ffmpeg could not finish), names missing, damaged and conflicting frames, and never removes a
+# live writer's temporary; bad command lines are usage errors.
 # Usage: batch_render.sh VIEWER PACK MERGE_PY OUT_DIR
 set -uo pipefail
 viewer=$(realpath "$1"); pack=$(realpath "$2"); merge=$(realpath "$3"); out=$4
@@ -98,12 +101,19 @@ kill -KILL "$pid"; wait "$pid" 2>/dev/null
 written=$(ls killed | grep -c '\.png$')
 [ "$written" -ge 10 ] && [ "$written" -lt 120 ] ||
     echo "note: $written frames written when killed (the kill is not mid-run)"
-echo junk >killed/frame_000219.png.partial # as a kill while writing leaves it
+# As a kill while writing leaves it: a temporary named for a process that is gone (the engine's
+# names, made by scripts/atomic_file.py).
+temporary() { # temporary FOLDER/NAME PID: the name of NAME's temporary of process PID
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import atomic_file; print(atomic_file.temporary_for(sys.argv[2], int(sys.argv[3])))' \
+        "$root/scripts" "$1" "$2"
+}
+sh -c 'exit 0' & dead=$!; wait $dead
+echo junk >"$(temporary killed/frame_000219.png $dead)"
 "$viewer" --headless "$long" $size --out killed --frame-range 100:220 --resume >resume.log 2>&1 ||
     wrong "resume: exit $?"
 grep -q "resuming: $written frames already written" resume.log ||
     wrong "resume did not skip the $written frames written: $(grep -i resum resume.log)"
-[ "$(find killed -name '*.partial' | wc -l)" = 0 ] || wrong "resume left a .partial file"
+[ "$(find killed -name '*.partial' | wc -l)" = 0 ] || wrong "resume left a temporary: $(ls -A killed | grep partial)"
 same long_whole killed
 "$viewer" --headless "$long" $size --out killed --frame-range 100:220 --resume >again.log 2>&1 ||
     wrong "resume of a finished range: exit $?"
@@ -112,18 +122,85 @@ grep -q "nothing to render" again.log || wrong "a finished range rendered again:
     wrong "a second render over existing frames without --resume or --overwrite succeeded"
 grep -q "already exists" norestart.log || wrong "no 'already exists': $(cat norestart.log)"
 
+echo "== two --resume runs on one folder at once: both succeed, every frame whole"
+# The skip is decided per frame: a frame the other run wrote first is done, not an error.
+"$viewer" --headless "$long" $size --out twice --frame-range 100:160 --resume >twice_a.log 2>&1 &
+a=$!
+"$viewer" --headless "$long" $size --out twice --frame-range 100:160 --resume >twice_b.log 2>&1 &
+b=$!
+wait $a; code_a=$?; wait $b; code_b=$?
+[ $code_a = 0 ] && [ $code_b = 0 ] ||
+    wrong "two --resume runs: exits $code_a and $code_b: $(grep error: twice_a.log twice_b.log)"
+[ "$(ls twice | grep -c '\.png$')" = 60 ] || wrong "two --resume runs: $(ls twice | wc -l) files, not 60"
+for f in twice/*.png; do cmp -s "$f" "long_whole/$(basename "$f")" || wrong "$f differs from the whole render"; done
+[ "$(find twice -name '*.partial' | wc -l)" = 0 ] || wrong "two --resume runs left a temporary"
+grep -h "more were written meanwhile by another run" twice_a.log twice_b.log ||
+    echo "note: the two runs did not meet on a frame"
+
+echo "== --resume without --frame-range resumes the whole sequence"
+mkdir -p resumed && cp whole/frame_00000[0-9].png resumed/
+render "$seq" $size --out resumed --resume || wrong "--resume alone: exit $?"
+same whole resumed
+"$viewer" --headless "$seq" $size --out resumed --resume >resumed.log 2>&1 ||
+    wrong "--resume alone, finished: exit $?"
+grep -q "nothing to render: frames 0 to 23 are already written" resumed.log ||
+    wrong "--resume alone over a finished render: $(cat resumed.log)"
+
 echo "== merge.py: complete, then missing, damaged and conflicting frames named"
+# A link planted where the plan's temporary once was (plan.json.partial) is not written through.
+echo precious >precious.txt
+ln -s precious.txt plan.json.partial
 "$viewer" --headless "$seq" $size --frame-range 0: --camera-paths left.json right.json orbit \
     --batch-plan plan.json -q || wrong "--batch-plan: exit $?"
 [ ! -d out ] || wrong "--batch-plan made an output folder"
+[ "$(cat precious.txt)" = precious ] || wrong "--batch-plan wrote through plan.json.partial"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' plan.json || wrong "plan.json is not whole"
+rm plan.json.partial
+render "$seq" $size --frame-range 0:4 --batch-plan new/plans/plan.json ||
+    wrong "--batch-plan into a missing folder: exit $?"
+[ -f new/plans/plan.json ] || wrong "--batch-plan did not make its folder"
+# A full disk (a file-size limit of 1 KiB; the plan of 72 files is larger): an error, no plan.
+(ulimit -f 1; exec "$viewer" --headless "$seq" $size --frame-range 0: \
+    --camera-paths left.json right.json orbit --batch-plan fullplan.json >fullplan.log 2>&1)
+code=$?
+[ $code = 1 ] || wrong "--batch-plan on a full disk: exit $code, expected 1: $(cat fullplan.log)"
+grep -q "^error: fullplan.json: cannot write: File too large" fullplan.log ||
+    wrong "--batch-plan on a full disk: $(cat fullplan.log)"
+grep -q "wrote the plan" fullplan.log && wrong "--batch-plan on a full disk said it wrote the plan"
+[ -e fullplan.json ] && wrong "--batch-plan on a full disk left fullplan.json"
+[ "$(ls -A | grep -c 'partial$')" = 0 ] || wrong "--batch-plan on a full disk left a temporary"
+# merge.py removes a dead run's temporary, never a live writer's (a render writing that frame).
+sleep 600 & live=$!
+echo live >"$(temporary paths_pieces/frame_left_000003.png $live)"
+echo dead >"$(temporary paths_pieces/frame_left_000004.png $dead)"
 python3 "$merge" plan.json paths_pieces >merge.log 2>&1 || wrong "merge of a complete render: $(cat merge.log)"
 grep -q "all 72 frames present once and complete" merge.log || wrong "merge: $(cat merge.log)"
+[ "$(ls -A paths_pieces | grep -c "^\.frame_left_000003\.png\.~.*~$live~")" = 1 ] ||
+    wrong "merge.py removed a live writer's temporary"
+[ "$(ls -A paths_pieces | grep -c "^\.frame_left_000004\.png\.")" = 0 ] ||
+    wrong "merge.py kept a dead run's temporary"
+kill $live; wait $live 2>/dev/null
+rm -f paths_pieces/.*.partial
 if command -v ffmpeg >/dev/null; then
     python3 "$merge" plan.json paths_pieces --video merged/v.mp4 -q ||
         wrong "merge --video: exit $?"
     for name in left right orbit; do [ -s "merged/v_$name.mp4" ] || wrong "no merged/v_$name.mp4"; done
     python3 "$merge" plan.json paths_pieces --video merged/v.mp4 -q 2>/dev/null &&
         wrong "merge --video replaced videos without --overwrite"
+    [ "$(ls -A merged | grep -c partial)" = 0 ] || wrong "merge --video left a temporary"
+    # ffmpeg 5.1 exits 0 when the end of the file cannot be written (a full disk): its MP4
+    # has no moov box. A stand-in leaves just that; the merge refuses it.
+    mkdir -p fakebin
+    printf '%s\n' '#!/bin/sh' 'for last; do :; done' \
+        "printf '\\000\\000\\000\\014ftypisom\\000\\000\\000\\000mdatxxxx' >\"\${last#file:}\"" >fakebin/ffmpeg
+    chmod +x fakebin/ffmpeg
+    PATH="$PWD/fakebin:$PATH" python3 "$merge" plan.json paths_pieces --video cut/v.mp4 -q \
+        >cut.log 2>&1 && wrong "merge --video kept an MP4 without a moov box"
+    grep -q "ffmpeg exited 0 but wrote an incomplete MP4 (a full disk?): no moov box" cut.log ||
+        wrong "merge --video: $(cat cut.log)"
+    [ -z "$(ls -A cut)" ] || wrong "merge --video left $(ls -A cut)"
+    python3 "$merge" plan.json paths_pieces --video merged/v.gif -q >gif.log 2>&1
+    [ $? = 2 ] && grep -q "must end in .mp4" gif.log || wrong "merge --video v.gif: $(cat gif.log)"
 fi
 mkdir -p gathered
 render "$seq" $size --out elsewhere_a --frame-range 0:10 --camera-paths left.json right.json orbit
@@ -166,6 +243,8 @@ usage --headless "$seq" --frame-range 7
 usage "$seq" --frame-range 0:3
 usage --headless "$seq" --frame-range 0:3 --spin 2
 usage --headless "$seq" --frame-range 0:3 --frames 2
+usage --headless "$seq" --resume --frames 2
+usage "$seq" --resume
 "$viewer" --headless "$seq" --frame-range 0:3 --camera-paths missing.json >missing.log 2>&1
 [ $? = 1 ] && grep -q "missing.json" missing.log || wrong "a missing camera path: $(cat missing.log)"
 "$viewer" --headless "$seq" --frame-range 0:3 --camera-paths left.json sub/left.json >twice.log 2>&1

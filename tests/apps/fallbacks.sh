@@ -5,11 +5,14 @@
 # first frame with nothing half-written; a frame too large for --cache-mb or --gpu-memory-mb ->
 # that frame skipped, named, playback going on; SIGINT during a headless export -> the frames
 # written so far complete and listed, the video finalized, exit 130; SIGINT during tandem-pack ->
-# no pack and no temporary file left. (No RenderDoc: the cli.raster.*renderdoc* tests.)
+# no pack and no temporary file left; SIGINT before the first frame of a video -> exit 130,
+# nothing written; SIGKILL during a video -> no ffmpeg log left in $TMPDIR, its temporary
+# removed by the next writer in the folder. (No RenderDoc: the cli.raster.*renderdoc* tests.)
 # Usage: fallbacks.sh VIEWER RASTER PNG_CHECK OUT_DIR [PACK]
 set -uo pipefail
 viewer=$(realpath "$1"); raster=$(realpath "$2"); check=$(realpath "$3"); out=$4
 pack=${5:+$(realpath "$5")}
+scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
 rm -rf "$out"; mkdir -p "$out"; cd "$out"
 failures=0
 wrong() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -23,7 +26,7 @@ for app in "$viewer" "$raster"; do
     env -u DISPLAY -u WAYLAND_DISPLAY "$app" --frames 2 --size 32x24 --out "nodisplay_$name" \
         >"nodisplay_$name.log" 2>&1 || wrong "$name without a display: exit $?"
     has "nodisplay_$name.log" "rendering headless instead"
-    [ -f "nodisplay_$name/frame_00001.png" ] || wrong "$name without a display wrote no frames"
+    [ -f "nodisplay_$name/frame_000001.png" ] || wrong "$name without a display wrote no frames"
 done
 
 echo "== no CUDA driver: the host backend, the cause named"
@@ -43,7 +46,7 @@ PATH=/nonexistent TANDEM_FFMPEG= "$viewer" --headless "$seq" --size 32x24 --vide
 code=$?
 [ $code = 1 ] || wrong "no ffmpeg: exit $code, expected 1"
 has noffmpeg.log "error: --video needs ffmpeg"
-[ -e v.mp4 ] || [ -e v.mp4.partial ] || [ -e noffmpeg.json ] && wrong "no ffmpeg: something was written"
+[ -e v.mp4 ] || [ "$(partials .)" != 0 ] || [ -e noffmpeg.json ] && wrong "no ffmpeg: something was written"
 grep -q "frames/s" noffmpeg.log && wrong "no ffmpeg: frames were rendered"
 
 echo "== output folders: cannot be made, read-only, full"
@@ -109,7 +112,7 @@ interrupt() { # NAME ARGS...: starts an export, interrupts it after 4 frames, ch
     # cannot hang here).
     for _ in $(seq 600); do
         [ "$(ls "$name" 2>/dev/null | wc -l)" -ge 4 ] && break
-        [ "$(stat -c %s "$name.mp4.partial" 2>/dev/null || echo 0)" -ge 65536 ] && break
+        [ "$(cat ."$name".mp4.*.partial 2>/dev/null | wc -c)" -ge 65536 ] && break
         kill -0 $pid 2>/dev/null || break; sleep 0.1
     done
     sleep 0.3
@@ -128,10 +131,43 @@ if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
     interrupt video --video video.mp4
     has video.log "interrupted: video.mp4 holds the"
     held=$(sed -n 's/.*holds the \([0-9]*\) frames.*/\1/p' video.log)
-    [ -e video.mp4.partial ] && wrong "video: .partial left"
+    [ "$(partials .)" = 0 ] || wrong "video: a temporary was left"
     counted=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames \
         -of csv=p=0 video.mp4 2>/dev/null)
     [ -n "$held" ] && [ "$counted" = "$held" ] || wrong "video: ffprobe reads '$counted' frames, the log says '$held'"
+
+    echo "== SIGINT before the first frame of --video: 130, nothing written"
+    # --preload holds the first frame back until the whole sequence is loaded; the signal comes
+    # once the session is set up (its handlers installed), while it loads.
+    "$viewer" --headless "sample:points=100000,frames=150" --preload --cache-mb 2048 --size 64x48 \
+        --video early.mp4 >early.log 2>&1 &
+    pid=$!
+    for _ in $(seq 600); do grep -q "streaming: " early.log && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+    kill -INT $pid; wait $pid; code=$?
+    [ $code = 130 ] || wrong "SIGINT before the first frame: exit $code, expected 130: $(tail -3 early.log)"
+    has early.log "interrupted: no frames were written"
+    grep -q "^error:" early.log && wrong "SIGINT before the first frame: an error: $(grep ^error: early.log)"
+    [ -e early.mp4 ] && wrong "SIGINT before the first frame: early.mp4 was written"
+
+    echo "== SIGKILL during --video: no ffmpeg log left, the temporary removed by the next writer"
+    mkdir -p killed tmp
+    TMPDIR=$PWD/tmp "$viewer" --headless "sample:points=2000,frames=100000" --every-frame \
+        --size 64x48 --video killed/v.mp4 >killed.log 2>&1 &
+    pid=$!
+    for _ in $(seq 600); do
+        [ "$(cat killed/.v.mp4.*.partial 2>/dev/null | wc -c)" -ge 4096 ] && break
+        kill -0 $pid 2>/dev/null || break; sleep 0.1
+    done
+    kill -KILL $pid; wait $pid 2>/dev/null
+    [ "$(partials killed)" = 1 ] || wrong "SIGKILL: $(partials killed) temporaries, expected the killed one"
+    # The scripts read the engine's temporary names alike (merge.py removes only dead ones).
+    python3 -c 'import os, sys; sys.path.insert(0, sys.argv[1]); import atomic_file as a
+sys.exit(0 if [a.parse_temporary(n) for n in os.listdir(sys.argv[2])] == [(a.host_tag(), int(sys.argv[3]))] else 1)' \
+        "$scripts" killed $pid || wrong "scripts/atomic_file.py does not read $(ls -A killed)"
+    [ -z "$(ls -A tmp)" ] || wrong "SIGKILL left files in the temporary folder: $(ls -A tmp)"
+    "$viewer" --headless "$seq" --size 64x48 --frames 3 --video killed/w.mp4 >next.log 2>&1 ||
+        wrong "the next video into the folder: $(tail -3 next.log)"
+    [ "$(partials killed)" = 0 ] || wrong "the killed writer's temporary was not removed: $(ls -A killed)"
 else
     echo "(no ffmpeg: the video half is left out)"
 fi

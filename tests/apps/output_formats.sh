@@ -32,14 +32,14 @@ def pam(path):
     assert fields[b"TUPLTYPE"] == b"RGB_ALPHA" and len(body) == w * h * 4, path
     return w, h, [bytearray(body[y * w * 4:(y + 1) * w * 4]) for y in range(h)]
 for i in range(6):
-    a = png.load(os.path.join(out, "png", f"frame_{i:05d}.png"))
-    b = pam(os.path.join(out, "pam", f"frame_{i:05d}.pam"))
+    a = png.load(os.path.join(out, "png", f"frame_{i:06d}.png"))
+    b = pam(os.path.join(out, "pam", f"frame_{i:06d}.pam"))
     if a != b:
         sys.exit(f"FAIL: frame {i}: PNG and PAM pixels differ")
-    header = open(os.path.join(out, "png16", f"frame_{i:05d}.png"), "rb").read(26)
+    header = open(os.path.join(out, "png16", f"frame_{i:06d}.png"), "rb").read(26)
     if header[24] != 16 or header[25] != 6:
         sys.exit(f"FAIL: frame {i}: png16 is not 16-bit RGBA (depth {header[24]}, type {header[25]})")
-frames = [png.load(os.path.join(out, "png", f"frame_{i:05d}.png")) for i in range(6)]
+frames = [png.load(os.path.join(out, "png", f"frame_{i:06d}.png")) for i in range(6)]
 if len({bytes(b"".join(f[2])) for f in frames}) != 6:
     sys.exit("FAIL: the spinning camera should give 6 different frames")
 PY

@@ -22,7 +22,7 @@ for file in "${files[@]}"; do
     name=$(basename "$file")
     echo "== $name"
     "$raster" --headless --frames 3 --size 320x240 --spin 20 --out "$out/frames_$name" "$file"
-    "$check" --size 320x240 --min-fraction 0.02 "$out/frames_$name"/frame_0000{0,1,2}.png
+    "$check" --size 320x240 --min-fraction 0.02 "$out/frames_$name"/frame_00000{0,1,2}.png
     [ "$(ls "$out/frames_$name" | wc -l)" = 3 ] || { echo "FAIL: expected exactly 3 files"; exit 1; }
 done
 echo "ok: ${#files[@]} files rendered"

@@ -11,8 +11,8 @@ common=(--headless --size 96x72 -q --overwrite)
     "$assets/sample.ply" "$assets/sample_points.ply" || fail "two files did not render"
 "$raster" "${common[@]}" --out "$out/mesh" "$assets/sample.ply" || fail "mesh alone"
 "$raster" "${common[@]}" --out "$out/points" "$assets/sample_points.ply" || fail "points alone"
-cmp -s "$out/both/frame_00000.png" "$out/mesh/frame_00000.png" && fail "both = mesh alone"
-cmp -s "$out/both/frame_00000.png" "$out/points/frame_00000.png" && fail "both = points alone"
+cmp -s "$out/both/frame_000000.png" "$out/mesh/frame_000000.png" && fail "both = mesh alone"
+cmp -s "$out/both/frame_000000.png" "$out/points/frame_000000.png" && fail "both = points alone"
 python3 - "$out/both.json" <<'PY' || exit 1
 import json, sys
 report = json.load(open(sys.argv[1]))

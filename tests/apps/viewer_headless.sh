@@ -36,7 +36,7 @@ expect_value() {
     [ "$v" = "$3" ] || wrong "$1: $2 is $v, expected $3"
 }
 count() { find "$out/$1" -type f | wc -l; }
-png() { printf "%s/%s/frame_%05d.png" "$out" "$1" "$2"; }
+png() { printf "%s/%s/frame_%06d.png" "$out" "$1" "$2"; }
 # same NAME I REF J: frame I of NAME is byte for byte frame J of REF.
 same() { cmp -s "$(png "$1" "$2")" "$(png "$3" "$4")" || wrong "$1 frame $2 is not $3 frame $4"; }
 
@@ -88,7 +88,7 @@ natural=(frame_1 frame_2 frame_3 frame_9 frame_10 frame_11)
 echo "== (a) a folder, every frame"
 play folder "$seq" --every-frame
 [ "$(count folder)" = 6 ] || fail "folder: $(count folder) files, expected 6"
-"$check" --size 160x120 --min-fraction 0.05 "$out"/folder/frame_0000{0..5}.png \
+"$check" --size 160x120 --min-fraction 0.05 "$out"/folder/frame_00000{0..5}.png \
     || fail "blank or wrongly sized frames"
 distinct=$(md5sum "$out"/folder/*.png | cut -d' ' -f1 | sort -u | wc -l)
 [ "$distinct" = 6 ] || wrong "folder: $distinct distinct frames of 6"

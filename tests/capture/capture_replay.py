@@ -155,13 +155,13 @@ def raster(app, mesh, out):
                "--overlay", "--trace", trace, "--trace-frames", "4", "--out", frames, mesh]
     subprocess.run(command, check=True)
     # The camera moves: a replay showing the frame before would not pass.
-    if png.load(os.path.join(frames, "frame_00001.png")) == \
-            png.load(os.path.join(frames, "frame_00002.png")):
+    if png.load(os.path.join(frames, "frame_000001.png")) == \
+            png.load(os.path.join(frames, "frame_000002.png")):
         fail("frames 1 and 2 are the same image; the comparison would prove nothing")
     if captures_in(captures) != ["tandem-raster_frame0002.rdc"]:
         fail(f"expected tandem-raster_frame0002.rdc, found {captures_in(captures)}")
     check_capture(os.path.join(captures, "tandem-raster_frame0002.rdc"),
-                  os.path.join(frames, "frame_00002.png"), "present.output",
+                  os.path.join(frames, "frame_000002.png"), "present.output",
                   FRAME_GROUPS + chain.split(",") + ["overlay"], FRAME_CALLS, trace=trace)
     # Started under renderdoccmd instead of --renderdoc, the app finds RenderDoc in the process.
     under = os.path.join(out, "under-renderdoccmd")
@@ -172,7 +172,7 @@ def raster(app, mesh, out):
         fail(f"under renderdoccmd: expected tandem-raster_frame0001.rdc in {under}, found "
              f"{captures_in(under)}")
     check_capture(os.path.join(under, "tandem-raster_frame0001.rdc"),
-                  os.path.join(under, "frame_00001.png"), "present.output", FRAME_GROUPS[:3],
+                  os.path.join(under, "frame_000001.png"), "present.output", FRAME_GROUPS[:3],
                   FRAME_CALLS)
     # A second run into the same folder keeps the first capture.
     subprocess.run(command + ["--overwrite"], check=True)

@@ -8,16 +8,21 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/core/ThreadSignalBlock.h"
+#include "tests/support/OutputChecks.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem {
 namespace {
 
 namespace fs = std::filesystem;
+using test::namesIn;
 
 std::string contents(const fs::path& path)
 {
@@ -30,15 +35,6 @@ std::string contents(const fs::path& path)
 std::span<const std::uint8_t> bytesOf(const std::string& text)
 {
     return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
-}
-
-/// The names in `folder`.
-std::vector<std::string> namesIn(const fs::path& folder)
-{
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(folder))
-        names.push_back(entry.path().filename().string());
-    return names;
 }
 
 TEST(AtomicFile, NothingAppearsAtTheNameUntilCommit)
@@ -138,7 +134,7 @@ TEST(AtomicFile, TwoProcessesWritingOneOutputOneWinsWhole)
     // Each child writes 4 MiB of its own byte in many pieces, then commits; exactly one commit
     // succeeds, the other reports that the file exists, and the file is one child's, whole.
     test::TempDir dir;
-    const fs::path out = dir.path() / "frame_00000.png";
+    const fs::path out = dir.path() / "frame_000000.png";
     constexpr std::size_t Bytes = std::size_t{4} << 20;
     std::vector<pid_t> children;
     for (char fill : {'a', 'b'}) {
@@ -171,7 +167,7 @@ TEST(AtomicFile, TwoProcessesWritingOneOutputOneWinsWhole)
     const std::string written = contents(out);
     ASSERT_EQ(written.size(), Bytes);
     EXPECT_EQ(written.find_first_not_of(written[0]), std::string::npos) << "mixed writers";
-    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"frame_00000.png"});
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"frame_000000.png"});
 }
 
 TEST(AtomicFile, StaleTemporariesOfDeadWritersAreRemovedLiveOnesKept)
@@ -221,6 +217,115 @@ TEST(AtomicFile, FailuresNameTheFileAndTheReason)
         ASSERT_FALSE(denied);
         EXPECT_NE(denied.error().find("Permission denied"), std::string::npos) << denied.error();
     }
+}
+
+TEST(AtomicFile, SaysWhenTheFailureWasAFileAlreadyThere)
+{
+    test::TempDir dir;
+    const fs::path taken = dir.write("taken.png", "theirs");
+    bool existed = false;
+    EXPECT_FALSE(AtomicFile::create(taken, Replace::No, &existed));
+    EXPECT_TRUE(existed) << "refused at create()";
+    EXPECT_FALSE(writeFileAtomically(taken, bytesOf("mine"), Replace::No, &existed));
+    EXPECT_TRUE(existed);
+    EXPECT_EQ(contents(taken), "theirs");
+    // Taken between create() and commit(): found by the rename itself.
+    const fs::path late = dir.path() / "late.png";
+    auto file = AtomicFile::create(late, Replace::No, &existed);
+    ASSERT_TRUE(file);
+    EXPECT_FALSE(existed);
+    std::ofstream(late) << "theirs";
+    EXPECT_FALSE(file.value().commit());
+    EXPECT_TRUE(file.value().existed());
+    // Other failures are not a file already there.
+    EXPECT_FALSE(
+        writeFileAtomically(dir.path() / "no" / "x.png", bytesOf("x"), Replace::No, &existed));
+    EXPECT_FALSE(existed);
+    EXPECT_TRUE(writeFileAtomically(dir.path() / "free.png", bytesOf("x"), Replace::No, &existed));
+    EXPECT_FALSE(existed);
+}
+
+TEST(AtomicFile, AFullDiskIsAnErrorNamingTheCauseNotTheEndOfTheProcess)
+{
+    // A file-size limit makes write() fail with EFBIG, as a full disk makes it fail with ENOSPC;
+    // the SIGXFSZ that comes with it would end the process unless the writer holds it off.
+    test::TempDir dir;
+    const std::string outcome = test::inChildWithFileSizeLimit(4096, [&] {
+        auto written = writeFileAtomically(dir.path() / "big.bin",
+                                           bytesOf(std::string(64 * 1024, 'x')), Replace::No);
+        return written ? std::string("written") : written.error();
+    });
+    EXPECT_NE(outcome.find("big.bin: cannot write: File too large"), std::string::npos) << outcome;
+    EXPECT_TRUE(namesIn(dir.path()).empty()) << "nothing at the name, no temporary";
+}
+
+TEST(AtomicFile, TheTemporaryCanBeReadBackThroughItsDescriptor)
+{
+    // What another program wrote to the temporary (ffmpeg) is checked through fd().
+    test::TempDir dir;
+    auto file = AtomicFile::create(dir.path() / "v.mp4", Replace::No);
+    ASSERT_TRUE(file);
+    std::ofstream(file.value().temporaryPath(), std::ios::binary) << "written by another";
+    char back[7] = {};
+    ASSERT_EQ(::pread(file.value().fd(), back, 6, 0), 6);
+    EXPECT_STREQ(back, "writte");
+}
+
+TEST(AtomicFile, MoveIntoPlaceNeverReplacesUnlessAsked)
+{
+    test::TempDir dir;
+    const fs::path capture = dir.write(".in-progress.rdc", "capture");
+    const fs::path earlier = dir.write("frame0.rdc", "earlier capture");
+    bool existed = false;
+    auto refused = moveIntoPlace(capture, earlier, Replace::No, &existed);
+    ASSERT_FALSE(refused);
+    EXPECT_TRUE(existed);
+    EXPECT_NE(refused.error().find("frame0.rdc: already exists"), std::string::npos)
+        << refused.error();
+    EXPECT_EQ(contents(earlier), "earlier capture");
+    EXPECT_EQ(contents(capture), "capture") << "left where it was";
+    auto moved = moveIntoPlace(capture, dir.path() / "frame0-2.rdc", Replace::No, &existed);
+    ASSERT_TRUE(moved) << moved.error();
+    EXPECT_FALSE(existed);
+    EXPECT_EQ(contents(dir.path() / "frame0-2.rdc"), "capture");
+    EXPECT_FALSE(fs::exists(capture));
+}
+
+TEST(ThreadSignalBlock, APipeWithoutReaderIsAnErrorAndNoSignalIsLeftPending)
+{
+    // In a child: with SIGPIPE at its default, a slip ends the child, not the tests.
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        ::signal(SIGPIPE, SIG_DFL);
+        int ends[2];
+        if (::pipe(ends) != 0)
+            ::_exit(10);
+        ::close(ends[0]);
+        int error = 0;
+        {
+            const ThreadSignalBlock block(SIGPIPE);
+            if (::write(ends[1], "x", 1) >= 0)
+                ::_exit(11);
+            error = errno;
+        }
+        sigset_t pending, mask;
+        sigpending(&pending);
+        pthread_sigmask(SIG_SETMASK, nullptr, &mask);
+        if (error != EPIPE)
+            ::_exit(12);
+        if (sigismember(&pending, SIGPIPE))
+            ::_exit(13); // would be delivered later
+        if (sigismember(&mask, SIGPIPE))
+            ::_exit(14); // the thread's mask was not restored
+        struct sigaction action {};
+        sigaction(SIGPIPE, nullptr, &action);
+        ::_exit(action.sa_handler == SIG_DFL ? 0 : 15); // nothing process-wide changed
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(AtomicFile, OpenTemporariesAreRemovedOnTheWayOut)

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/OutputChecks.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem {
@@ -81,6 +82,23 @@ TEST(File, PrepareOutputDirectory)
     auto below = prepareOutputDirectory(file / "sub");
     ASSERT_FALSE(below);
     EXPECT_NE(below.error().find("cannot create folder"), std::string::npos) << below.error();
+}
+
+TEST(File, WriteTextFileReportsTheRealReason)
+{
+    // Once reported "Success": errno was overwritten by the clean-up before the message.
+    test::TempDir dir;
+    const std::string outcome = test::inChildWithFileSizeLimit(1024, [&] {
+        auto written = writeTextFile(dir.path() / "r.json", std::string(8192, '{'), false);
+        return written ? std::string("written") : written.error();
+    });
+    EXPECT_NE(outcome.find("r.json: cannot write: File too large"), std::string::npos) << outcome;
+    EXPECT_EQ(outcome.find("Success"), std::string::npos) << outcome;
+    EXPECT_TRUE(test::namesIn(dir.path()).empty());
+    bool existed = false;
+    const auto taken = dir.write("taken.json", "{}");
+    EXPECT_FALSE(writeTextFile(taken, "[]", false, &existed));
+    EXPECT_TRUE(existed);
 }
 
 } // namespace

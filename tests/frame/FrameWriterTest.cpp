@@ -5,15 +5,22 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/core/AtomicFile.h"
 #include "engine/frame/FrameWriter.h"
 #include "engine/frame/Progress.h"
 #include "engine/io/Image.h"
 #include "engine/io/Pam.h"
+#include "tests/support/OutputChecks.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::frame {
@@ -84,12 +91,12 @@ TEST(FrameWriter, WritesEveryFrameAsTheImageWasAndReleasesEachOnce)
         for (int i = 0; i < 12; ++i) {
             const auto path = writer.value()->framePath(static_cast<std::uint64_t>(i));
             EXPECT_EQ(path.filename().string(),
-                      fmt::format("frame_{:05d}{}", i, extensionOf(format)));
+                      fmt::format("frame_{:06d}{}", i, extensionOf(format)));
             auto read = format == OutputFormat::Png ? io::readPng(path) : io::readPam(path);
             ASSERT_TRUE(read) << read.error();
             EXPECT_EQ(read.value().pixels, pattern(37, 23, i).pixels) << path.string();
-            EXPECT_FALSE(std::filesystem::exists(path.string() + ".partial"));
         }
+        EXPECT_TRUE(test::temporariesIn(settings.dir).empty());
     }
 }
 
@@ -99,7 +106,7 @@ TEST(FrameWriter, NeverReplacesAFileUnlessAskedAndStopsAtTheFirstError)
     OutputSettings settings;
     settings.dir = dir.path();
     settings.threads = 1;
-    const auto existing = dir.write("frame_00001.png", "keep me");
+    const auto existing = dir.write("frame_000001.png", "keep me");
     auto writer = FrameWriter::open(settings, 8, 8, nullptr);
     ASSERT_TRUE(writer) << writer.error();
     std::vector<Handed> frames;
@@ -110,13 +117,13 @@ TEST(FrameWriter, NeverReplacesAFileUnlessAskedAndStopsAtTheFirstError)
         writer.value()->submit(f.frame, [&] { ++released; });
     auto done = writer.value()->finish();
     ASSERT_FALSE(done);
-    EXPECT_NE(done.error().find("frame_00001.png: already exists"), std::string::npos)
+    EXPECT_NE(done.error().find("frame_000001.png: already exists"), std::string::npos)
         << done.error();
     EXPECT_EQ(released, 4) << "every slot is given back, written or not";
     std::ifstream kept(existing);
     std::string text((std::istreambuf_iterator<char>(kept)), {});
     EXPECT_EQ(text, "keep me");
-    EXPECT_FALSE(std::filesystem::exists(dir.path() / "frame_00002.png"))
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "frame_000002.png"))
         << "nothing is written after the first error";
 }
 
@@ -139,7 +146,7 @@ TEST(FrameWriter, SixteenBitFramesBecomeSixteenBitPngs)
     writer.value()->submit(frame, [] {});
     ASSERT_TRUE(writer.value()->finish());
     // The PNG header says 16 bits per sample, RGBA (colour type 6).
-    std::ifstream file(dir.path() / "frame_00000.png", std::ios::binary);
+    std::ifstream file(dir.path() / "frame_000000.png", std::ios::binary);
     std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)), {});
     ASSERT_GT(bytes.size(), 26u);
     EXPECT_EQ(bytes[24], 16) << "bit depth";
@@ -177,7 +184,7 @@ TEST(FrameWriter, VideoGetsEveryFrameInOrder)
     ASSERT_TRUE(done) << done.error();
     EXPECT_EQ(writer.value()->written(), 20u);
     ASSERT_TRUE(std::filesystem::exists(settings.video));
-    EXPECT_FALSE(std::filesystem::exists(settings.video.string() + ".partial"));
+    EXPECT_EQ(test::namesIn(dir.path()), std::vector<std::string>{"out.mp4"});
     const std::string command = "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
                                 "stream=nb_read_frames -of csv=p=0 '" +
                                 settings.video.string() + "'";
@@ -187,6 +194,106 @@ TEST(FrameWriter, VideoGetsEveryFrameInOrder)
     ASSERT_NE(std::fgets(line, sizeof line, pipe), nullptr);
     pclose(pipe);
     EXPECT_EQ(std::atoi(line), 20);
+}
+
+TEST(FrameWriter, AResumedRunCountsFramesAnotherRunWroteFirstAsDone)
+{
+    // Two --resume runs on one folder: a frame the other committed first is done, not an error,
+    // and the other's file is kept as it is.
+    test::TempDir dir;
+    OutputSettings settings;
+    settings.dir = dir.path();
+    settings.threads = 2;
+    settings.keepExisting = true;
+    const auto theirs = dir.write("frame_000002.png", "the other run's frame");
+    auto writer = FrameWriter::open(settings, 8, 8, nullptr);
+    ASSERT_TRUE(writer) << writer.error();
+    std::vector<Handed> frames;
+    for (int i = 0; i < 5; ++i)
+        frames.push_back(hand(pattern(8, 8, i), static_cast<std::uint64_t>(i)));
+    for (auto& f : frames)
+        writer.value()->submit(f.frame, [] {});
+    auto done = writer.value()->finish();
+    ASSERT_TRUE(done) << done.error();
+    EXPECT_EQ(writer.value()->written(), 4u);
+    EXPECT_EQ(writer.value()->framesExisting(), 1u);
+    std::ifstream kept(theirs);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), {}), "the other run's frame");
+    EXPECT_EQ(io::readPng(dir.path() / "frame_000004.png").value().pixels, pattern(8, 8, 4).pixels);
+}
+
+TEST(FrameWriter, OverwritingWithAShorterRunWarnsAboutTheOlderFrames)
+{
+    test::TempDir dir;
+    for (int i = 0; i < 7; ++i)
+        dir.write(fmt::format("frame_{:06d}.png", i), "old");
+    dir.write("frame_000020.pam", "another format: not this run's names");
+    dir.write("notes.txt", "not a frame");
+    OutputSettings settings;
+    settings.dir = dir.path();
+    settings.threads = 1;
+    settings.overwrite = true;
+    auto writer = FrameWriter::open(settings, 4, 4, nullptr);
+    ASSERT_TRUE(writer) << writer.error();
+    std::vector<Handed> frames;
+    for (int i = 0; i < 3; ++i)
+        frames.push_back(hand(pattern(4, 4, i), static_cast<std::uint64_t>(i)));
+    for (auto& f : frames)
+        writer.value()->submit(f.frame, [] {});
+    testing::internal::CaptureStderr();
+    ASSERT_TRUE(writer.value()->finish());
+    writer.value().reset(); // finishes again: the warning is said once
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find(": 4 frames of an earlier run remain after this run's last frame "
+                        "(frame_000003.png to frame_000006.png), not replaced by --overwrite"),
+              std::string::npos)
+        << said;
+    EXPECT_EQ(said.find("remain", said.find("remain") + 1), std::string::npos) << said;
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "frame_000006.png")) << "never deleted";
+}
+
+TEST(FrameWriter, TemporariesOfKilledWritersAreRemovedWhenTheOutputOpens)
+{
+    test::TempDir dir;
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        auto file = AtomicFile::create(dir.path() / "frame_000000.png", Replace::No);
+        ::kill(::getpid(), SIGKILL);
+        ::_exit(file ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_EQ(test::temporariesIn(dir.path()).size(), 1u);
+    auto live = AtomicFile::create(dir.path() / "frame_000001.png", Replace::No);
+    ASSERT_TRUE(live);
+    OutputSettings settings;
+    settings.dir = dir.path();
+    auto writer = FrameWriter::open(settings, 4, 4, nullptr);
+    ASSERT_TRUE(writer) << writer.error();
+    EXPECT_EQ(test::temporariesIn(dir.path()),
+              std::vector<std::string>{live.value().temporaryPath().filename().string()})
+        << "the dead writer's is gone, the live one's kept";
+}
+
+TEST(FrameWriter, AScreenshotNeverReplacesAFileThatTookItsName)
+{
+    test::TempDir dir;
+    OutputSettings settings;
+    settings.dir = dir.path();
+    settings.threads = 1;
+    auto writer = FrameWriter::open(settings, 4, 4, nullptr);
+    ASSERT_TRUE(writer) << writer.error();
+    const auto taken = dir.write("screenshot_00000.png", "taken meanwhile");
+    Handed shot = hand(pattern(4, 4, 9), 0);
+    writer.value()->submit(
+        shot.frame, [] {}, taken);
+    ASSERT_TRUE(writer.value()->finish());
+    std::ifstream kept(taken);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), {}), "taken meanwhile");
+    auto written = io::readPng(dir.path() / "screenshot_00000-2.png");
+    ASSERT_TRUE(written) << written.error();
+    EXPECT_EQ(written.value().pixels, pattern(4, 4, 9).pixels);
 }
 
 TEST(Progress, SaysFramesRateAndTimeLeft)

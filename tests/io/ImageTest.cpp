@@ -8,6 +8,7 @@
 #include <stb_image.h>
 
 #include "engine/core/File.h"
+#include "tests/support/OutputChecks.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::io {
@@ -68,7 +69,7 @@ TEST(Image, PngRoundTrip)
     EXPECT_EQ(back.value().width, 13);
     EXPECT_EQ(back.value().height, 7);
     EXPECT_EQ(back.value().pixels, image.pixels);
-    EXPECT_FALSE(fs::exists(dir.path() / "g.png.partial"));
+    EXPECT_EQ(test::namesIn(dir.path()), std::vector<std::string>{"g.png"});
 }
 
 TEST(Image, OpaqueImageIsWrittenAsRgb)
@@ -126,7 +127,7 @@ TEST(Image, Png16RoundTrip)
     const auto samples = gradient16(width, height);
     auto written = writePng16(dir.path() / "deep.png", width, height, samples.data(), false);
     ASSERT_TRUE(written) << written.error();
-    EXPECT_FALSE(fs::exists(dir.path() / "deep.png.partial"));
+    EXPECT_EQ(test::namesIn(dir.path()), std::vector<std::string>{"deep.png"});
     const Header header = pngHeader(dir.path() / "deep.png");
     EXPECT_EQ(header.bitDepth, 16);
     EXPECT_EQ(header.colorType, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA);
@@ -185,22 +186,57 @@ TEST(Image, UnwritableDestination)
     const fs::path path = dir.path() / "missing-folder" / "x.png";
     auto result = writePng(path, gradient(2, 2), false);
     ASSERT_FALSE(result);
-    EXPECT_NE(result.error().find("cannot write PNG"), std::string::npos) << result.error();
-    EXPECT_NE(result.error().find(path.string()), std::string::npos) << result.error();
-    EXPECT_FALSE(fs::exists(path.string() + ".partial"));
+    EXPECT_NE(result.error().find(path.string() + ": cannot write: the folder " +
+                                  path.parent_path().string() + " does not exist"),
+              std::string::npos)
+        << result.error();
+    EXPECT_EQ(test::namesIn(dir.path()), std::vector<std::string>{});
 }
 
 TEST(Image, FailedRenameLeavesNoPartialFile)
 {
-    // The partial file is written, then cannot replace a folder of the same name.
+    // A folder at the name is refused, and nothing is left beside it.
     test::TempDir dir;
     const fs::path path = dir.path() / "folder.png";
     fs::create_directories(path / "inside");
     auto result = writePng(path, gradient(4, 4), true);
     ASSERT_FALSE(result);
-    EXPECT_NE(result.error().find(path.string()), std::string::npos) << result.error();
-    EXPECT_FALSE(fs::exists(path.string() + ".partial"));
+    EXPECT_NE(result.error().find(path.string() + ": is a folder"), std::string::npos)
+        << result.error();
+    EXPECT_EQ(test::namesIn(dir.path()), std::vector<std::string>{"folder.png"});
     EXPECT_TRUE(fs::is_directory(path / "inside"));
+}
+
+TEST(Image, LinksPlantedAtTheOldTemporaryOrTheFinalNameAreNotFollowed)
+{
+    // Once written through PATH.partial, opened with truncation and following links: a symlink
+    // there had the frame written into its target, a hard link there destroyed the other
+    // name's contents; a link at the final name is replaced (with --overwrite), not written
+    // through.
+    test::TempDir dir;
+    const auto target = dir.write("precious.txt", "precious");
+    const auto hardTarget = dir.write("hard.txt", "also precious");
+    fs::create_symlink(target, dir.path() / "frame_000000.png.partial");
+    fs::create_hard_link(hardTarget, dir.path() / "frame_000001.png.partial");
+    fs::create_symlink(target, dir.path() / "frame_000002.png");
+    fs::create_hard_link(hardTarget, dir.path() / "frame_000003.png");
+    const Image image = gradient(3, 3);
+    for (int i = 0; i < 4; ++i) {
+        const fs::path frame = dir.path() / ("frame_00000" + std::to_string(i) + ".png");
+        auto written = writePng(frame, image, i >= 2);
+        ASSERT_TRUE(written) << written.error();
+        EXPECT_EQ(readPng(frame).value().pixels, image.pixels);
+    }
+    EXPECT_EQ(readTextFile(target).value(), "precious");
+    EXPECT_EQ(readTextFile(hardTarget).value(), "also precious");
+    EXPECT_FALSE(fs::is_symlink(dir.path() / "frame_000002.png"));
+    // Without --overwrite a link at the final name is refused and left as it is.
+    fs::create_symlink(target, dir.path() / "linked.png");
+    bool existed = false;
+    EXPECT_FALSE(writePng(dir.path() / "linked.png", image, false, &existed));
+    EXPECT_TRUE(existed);
+    EXPECT_TRUE(fs::is_symlink(dir.path() / "linked.png"));
+    EXPECT_EQ(readTextFile(target).value(), "precious");
 }
 
 TEST(Image, InvalidImagesAreNotEncoded)

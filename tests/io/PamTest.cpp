@@ -2,7 +2,9 @@
 // and a file that is not such a PAM is refused with its name.
 #include <gtest/gtest.h>
 
+#include "engine/core/File.h"
 #include "engine/io/Pam.h"
+#include "tests/support/OutputChecks.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::io {
@@ -23,9 +25,11 @@ TEST(Pam, RoundTripsExactlyAndNeverReplacesUnasked)
     EXPECT_EQ(read.value().width, 5);
     EXPECT_EQ(read.value().height, 3);
     EXPECT_EQ(read.value().pixels, image.pixels);
-    EXPECT_FALSE(std::filesystem::exists(path.string() + ".partial"));
-    auto again = writePam(path, image, false);
+    EXPECT_EQ(test::namesIn(dir.path()), std::vector<std::string>{"f.pam"});
+    bool existed = false;
+    auto again = writePam(path, image, false, &existed);
     ASSERT_FALSE(again);
+    EXPECT_TRUE(existed);
     EXPECT_NE(again.error().find("already exists"), std::string::npos) << again.error();
     EXPECT_TRUE(writePam(path, image, true));
 }
@@ -42,6 +46,36 @@ TEST(Pam, RefusesWhatIsNotOne)
     EXPECT_NE(shortFile.error().find("expected 16"), std::string::npos) << shortFile.error();
     auto unwritable = writePam(dir.path() / "missing" / "f.pam", Image{1, 1, {1, 2, 3, 4}}, false);
     EXPECT_FALSE(unwritable);
+}
+
+TEST(Pam, AFullDiskIsReportedWithItsRealReason)
+{
+    // Once reported "Success" (errno overwritten by remove()).
+    test::TempDir dir;
+    Image image{64, 64, std::vector<std::uint8_t>(64 * 64 * 4, 7)};
+    const std::string outcome = test::inChildWithFileSizeLimit(4096, [&] {
+        auto written = writePam(dir.path() / "f.pam", image, false);
+        return written ? std::string("written") : written.error();
+    });
+    EXPECT_NE(outcome.find("f.pam: cannot write: File too large"), std::string::npos) << outcome;
+    EXPECT_TRUE(test::namesIn(dir.path()).empty());
+}
+
+TEST(Pam, LinksPlantedAtTheOldTemporaryNameAreNotFollowed)
+{
+    // Once written through PATH.partial, opened with truncation: a symlink there redirected the
+    // frame into its target, a hard link there had its other name's contents destroyed.
+    test::TempDir dir;
+    const auto target = dir.write("precious.txt", "precious");
+    const auto hardTarget = dir.write("hard.txt", "also precious");
+    std::filesystem::create_symlink(target, dir.path() / "a.pam.partial");
+    std::filesystem::create_hard_link(hardTarget, dir.path() / "b.pam.partial");
+    Image image{2, 2, std::vector<std::uint8_t>(16, 9)};
+    ASSERT_TRUE(writePam(dir.path() / "a.pam", image, false));
+    ASSERT_TRUE(writePam(dir.path() / "b.pam", image, false));
+    EXPECT_EQ(readTextFile(target).value(), "precious");
+    EXPECT_EQ(readTextFile(hardTarget).value(), "also precious");
+    EXPECT_EQ(readPam(dir.path() / "a.pam").value().pixels, image.pixels);
 }
 
 } // namespace

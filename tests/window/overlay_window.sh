@@ -8,7 +8,7 @@ raster=$1; check=$2; out=$3
 [ -n "${DISPLAY:-}" ] || { echo "FAIL: no DISPLAY for the window tier"; exit 1; }
 rm -rf "$out"; mkdir -p "$out"
 "$raster" --frames 4 --size 640x480 --out "$out/window" -q
-"$check" --size 640x480 --min-fraction 0.05 "$out/window/frame_00003.png"
+"$check" --size 640x480 --min-fraction 0.05 "$out/window/frame_000003.png"
 "$raster" --headless --frames 4 --size 640x480 --out "$out/plain" -q
 "$raster" --headless --overlay --frames 4 --size 640x480 --out "$out/overlay" -q
 python3 - "$out" "$(dirname "$0")/../support" <<'PY'
@@ -16,8 +16,8 @@ import sys
 sys.path.insert(0, sys.argv[2])
 import png
 out = sys.argv[1]
-w, h, plain = png.load(f"{out}/plain/frame_00003.png")
-_, _, over = png.load(f"{out}/overlay/frame_00003.png")
+w, h, plain = png.load(f"{out}/plain/frame_000003.png")
+_, _, over = png.load(f"{out}/overlay/frame_000003.png")
 def changed(x0, x1, y0, y1):
     n = sum(1 for y in range(y0, y1) for x in range(x0, x1)
             if any(abs(plain[y][4*x+k] - over[y][4*x+k]) > 24 for k in range(3)))

@@ -10,12 +10,12 @@ rm -rf "$out"; mkdir -p "$out"
 log=$("$raster" --frames 3 --size 400x300 --out "$out/color" 2>&1) || { echo "$log"; exit 1; }
 echo "$log"
 grep -q "rendering with window" <<<"$log" || { echo "FAIL: did not render in a window"; exit 1; }
-"$check" --size 400x300 --min-fraction 0.05 "$out/color"/frame_0000{0,1,2}.png
+"$check" --size 400x300 --min-fraction 0.05 "$out/color"/frame_00000{0,1,2}.png
 for channel in depth normal id; do
     "$raster" --frames 1 --size 400x300 --channel "$channel" --out "$out/$channel" -q
-    "$check" --size 400x300 --min-fraction 0.05 "$out/$channel/frame_00000.png"
+    "$check" --size 400x300 --min-fraction 0.05 "$out/$channel/frame_000000.png"
 done
 "$raster" --frames 2 --size 400x300 --out "$out/points" -q \
     "$(dirname "$raster")/../assets/sample_points.ply"
-"$check" --size 400x300 --min-fraction 0.05 "$out/points"/frame_0000{0,1}.png
+"$check" --size 400x300 --min-fraction 0.05 "$out/points"/frame_00000{0,1}.png
 echo "ok"

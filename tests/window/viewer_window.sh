@@ -53,7 +53,7 @@ settle() {
 which_frame() {
     local i
     for i in $(seq 0 59); do
-        cmp -s "$1" "$(printf "%s/headless/frame_%05d.png" "$out" "$i")" && { echo "$i"; return; }
+        cmp -s "$1" "$(printf "%s/headless/frame_%06d.png" "$out" "$i")" && { echo "$i"; return; }
     done
     echo -1
 }
@@ -139,7 +139,7 @@ PY
 cmp -s "$first" "$step" && fail "Right showed the same frame as Home"
 cmp -s "$first" "$last" && fail "End showed the same frame as Home"
 cmp -s "$step" "$last" && fail "End showed the same frame as Right"
-cmp -s "$first" "$out/headless/frame_00000.png" || fail "Home: not frame 0 as rendered headless"
-cmp -s "$step" "$out/headless/frame_00001.png" || fail "Right: not frame 1 as rendered headless"
-cmp -s "$last" "$out/headless/frame_00059.png" || fail "End: not frame 59 as rendered headless"
+cmp -s "$first" "$out/headless/frame_000000.png" || fail "Home: not frame 0 as rendered headless"
+cmp -s "$step" "$out/headless/frame_000001.png" || fail "Right: not frame 1 as rendered headless"
+cmp -s "$last" "$out/headless/frame_000059.png" || fail "End: not frame 59 as rendered headless"
 echo "ok"
