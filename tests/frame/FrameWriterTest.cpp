@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/core/Progress.h"
 #include "engine/frame/FrameWriter.h"
-#include "engine/frame/Progress.h"
 #include "engine/io/Image.h"
 #include "engine/io/Pam.h"
 #include "tests/support/TempDir.h"
