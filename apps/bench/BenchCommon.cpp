@@ -36,10 +36,8 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice)
     return std::move(context.value());
 }
 
-std::unique_ptr<postfx::PostProcessor> makeProcessor(const Settings& settings,
-                                                     const platform::Context& context,
-                                                     postfx::BackendChoice choice,
-                                                     interop::InteropStatus* doctorOut)
+frame::Residence makeResidence(const Settings& settings, const platform::Context& context,
+                               postfx::BackendChoice choice, interop::InteropStatus* doctorOut)
 {
     int device = -1;
     std::string error = "host backend asked for";
@@ -53,10 +51,10 @@ std::unique_ptr<postfx::PostProcessor> makeProcessor(const Settings& settings,
     const interop::InteropStatus doctor = interop::diagnose(device, error, context.cudaDevice());
     if (doctorOut)
         *doctorOut = doctor;
-    auto processor = postfx::PostProcessor::create(choice, doctor);
-    if (!processor)
-        throw Error(processor.error());
-    return std::move(processor.value());
+    auto residence = frame::chooseResidence(choice, doctor);
+    if (!residence)
+        throw Error(residence.error());
+    return residence.value();
 }
 
 void HandoffProbe::declare(interop::Uses& uses)

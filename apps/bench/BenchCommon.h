@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/capture/FrameCapture.h"
+#include "engine/frame/Residence.h"
 #include "engine/interop/Doctor.h"
 #include "engine/interop/Pass.h"
 #include "engine/io/Image.h"
@@ -60,13 +61,13 @@ io::Image readTexture(const gl::Texture& texture);
 /// A headless GL 4.5 context on the EGL device of CUDA device `cudaDevice` (or any, -1).
 std::unique_ptr<platform::Context> makeContext(int cudaDevice);
 
-/// Post-processing for `context` as the apps set it up: CUDA device `settings.device` when GL↔CUDA
-/// interop works there (`choice` Auto), else the host backend. Throws Error when `choice` is
-/// Cuda and interop cannot work. The doctor's findings go to `doctor` if given.
-std::unique_ptr<postfx::PostProcessor> makeProcessor(const Settings& settings,
-                                                     const platform::Context& context,
-                                                     postfx::BackendChoice choice,
-                                                     interop::InteropStatus* doctor = nullptr);
+/// Where frames on `context` run, as the apps decide it (frame::chooseResidence): CUDA device
+/// `settings.device` when GL↔CUDA interop works there (`choice` Auto), else the host. Throws
+/// Error when `choice` is Cuda and interop cannot work. The doctor's findings go to `doctor` if
+/// given.
+frame::Residence makeResidence(const Settings& settings, const platform::Context& context,
+                               postfx::BackendChoice choice,
+                               interop::InteropStatus* doctor = nullptr);
 
 /// A CUDA pass that declares what post-processing would (the G-buffer read, its output
 /// written) and does nothing else: a frame with it costs one handoff more than without.

@@ -213,14 +213,15 @@ int runInteropBench(const Settings& settings)
     render::OrbitController controller;
     controller.fit(gpuMesh.bounds());
     const render::Camera camera = controller.camera();
-    auto processor = makeProcessor(settings, *context, postfx::BackendChoice::Cuda);
+    const frame::Residence residence =
+        makeResidence(settings, *context, postfx::BackendChoice::Cuda);
     profile::ProfilerOptions off;
     off.enabled = false;
     profile::Profiler quiet(off);
     const postfx::Chain none;
     for (const Size& size : BenchSizes) {
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
-        frame::Frame frame(renderer, *processor, quiet);
+        frame::Frame frame(renderer, residence, quiet);
         auto render = [&] {
             frame.render(gpuMesh, camera, none, frame::Channel::Color, render::GeometryOptions{});
         };
@@ -251,7 +252,7 @@ int runInteropBench(const Settings& settings)
         const std::size_t pixels = static_cast<std::size_t>(size.width) * size.height;
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
         profile::Profiler profiler;
-        frame::Frame frame(renderer, *processor, profiler);
+        frame::Frame frame(renderer, residence, profiler);
         cuda::DeviceBuffer<std::uint8_t> copyFrom(pixels * 64), copyTo(pixels * 64);
         cuda::Event start, stop;
         const auto descriptors = postfx::stageDescriptors();

@@ -68,14 +68,14 @@ int runOverheadBench(const Settings& settings)
     render::Scene scene;
     scene.objects.push_back({"sample", std::move(mesh.value())});
     render::GpuScene gpuMesh(scene, "sample");
-    auto processorOwner = makeProcessor(settings, *context, postfx::BackendChoice::Auto);
-    postfx::PostProcessor& processor = *processorOwner;
+    const frame::Residence residence =
+        makeResidence(settings, *context, postfx::BackendChoice::Auto);
     auto chain = postfx::parseChain("tonemap,fxaa");
     render::OrbitController camera;
     camera.fit(gpuMesh.bounds());
 
     nlohmann::json json = header("overhead", settings);
-    json["backend"] = interop::pathName(processor.path());
+    json["backend"] = interop::pathName(residence.path);
     json["chain"] = "tonemap,fxaa";
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
@@ -89,7 +89,7 @@ int runOverheadBench(const Settings& settings)
             profile::ProfilerOptions options;
             std::vector<double> frames, wall, cpu;
         };
-        std::vector<Variant> variants(processor.path() == interop::Path::Cuda ? 7 : 4);
+        std::vector<Variant> variants(residence.path == interop::Path::Cuda ? 7 : 4);
         variants[0].name = "on";
         variants[1].name = "no CUDA events";
         variants[1].options.cudaScopes = false;
@@ -112,7 +112,7 @@ int runOverheadBench(const Settings& settings)
         // One frame for every variant, its profiler swapped per block: variants on frames of their
         // own would run on CUDA streams of their own, and on an H200 (2026-11-30) that alone
         // moved a variant's frame time by up to 1.5 %, by more than the profiler costs.
-        frame::Frame pipeline(renderer, processor, *profilers[0]);
+        frame::Frame pipeline(renderer, residence, *profilers[0]);
         auto useVariant = [&](std::size_t v) {
             pipeline.setProfiler(*profilers[v]);
             for (std::size_t i = 4; i < variants.size(); ++i) {
@@ -230,7 +230,7 @@ int runOverheadBench(const Settings& settings)
     }
     std::printf("\nprofiler on vs off (backend %s; frame: GPU time per frame, median over blocks "
                 "of back-to-back frames; CPU: median issue time)\n",
-                interop::pathName(processor.path()));
+                interop::pathName(residence.path));
     printTable({"size", "frame ms on", "frame ms off", "frame time", "CPU us on", "CPU us off",
                 "CPU per frame"},
                rows);

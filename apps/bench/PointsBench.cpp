@@ -162,8 +162,9 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
     auto context = makeContext(settings.device);
     std::printf("points benchmark on %s\n", context->description().c_str());
     interop::InteropStatus doctor;
-    auto processor = makeProcessor(settings, *context, postfx::BackendChoice::Auto, &doctor);
-    const bool cuda = processor->path() == interop::Path::Cuda;
+    const frame::Residence residence =
+        makeResidence(settings, *context, postfx::BackendChoice::Auto, &doctor);
+    const bool cuda = residence.path == interop::Path::Cuda;
     if (!cuda)
         std::printf("CUDA variants not measured: %s\n", doctor.reason.c_str());
     profile::Profiler profiler;
@@ -194,7 +195,7 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
         for (const Size& size : sizes) {
             render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8,
                                            true);
-            frame::Frame frame(renderer, *processor, profiler);
+            frame::Frame frame(renderer, residence, profiler);
             const postfx::Chain none;
             // The floor, once per cloud and size (the splat size does not enter it).
             double bareMs = -1;

@@ -66,8 +66,9 @@ int runRasterBench(const Settings& settings, int triangles)
                            "bench.camera");
     // The handoff column needs GL↔CUDA interop; without it the rest still runs (on llvmpipe).
     interop::InteropStatus doctor;
-    auto processor = makeProcessor(settings, *context, postfx::BackendChoice::Auto, &doctor);
-    if (processor->path() != interop::Path::Cuda)
+    const frame::Residence residence =
+        makeResidence(settings, *context, postfx::BackendChoice::Auto, &doctor);
+    if (residence.path != interop::Path::Cuda)
         std::printf("handoff not measured: %s\n", doctor.reason.c_str());
     profile::ProfilerOptions off;
     off.enabled = false;
@@ -148,12 +149,12 @@ int runRasterBench(const Settings& settings, int triangles)
             settings, [&] { drawBare(bareVertexId, framebuffer, false); }, finish);
 
         double handoffMs = -1;
-        if (processor->path() == interop::Path::Cuda) {
+        if (residence.path == interop::Path::Cuda) {
             // The engine's frame with and without one more handoff (the G-buffer and output,
             // as post-processing maps them): the difference is the handoff.
             render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8,
                                            true);
-            frame::Frame frame(renderer, *processor, profiler);
+            frame::Frame frame(renderer, residence, profiler);
             handoffFrame = &frame;
             const postfx::Chain none;
             auto render = [&] {

@@ -22,6 +22,7 @@
 #include <cuda_gl_interop.h>
 
 #include "engine/cuda/CudaCheck.h"
+#include "engine/cuda/DeviceMemory.h"
 #include "engine/cuda/Stream.h"
 #endif
 
@@ -127,8 +128,8 @@ void writeSamplePack(const fs::path& path, stream::SampleSettings sample, int fr
     for (const stream::PackFrame& f : info.value().frames)
         if (f.positions != packSettings.positions)
             throw Error(fmt::format("{}: {} holds {} positions, not {}", path.string(), f.name,
-                                    stream::positionEncodingName(f.positions),
-                                    stream::positionEncodingName(packSettings.positions)));
+                                    stream::PositionEncodings.name(f.positions),
+                                    stream::PositionEncodings.name(packSettings.positions)));
 }
 
 /// Pinned (where CUDA works) memory holding `bytes`, freed with the object.
@@ -165,8 +166,8 @@ nlohmann::json measureUploads(const Settings& settings, const std::vector<std::u
 #if TANDEM_HAS_CUDA
     if (staging.memory.isPinned()) {
         cuda::Stream stream;
-        void* device = nullptr;
-        TANDEM_CUDA_CHECK(cudaMalloc(&device, bytes));
+        cuda::DeviceMemory memory(bytes, "the copy benchmark's target");
+        void* device = memory.data();
         const double pinnedMs = timeFrames(
             settings,
             [&] {
@@ -182,7 +183,6 @@ nlohmann::json measureUploads(const Settings& settings, const std::vector<std::u
                                                   cudaMemcpyHostToDevice, stream.get()));
             },
             [&] { stream.synchronize(); });
-        TANDEM_CUDA_CHECK(cudaFree(device));
         ceiling = gbps(pinnedMs);
         out["pinned_h2d_gb_per_s"] = ceiling;
         out["pageable_h2d_gb_per_s"] = gbps(pageableMs);
@@ -492,11 +492,11 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
                        PackKind{true, Codec::Lz4, PositionEncoding::F32},
                        PackKind{true, Codec::Lz4, PositionEncoding::U16}}) {
         const char* what = k.mesh ? "mesh" : "points";
-        const std::string name = fmt::format("{} pack {} {}", what, stream::codecName(k.codec),
-                                             stream::positionEncodingName(k.positions));
+        const std::string name = fmt::format("{} pack {} {}", what, stream::Codecs.name(k.codec),
+                                             stream::PositionEncodings.name(k.positions));
         const fs::path path =
-            root / fmt::format("load-{}-{}-{}.tdpk", what, stream::codecName(k.codec),
-                               stream::positionEncodingName(k.positions));
+            root / fmt::format("load-{}-{}-{}.tdpk", what, stream::Codecs.name(k.codec),
+                               stream::PositionEncodings.name(k.positions));
         stream::PackSettings p;
         p.codec = k.codec;
         p.positions = k.positions;

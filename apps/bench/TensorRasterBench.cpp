@@ -72,8 +72,9 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
     auto context = makeContext(settings.device);
     std::printf("tensor-raster benchmark on %s\n", context->description().c_str());
     interop::InteropStatus doctor;
-    auto processor = makeProcessor(settings, *context, postfx::BackendChoice::Auto, &doctor);
-    if (processor->path() != interop::Path::Cuda) {
+    const frame::Residence residence =
+        makeResidence(settings, *context, postfx::BackendChoice::Auto, &doctor);
+    if (residence.path != interop::Path::Cuda) {
         std::fprintf(stderr, "error: tensor-raster needs GL-CUDA interop: %s\n",
                      doctor.reason.c_str());
         return 1;
@@ -128,7 +129,7 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
         camera.target = glm::vec3(0.0f);
 
         render::SceneRenderer renderer(size.width, size.height, render::ColorFormat::Rgba8, true);
-        frame::Frame frame(renderer, *processor, profiler);
+        frame::Frame frame(renderer, residence, profiler);
         auto finishFrame = [&] {
             glFinish();
             frame.synchronize();

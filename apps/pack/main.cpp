@@ -1,11 +1,14 @@
 // tandem-pack: converts a volumetric sequence (the sample, a folder/manifest/pattern of PLY/OBJ
-// files, another pack) into a .tdpk pack, verifies a pack's checksums, or prints its index.
-// Frames load and encode on several threads and are written in order. Wiring only: the format
-// is engine/stream/Pack.
+// files, another pack) into a .tdpk pack, verifies a pack (every frame decoded and checked), or
+// prints its index. Frames load and encode on several threads and are written in order. Wiring
+// only: the format is engine/stream/Pack. Built without GL (it links stream's loader side).
+// SIGINT and SIGTERM stop it at any point: the temporary goes, and it exits 128 + the signal.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -16,8 +19,9 @@
 #include <fmt/format.h>
 
 #include "engine/core/Log.h"
+#include "engine/core/Printable.h"
+#include "engine/core/Progress.h"
 #include "engine/core/StopSignal.h"
-#include "engine/frame/Progress.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
 
@@ -28,6 +32,9 @@ namespace {
 constexpr int ExitOk = 0;
 constexpr int ExitInput = 1; ///< missing or malformed input, unwritable output, damaged frames
 constexpr int ExitUsage = 2; ///< a bad command line
+
+/// How often the writer, waiting for a frame, looks at the stop flag.
+constexpr auto StopPoll = std::chrono::milliseconds(50);
 
 int exitWith(int code, const std::string& message)
 {
@@ -49,6 +56,16 @@ std::string countsText(const render::SceneCounts& c)
     if (c.textureWidth > 0)
         text += fmt::format(", textures up to {}x{}", c.textureWidth, c.textureHeight);
     return text;
+}
+
+std::string_view codecName(stream::Codec codec)
+{
+    return stream::Codecs.name(codec);
+}
+
+std::string_view positionsName(stream::PositionEncoding positions)
+{
+    return stream::PositionEncodings.name(positions);
 }
 
 /// "lz4 (all 150 frames)" or "lz4 140, none 10".
@@ -85,14 +102,14 @@ int printInfo(const std::string& file)
                mib(stored), mib(blocks),
                stored ? static_cast<double>(blocks) / static_cast<double>(stored) : 0.0,
                info.fileBytes, info.indexBytes, info.indexOffset);
-    fmt::print("  codec      {}\n", tally(info, &stream::PackFrame::codec, stream::codecName));
-    fmt::print("  positions  {}\n",
-               tally(info, &stream::PackFrame::positions, stream::positionEncodingName));
+    fmt::print("  codec      {}\n", tally(info, &stream::PackFrame::codec, codecName));
+    fmt::print("  positions  {}\n", tally(info, &stream::PackFrame::positions, positionsName));
     const io::Bounds& b = info.bounds;
     fmt::print("  bounds     ({:g}, {:g}, {:g}) .. ({:g}, {:g}, {:g})\n", b.min.x, b.min.y, b.min.z,
                b.max.x, b.max.y, b.max.z);
-    fmt::print("  first      {}\n  last       {}\n", info.frames.front().name,
-               info.frames.back().name);
+    // Names come from the file: a terminal escape in one is shown, not obeyed.
+    fmt::print("  first      {}\n  last       {}\n", printable(info.frames.front().name),
+               printable(info.frames.back().name));
     return ExitOk;
 }
 
@@ -102,21 +119,20 @@ int verify(const std::string& file, bool quiet)
     if (!info)
         return exitWith(ExitInput, info.error());
     const int total = info.value().frameCount();
-    frame::Progress progress("tandem-pack --verify", static_cast<std::uint64_t>(total), !quiet);
+    Progress progress("tandem-pack --verify", static_cast<std::uint64_t>(total), !quiet);
     auto damaged = stream::verifyPack(
         file, [&](int done, int) { progress.update(static_cast<std::uint64_t>(done)); });
     if (!damaged)
         return exitWith(ExitInput, damaged.error());
     progress.finish(static_cast<std::uint64_t>(total));
     if (damaged.value().empty()) {
-        fmt::print("{}: {} frames, every checksum matches\n", file, total);
+        fmt::print("{}: {} frames, each checksum matches and each frame decodes\n", file, total);
         return ExitOk;
     }
     std::string list;
-    for (int i : damaged.value()) {
-        fmt::print(stderr, "{}: frame {} ({}): checksum mismatch (damaged)\n", file, i,
-                   info.value().frames[static_cast<std::size_t>(i)].name);
-        list += fmt::format("{}{}", list.empty() ? "" : ", ", i);
+    for (const stream::PackDamage& d : damaged.value()) {
+        fmt::print(stderr, "{}: {}\n", file, printable(d.reason));
+        list += fmt::format("{}{}", list.empty() ? "" : ", ", d.frame);
     }
     return exitWith(ExitInput, fmt::format("{}: {} of {} frames damaged: {}", file,
                                            damaged.value().size(), total, list));
@@ -125,8 +141,8 @@ int verify(const std::string& file, bool quiet)
 struct ConvertOptions {
     std::string source;
     std::string output;
-    std::string codec = "none";
-    std::string positions = "f32";
+    stream::Codec codec = stream::Codec::None;
+    stream::PositionEncoding positions = stream::PositionEncoding::F32;
     unsigned threads = 0;
     double fps = 0.0;
     bool fpsGiven = false;
@@ -134,10 +150,19 @@ struct ConvertOptions {
     bool quiet = false;
 };
 
+/// A stop asked for by SIGINT or SIGTERM: says so and returns the exit code, 128 + the signal.
+/// `writer` (may be null) removes its temporary now.
+int stopped(int signal, stream::PackWriter* writer, int done, int count)
+{
+    if (writer)
+        writer->abandon();
+    log::warning("{}: stopped after {} of {} frames; nothing written", strsignal(signal), done,
+                 count);
+    return 128 + signal;
+}
+
 int convert(const ConvertOptions& o)
 {
-    // SIGINT or SIGTERM: the conversion stops and the writer removes its temporary file.
-    installStopSignals();
     const auto start = std::chrono::steady_clock::now();
     stream::SequenceOptions sequence;
     if (o.fpsGiven) {
@@ -145,6 +170,8 @@ int convert(const ConvertOptions& o)
         sequence.fpsGiven = true;
     }
     auto opened = stream::openSource(o.source, sequence);
+    if (const int signal = stopSignal(); signal != 0)
+        return stopped(signal, nullptr, 0, 0);
     if (!opened)
         return exitWith(ExitInput, opened.error());
     for (const std::string& warning : opened.warnings())
@@ -152,8 +179,11 @@ int convert(const ConvertOptions& o)
     const stream::Source& source = *opened.value();
     // A re-packed pack keeps its frames' original names (a file sequence's file names).
     std::vector<std::string> names;
-    for (int i = 0; i < source.frameCount(); ++i)
+    for (int i = 0; i < source.frameCount(); ++i) {
+        if (const int signal = stopSignal(); signal != 0)
+            return stopped(signal, nullptr, 0, source.frameCount());
         names.push_back(source.frameName(i));
+    }
     if (stream::isPackFile(o.source)) {
         auto info = stream::readPackInfo(o.source);
         if (!info)
@@ -164,8 +194,8 @@ int convert(const ConvertOptions& o)
     }
 
     stream::PackSettings settings;
-    settings.codec = stream::parseCodec(o.codec).value();
-    settings.positions = stream::parsePositionEncoding(o.positions).value();
+    settings.codec = o.codec;
+    settings.positions = o.positions;
     settings.fps = o.fpsGiven ? o.fps : source.fps();
     settings.overwrite = o.overwrite;
     auto created = stream::PackWriter::create(o.output, settings);
@@ -186,13 +216,14 @@ int convert(const ConvertOptions& o)
     int next = 0;
     int written = 0;
     bool stop = false;
+    std::size_t exited = 0; ///< workers that left their loop
     const auto work = [&] {
         for (;;) {
             int index = 0;
             {
                 std::unique_lock lock(mutex);
                 changed.wait(lock, [&] { return stop || next < written + window; });
-                if (stop || next >= count)
+                if (stop || next >= count || stopSignal() != 0)
                     return;
                 index = next++;
             }
@@ -218,7 +249,12 @@ int convert(const ConvertOptions& o)
     };
     std::vector<std::thread> workers;
     for (unsigned t = 0; t < threads; ++t)
-        workers.emplace_back(work);
+        workers.emplace_back([&] {
+            work();
+            std::lock_guard lock(mutex);
+            ++exited;
+            changed.notify_all();
+        });
     const auto stopWorkers = [&] {
         {
             std::lock_guard lock(mutex);
@@ -228,18 +264,38 @@ int convert(const ConvertOptions& o)
         for (std::thread& t : workers)
             t.join();
     };
+    // Stopped by a signal: the workers finish the frames they load and leave. One blocked in a
+    // read that never returns (a FIFO named like a frame, a hung network mount) is not waited
+    // for: the temporary goes and the process ends without it.
+    const auto stopNow = [&](int signal, int done) {
+        {
+            std::unique_lock lock(mutex);
+            stop = true;
+            changed.notify_all();
+            if (!changed.wait_for(lock, std::chrono::seconds(2),
+                                  [&] { return exited == workers.size(); })) {
+                lock.unlock();
+                const int code = stopped(signal, &writer, done, count);
+                std::fflush(nullptr);
+                std::_Exit(code);
+            }
+        }
+        for (std::thread& t : workers)
+            t.join();
+        return stopped(signal, &writer, done, count);
+    };
 
-    frame::Progress progress("tandem-pack", static_cast<std::uint64_t>(count), !o.quiet);
+    Progress progress("tandem-pack", static_cast<std::uint64_t>(count), !o.quiet);
     for (int i = 0; i < count; ++i) {
         std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return ready.count(i) > 0; });
-        if (const int signal = stopSignal(); signal != 0) {
+        int signal = 0;
+        while (ready.count(i) == 0 && (signal = stopSignal()) == 0)
+            changed.wait_for(lock, StopPoll);
+        if (signal == 0)
+            signal = stopSignal();
+        if (signal != 0) {
             lock.unlock();
-            stopWorkers();
-            // The writer, destroyed on return, removes its temporary file.
-            log::warning("{}: stopped after {} of {} frames; nothing written", strsignal(signal), i,
-                         count);
-            return 128 + signal;
+            return stopNow(signal, i);
         }
         Result<stream::EncodedFrame> frame = std::move(ready.at(i));
         ready.erase(i);
@@ -261,6 +317,8 @@ int convert(const ConvertOptions& o)
         changed.notify_all();
         progress.update(static_cast<std::uint64_t>(i + 1));
     }
+    if (const int signal = stopSignal(); signal != 0)
+        return stopNow(signal, count);
     stopWorkers();
     auto finished = writer.finish();
     if (!finished)
@@ -274,12 +332,11 @@ int convert(const ConvertOptions& o)
     const std::uint64_t stored = info.storedBytes();
     // What the frames hold, which may not be what was asked: incompressible frames stay
     // uncompressed, and compact points keep f32 positions (what the point pass reads).
-    const std::string positions =
-        tally(info, &stream::PackFrame::positions, stream::positionEncodingName);
+    const std::string positions = tally(info, &stream::PackFrame::positions, positionsName);
     const auto f32 = std::count_if(info.frames.begin(), info.frames.end(), [](const auto& f) {
         return f.positions == stream::PositionEncoding::F32 && f.vertexCount > 0;
     });
-    if (o.positions == "u16" && f32 > 0)
+    if (o.positions == stream::PositionEncoding::U16 && f32 > 0)
         log::warning("--positions u16 applies to mesh frames; {} point-cloud frames keep f32 "
                      "positions",
                      f32);
@@ -289,8 +346,8 @@ int convert(const ConvertOptions& o)
                static_cast<double>(stored) / 1e6,
                static_cast<double>(blocks) /
                    static_cast<double>(std::max<std::uint64_t>(stored, 1)),
-               tally(info, &stream::PackFrame::codec, stream::codecName), positions, threads,
-               seconds, static_cast<double>(blocks) / 1e6 / std::max(seconds, 1e-9));
+               tally(info, &stream::PackFrame::codec, codecName), positions, threads, seconds,
+               static_cast<double>(blocks) / 1e6 / std::max(seconds, 1e-9));
     return ExitOk;
 }
 
@@ -298,13 +355,18 @@ int convert(const ConvertOptions& o)
 
 int main(int argc, char** argv)
 {
+    // The process's signals are this entry point's: SIGINT or SIGTERM asks every loop of the
+    // run, set-up included, to stop.
+    installStopSignals();
     ConvertOptions o;
+    std::string codec = "none";
+    std::string positions = "f32";
     std::string verifyFile;
     std::string infoFile;
     CLI::App cli{
         "tandem-pack: convert a volumetric sequence into a .tdpk pack made for streaming (frame "
         "blocks at aligned offsets, optionally compressed and with 16-bit positions, CRC-32 per "
-        "frame), check a pack's checksums, or print its index.\n"
+        "frame), check a pack (every frame read, checksummed and decoded), or print its index.\n"
         "  tandem-pack SRC -o FILE.tdpk [--codec none|lz4|zstd] [--positions f32|u16] ...\n"
         "  tandem-pack --verify FILE.tdpk\n"
         "  tandem-pack --info FILE.tdpk"};
@@ -312,28 +374,48 @@ int main(int argc, char** argv)
         "SRC", o.source,
         "the sequence: sample[:mesh,points=N,frames=N,fps=F], a .tdpk pack (re-pack), a folder "
         "of .ply/.obj frames, a JSON manifest, a pattern (frame_%04d.ply, frame_*.ply)");
-    auto* out = cli.add_option("-o,--output", o.output, "the pack to write (.tdpk)");
-    cli.add_option("--codec", o.codec, "frame compression (default none: read in place)")
-        ->check(CLI::IsMember({"none", "lz4", "zstd"}));
-    cli.add_option("--positions", o.positions,
-                   "vertex positions of mesh frames: f32 (exact) or u16 (16-bit in the frame's "
-                   "bounds, error at most extent/65535/2); point-cloud frames keep f32")
-        ->check(CLI::IsMember({"f32", "u16"}));
+    auto* out = cli.add_option("-o,--output", o.output,
+                               "the pack to write (.tdpk); its folder is made when missing");
+    cli.add_option("--codec", codec,
+                   "frame compression, " + stream::Codecs.list() +
+                       " (default none): " + stream::Codecs.describe());
+    cli.add_option("--positions", positions,
+                   "vertex positions of mesh frames, " + stream::PositionEncodings.list() +
+                       " (default f32): " + stream::PositionEncodings.describe() +
+                       "; point-cloud frames keep f32");
     cli.add_option("--threads", o.threads, "threads loading and encoding frames (default: all)")
         ->check(CLI::Range(1u, 1024u));
-    auto* fps = cli.add_option("--fps", o.fps, "frames per second (default: the source's)")
-                    ->check(CLI::Range(1e-6, 1000.0));
+    const auto rate = CLI::Range(stream::MinSequenceFps, stream::MaxSequenceFps);
+    auto* sequenceFps =
+        cli.add_option("--sequence-fps", o.fps,
+                       "frames per second of the sequence clock written into the pack (default: "
+                       "the source's), as tandem-viewer's --sequence-fps")
+            ->check(rate);
+    // tandem-pack's old name for it. Kept, with a warning, for scripts written against it:
+    // tandem-pack has no output rate, so it cannot mean tandem-viewer's --fps.
+    auto* fpsAlias =
+        cli.add_option("--fps", o.fps, "deprecated: --sequence-fps")->check(rate)->group("");
     cli.add_flag("--overwrite", o.overwrite, "replace an existing output file");
     cli.add_flag("-q,--quiet", o.quiet, "no progress line");
     auto* verifyOption = cli.add_option("--verify", verifyFile,
-                                        "check every frame's checksum; exit 1 if any "
-                                        "is damaged, naming it");
+                                        "read every frame, check its checksum and decode it as "
+                                        "a player would; exit 1 if any fails, naming it");
     auto* infoOption = cli.add_option("--info", infoFile, "print the pack's header and index");
     verifyOption->excludes(infoOption)->excludes(src)->excludes(out);
     infoOption->excludes(src)->excludes(out);
     try {
         cli.parse(argc, argv);
-        o.fpsGiven = fps->count() > 0;
+        if (auto parsed = stream::Codecs.parse(codec); parsed)
+            o.codec = parsed.value();
+        else
+            throw CLI::ValidationError("--codec: " + parsed.error());
+        if (auto parsed = stream::PositionEncodings.parse(positions); parsed)
+            o.positions = parsed.value();
+        else
+            throw CLI::ValidationError("--positions: " + parsed.error());
+        if (sequenceFps->count() > 0 && fpsAlias->count() > 0)
+            throw CLI::ValidationError("--fps is the deprecated name of --sequence-fps: give one");
+        o.fpsGiven = sequenceFps->count() > 0 || fpsAlias->count() > 0;
         if (verifyFile.empty() && infoFile.empty() && (o.source.empty() || o.output.empty()))
             throw CLI::ValidationError(
                 "give SRC and -o FILE.tdpk, or --verify FILE, or --info FILE");
@@ -343,6 +425,9 @@ int main(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         return exitWith(ExitUsage, e.what());
     }
+    if (fpsAlias->count() > 0)
+        log::warning("--fps is deprecated in tandem-pack: it sets the sequence clock, which "
+                     "--sequence-fps names (as in tandem-viewer, where --fps is the output rate)");
     try {
         if (!infoFile.empty())
             return printInfo(infoFile);

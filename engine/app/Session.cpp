@@ -10,11 +10,11 @@
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/Progress.h"
 #include "engine/core/StopSignal.h"
 #include "engine/cuda/Device.h"
 #include "engine/frame/Frame.h"
 #include "engine/frame/OutputRing.h"
-#include "engine/frame/Progress.h"
 #include "engine/gl/Debug.h"
 #include "engine/gl/Program.h"
 #include "engine/io/MeshLoader.h"
@@ -181,11 +181,11 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     log::info("{}", gl::describeShaderRoot());
 
     m_doctor = interop::diagnose(cudaDevice, cudaError, m_context->cudaDevice());
-    auto processor = postfx::PostProcessor::create(backend.value(), m_doctor);
-    if (!processor)
-        return input(processor.error());
-    m_processor = std::move(processor.value());
-    log::info("passes: {}; chain: {}", m_processor->description(), postfx::formatChain(m_chain));
+    auto residence = frame::chooseResidence(backend.value(), m_doctor);
+    if (!residence)
+        return input(residence.error());
+    m_residence = residence.value();
+    log::info("passes: {}; chain: {}", m_residence.reason, postfx::formatChain(m_chain));
 
     // --- output: frames headless, and in a window when a frame count was given ---
     m_frames = o.frames > 0 ? o.frames : (m_headless ? 1 : -1);
@@ -228,10 +228,10 @@ std::optional<OpenFailure> Session::setUp(char** argv)
     profilerOptions.warmupFrames = static_cast<std::uint64_t>(o.warmup);
     profilerOptions.depth = ringDepth + 1;
     m_profiler = std::make_unique<profile::Profiler>(profilerOptions);
-    m_frame = std::make_unique<frame::Frame>(*m_renderer, *m_processor, *m_profiler);
+    m_frame = std::make_unique<frame::Frame>(*m_renderer, m_residence, *m_profiler);
     m_frame->setGeometryDetail(o.profileDetail);
     // Points: CUDA inside the frame's handoff when the passes run there, else GL_POINTS.
-    const bool cudaFrame = m_processor->path() == interop::Path::Cuda;
+    const bool cudaFrame = m_residence.path == interop::Path::Cuda;
     if (points.value() == render::PointChoice::Cuda && !cudaFrame)
         return input("--points cuda needs the passes on CUDA, and they run on the host: " +
                      m_doctor.reason);
@@ -262,7 +262,7 @@ std::optional<OpenFailure> Session::setUp(char** argv)
                                  ui::timingsPanel(*m_profiler, m_history);
                              }});
         m_overlay->addPanel({"passes", true, [this] {
-                                 ui::interopPanel(m_doctor, interop::pathName(m_processor->path()),
+                                 ui::interopPanel(m_doctor, interop::pathName(m_residence.path),
                                                   render::pointPathName(m_frame->pointPath()));
                              }});
         m_overlay->addPanel({"post-process chain", false, [this] {
@@ -282,7 +282,7 @@ std::optional<OpenFailure> Session::setUp(char** argv)
         m_writer = std::move(writer.value());
     }
     if (m_headless)
-        m_progress = std::make_unique<frame::Progress>(m_info.name, m_frames, !o.quiet);
+        m_progress = std::make_unique<Progress>(m_info.name, m_frames, !o.quiet);
     m_ring = std::make_unique<frame::OutputRing>(ringDepth);
     if (!m_headless)
         log::info("controls: left drag orbit, right drag pan, wheel zoom, C channel, S "
@@ -365,8 +365,8 @@ void Session::setFrameLimit(int frames)
 {
     m_frames = frames;
     if (m_progress)
-        m_progress = std::make_unique<frame::Progress>(m_info.name, frames > 0 ? frames : 0,
-                                                       !m_options.quiet);
+        m_progress =
+            std::make_unique<Progress>(m_info.name, frames > 0 ? frames : 0, !m_options.quiet);
 }
 
 void Session::onDrop(std::function<void(const std::string&)> action)
@@ -641,8 +641,7 @@ int Session::finish()
     }
     if (!m_options.reportPath.empty()) {
         Report report(m_info.name);
-        report.setInterop(m_doctor, interop::pathName(m_processor->path()),
-                          m_processor->description());
+        report.setInterop(m_doctor, interop::pathName(m_residence.path), m_residence.reason);
         report.set("postfx", postfx::formatChain(m_chain));
         report.set("points", {{"path", render::pointPathName(m_frame->pointPath())},
                               {"size_pixels", m_geometry.pointSize},

@@ -24,6 +24,7 @@
 #include "engine/core/Result.h"
 #include "engine/frame/Channel.h"
 #include "engine/frame/FrameWriter.h"
+#include "engine/frame/Residence.h"
 #include "engine/interop/Doctor.h"
 #include "engine/io/CameraPath.h"
 #include "engine/platform/Input.h"
@@ -37,13 +38,15 @@
 #include "engine/render/Scene.h"
 #include "engine/ui/Overlay.h"
 
+namespace tandem {
+class Progress;
+}
 namespace tandem::capture {
 class FrameCapture;
 }
 namespace tandem::frame {
 class Frame;
 class OutputRing;
-class Progress;
 } // namespace tandem::frame
 namespace tandem::platform {
 class Context;
@@ -169,7 +172,7 @@ private:
     std::unique_ptr<capture::FrameCapture> m_capture;
     std::unique_ptr<platform::Context> m_context;
     interop::InteropStatus m_doctor;
-    std::unique_ptr<postfx::PostProcessor> m_processor;
+    frame::Residence m_residence;
     std::unique_ptr<render::SceneRenderer> m_renderer;
     std::unique_ptr<render::GpuScene> m_scene;
     std::unique_ptr<profile::Profiler> m_profiler;
@@ -179,7 +182,7 @@ private:
     std::unique_ptr<frame::OutputRing> m_ring;
     std::unique_ptr<frame::FrameWriter> m_writer;
     std::unique_ptr<frame::FrameWriter> m_screenshots;
-    std::unique_ptr<frame::Progress> m_progress;
+    std::unique_ptr<Progress> m_progress;
 
     render::OrbitController m_controller;
     CameraInput m_input;

@@ -1,12 +1,17 @@
-// The one place every CPU wait on the GPU is counted, by cause. Anything that blocks on the
-// GPU (a blocking query read, a stream or device synchronize, glFinish, a read-back, a clock
-// calibration) calls recordStall() right where it waits, so frames can report their stalls.
+// Counting the CPU's waits on the GPU, by cause, per owner. Anything that blocks on the GPU (a
+// blocking query read, a stream or device synchronize, glFinish, a read-back, a clock
+// calibration) calls recordStall() right where it waits; the wait is counted by the
+// StallCounter its thread reports to, which its owner (a profiler, for the frames it times)
+// made current with a StallScope, as a GL context is made current on a thread. Two sessions in
+// one process (two Python Viewers, two render threads) count apart; a wait on a thread that
+// reports to no counter is counted nowhere.
 // One cause is not a stall of the GPU: a throttle, where the CPU, several frames ahead, waits
 // for the oldest of them while the GPU keeps working on the newer ones (a swap chain's wait).
-// Thread-safe (relaxed atomics).
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace tandem {
@@ -35,10 +40,44 @@ constexpr bool isStall(StallCause cause)
     return cause != StallCause::Throttle && cause != StallCause::Count;
 }
 
-/// Counts one wait of `cause`. Call it where the wait happens.
-void recordStall(StallCause cause);
+/// Waits counted by cause, for one owner (a profiler). Thread-safe (relaxed atomics).
+class StallCounter {
+public:
+    StallCounter() = default;
+    StallCounter(const StallCounter&) = delete;
+    StallCounter& operator=(const StallCounter&) = delete;
 
-/// Waits counted since start, by cause.
-std::array<std::uint64_t, StallCauseCount> stallCounts();
+    /// Counts one wait of `cause`.
+    void record(StallCause cause) noexcept;
+    /// Waits counted since the counter was made, by cause.
+    std::array<std::uint64_t, StallCauseCount> counts() const noexcept;
+
+private:
+    std::array<std::atomic<std::uint64_t>, StallCauseCount> m_counts{};
+};
+
+/// Makes `counter` the one the calling thread's recordStall() reports to while the scope lives;
+/// the counter current before it is current again afterwards (scopes nest, and one ended out of
+/// order is taken out of the chain, never left dangling). Expects to be destroyed on the thread
+/// that made it, before `counter`.
+class StallScope {
+public:
+    explicit StallScope(StallCounter& counter) noexcept;
+    ~StallScope();
+    StallScope(const StallScope&) = delete;
+    StallScope& operator=(const StallScope&) = delete;
+
+private:
+    friend StallCounter* currentStallCounter() noexcept;
+    StallCounter& m_counter;
+    StallScope* m_previous;
+};
+
+/// Counts one wait of `cause` on the counter the calling thread reports to (the innermost live
+/// StallScope's), if any. Call it where the wait happens.
+void recordStall(StallCause cause) noexcept;
+
+/// The counter the calling thread reports to now, or null.
+StallCounter* currentStallCounter() noexcept;
 
 } // namespace tandem

@@ -52,6 +52,15 @@ void clearError(const char* where, cudaError_t handled)
                  cudaGetErrorString(pending));
 }
 
+void logFailure(cudaError_t result, const char* call) noexcept
+{
+    if (result != cudaSuccess && result != cudaErrorCudartUnloading &&
+        result != cudaErrorContextIsDestroyed)
+        log::warning("{} failed: {} ({})", call, cudaGetErrorString(result),
+                     cudaGetErrorName(result));
+    clearError(call, result);
+}
+
 void checkLaunch(const char* kernel, std::source_location where)
 {
     check(cudaGetLastError(), kernel, where);

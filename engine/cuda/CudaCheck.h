@@ -33,6 +33,11 @@ void check(cudaError_t result, const char* call,
 /// Errors of a driver shutting down at exit stay quiet.
 void clearError(const char* where, cudaError_t handled = cudaSuccess);
 
+/// For code that cannot throw (destructors, frees, a fallback's probe): logs `call`'s failed
+/// `result` as a warning and clears the runtime's last-error state. Success, and the errors of
+/// a driver shutting down at exit, stay quiet. The one way an error is dropped: seen in the log.
+void logFailure(cudaError_t result, const char* call) noexcept;
+
 /// After a kernel launch: checks cudaGetLastError(), and in debug builds (or with
 /// TANDEM_CUDA_SYNC=1) synchronizes the device to pin asynchronous faults to the launch.
 void checkLaunch(const char* kernel, std::source_location where = std::source_location::current());

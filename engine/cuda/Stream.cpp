@@ -1,24 +1,9 @@
 #include "engine/cuda/Stream.h"
 
-#include "engine/core/Log.h"
 #include "engine/core/Stall.h"
 #include "engine/cuda/CudaCheck.h"
 
 namespace tandem::cuda {
-
-namespace {
-
-/// Destructors log instead of throwing; errors during process teardown (the driver already
-/// unloading) are expected and stay quiet.
-void releaseQuietly(cudaError_t result, const char* what)
-{
-    if (result != cudaSuccess && result != cudaErrorCudartUnloading &&
-        result != cudaErrorContextIsDestroyed)
-        log::warning("{} failed: {}", what, cudaGetErrorString(result));
-    clearError(what, result);
-}
-
-} // namespace
 
 Stream::Stream()
 {
@@ -28,14 +13,14 @@ Stream::Stream()
 Stream::~Stream()
 {
     if (m_stream)
-        releaseQuietly(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
+        logFailure(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
 }
 
 Stream& Stream::operator=(Stream&& other) noexcept
 {
     if (this != &other) {
         if (m_stream)
-            releaseQuietly(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
+            logFailure(cudaStreamDestroy(m_stream), "cudaStreamDestroy");
         m_stream = std::exchange(other.m_stream, nullptr);
     }
     return *this;
@@ -56,14 +41,14 @@ Event::Event(bool timing)
 Event::~Event()
 {
     if (m_event)
-        releaseQuietly(cudaEventDestroy(m_event), "cudaEventDestroy");
+        logFailure(cudaEventDestroy(m_event), "cudaEventDestroy");
 }
 
 Event& Event::operator=(Event&& other) noexcept
 {
     if (this != &other) {
         if (m_event)
-            releaseQuietly(cudaEventDestroy(m_event), "cudaEventDestroy");
+            logFailure(cudaEventDestroy(m_event), "cudaEventDestroy");
         m_event = std::exchange(other.m_event, nullptr);
     }
     return *this;

@@ -57,12 +57,13 @@ private:
     std::vector<std::size_t> m_tokens;
 };
 
-Frame::Frame(render::SceneRenderer& renderer, postfx::PostProcessor& processor,
+Frame::Frame(render::SceneRenderer& renderer, const Residence& residence,
              profile::Profiler& profiler)
-    : m_renderer(renderer), m_processor(processor), m_profiler(&profiler),
+    : m_renderer(renderer), m_residence(residence),
+      m_processor(std::make_unique<postfx::PostProcessor>(residence.path)), m_profiler(&profiler),
       m_hooks(std::make_unique<Hooks>(profiler))
 {
-    if (processor.path() == interop::Path::Cuda) {
+    if (residence.path == interop::Path::Cuda) {
         m_handoff = std::make_unique<interop::Handoff>();
         m_profiler->nameStream(m_handoff->stream(), "frame stream");
     }
@@ -82,11 +83,6 @@ void Frame::synchronize()
 {
     if (m_handoff)
         m_handoff->synchronize();
-}
-
-interop::Path Frame::path() const
-{
-    return m_processor.path();
 }
 
 void Frame::setPointPath(render::PointPath path)
@@ -157,16 +153,16 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
             m_debugChain.stages = {postfx::Stage::make(kind)};
         shown = &m_debugChain;
     }
-    m_processor.setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
-                         gbuffer.frameTextures(), channel != Channel::Color);
+    m_processor->setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
+                          gbuffer.frameTextures(), channel != Channel::Color);
     m_active.clear();
     for (interop::Pass* pass : m_firstPasses)
         if (pass->isEnabled())
             m_active.push_back(pass);
     if (passPoints && m_points->isEnabled())
         m_active.push_back(m_points.get());
-    if (m_processor.pass().isEnabled())
-        m_active.push_back(&m_processor.pass());
+    if (m_processor->pass().isEnabled())
+        m_active.push_back(&m_processor->pass());
     for (interop::Pass* pass : m_extraPasses)
         if (pass->isEnabled())
             m_active.push_back(pass);

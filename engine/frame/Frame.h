@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/frame/Channel.h"
+#include "engine/frame/Residence.h"
 #include "engine/interop/Pass.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PixelStages.h"
@@ -39,11 +40,11 @@ postfx::FrameInfo frameInfo(const render::Camera& camera, int width, int height)
 
 class Frame {
 public:
-    /// A frame drawing into `renderer`'s targets, post-processing with `processor` (whose path,
-    /// CUDA or host, the doctor chose), timed by `profiler`. On the CUDA path the frame creates
-    /// its handoff (and stream) now; throws CudaError if it cannot. All three must outlive it.
-    Frame(render::SceneRenderer& renderer, postfx::PostProcessor& processor,
-          profile::Profiler& profiler);
+    /// A frame drawing into `renderer`'s targets where `residence` says (chooseResidence()),
+    /// post-processing with the chain's pass on that path, timed by `profiler`. Resident on CUDA
+    /// it creates its handoff (and stream) now; throws CudaError if it cannot. `renderer` and
+    /// `profiler` must outlive it.
+    Frame(render::SceneRenderer& renderer, const Residence& residence, profile::Profiler& profiler);
     ~Frame();
     Frame(const Frame&) = delete;
     Frame& operator=(const Frame&) = delete;
@@ -94,7 +95,11 @@ public:
     void synchronize();
 
     /// Where passes run.
-    interop::Path path() const;
+    interop::Path path() const { return m_residence.path; }
+    /// Where the frame runs, and why.
+    const Residence& residence() const { return m_residence; }
+    /// The post-processing pass the frame runs (on its path).
+    postfx::PostProcessor& postProcessor() { return *m_processor; }
     /// The handoff, on the CUDA path (null on the host path); for tests and benchmarks.
     const interop::Handoff* handoff() const { return m_handoff.get(); }
     /// Handoffs (map+unmap pairs) the frame has made; at most one per rendered frame.
@@ -105,7 +110,8 @@ private:
     void runPasses(const std::vector<interop::Pass*>& passes);
 
     render::SceneRenderer& m_renderer;
-    postfx::PostProcessor& m_processor;
+    Residence m_residence;
+    std::unique_ptr<postfx::PostProcessor> m_processor;
     profile::Profiler* m_profiler;
     std::unique_ptr<Hooks> m_hooks;
     std::unique_ptr<interop::Handoff> m_handoff;

@@ -23,12 +23,12 @@ profile::ProfilerOptions profilerOff()
     return options;
 }
 
-std::unique_ptr<postfx::PostProcessor> makeProcessor(const interop::InteropStatus& doctor)
+Residence residenceFor(const interop::InteropStatus& doctor)
 {
-    auto processor = postfx::PostProcessor::create(postfx::BackendChoice::Auto, doctor);
-    if (!processor)
-        throw Error(processor.error(), "postfx::PostProcessor::create");
-    return std::move(processor.value());
+    auto residence = chooseResidence(postfx::BackendChoice::Auto, doctor);
+    if (!residence)
+        throw Error(residence.error(), "frame::chooseResidence");
+    return residence.value();
 }
 
 /// Reads a texture's drawn region and turns its rows top first.
@@ -74,7 +74,7 @@ std::optional<StillChannel> parseStillChannel(std::string_view name)
 }
 
 StillFrame::StillFrame(const interop::InteropStatus& doctor)
-    : m_processor(makeProcessor(doctor)), m_off(profilerOff())
+    : m_residence(residenceFor(doctor)), m_off(profilerOff())
 {}
 
 StillFrame::~StillFrame()
@@ -94,9 +94,9 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
     if (!m_renderer) {
         m_renderer = std::make_unique<render::SceneRenderer>(
             width, height, render::ColorFormat::Rgba8, true, render::Headroom::Exact);
-        m_frame = std::make_unique<Frame>(*m_renderer, *m_processor, m_off);
+        m_frame = std::make_unique<Frame>(*m_renderer, m_residence, m_off);
         // As the apps do (--points auto): the CUDA point pass where the passes run on CUDA.
-        if (m_processor->path() == interop::Path::Cuda)
+        if (m_residence.path == interop::Path::Cuda)
             m_frame->setPointPath(render::PointPath::Cuda);
         if (m_profiler)
             m_frame->setProfiler(*m_profiler);
@@ -167,7 +167,7 @@ int StillFrame::height() const
 
 interop::Path StillFrame::path() const
 {
-    return m_processor->path();
+    return m_residence.path;
 }
 
 } // namespace tandem::frame

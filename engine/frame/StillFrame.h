@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "engine/frame/Channel.h"
+#include "engine/frame/Residence.h"
 #include "engine/interop/Doctor.h"
 #include "engine/postfx/Chain.h"
 #include "engine/profile/Profiler.h"
@@ -20,7 +21,6 @@
 
 namespace tandem::postfx {
 class HookPass;
-class PostProcessor;
 } // namespace tandem::postfx
 namespace tandem::render {
 class GpuScene;
@@ -79,7 +79,7 @@ public:
     interop::Path path() const;
 
 private:
-    std::unique_ptr<postfx::PostProcessor> m_processor;
+    Residence m_residence;
     profile::Profiler m_off;
     profile::Profiler* m_profiler = nullptr;
     postfx::HookPass* m_hook = nullptr;

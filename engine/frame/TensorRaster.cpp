@@ -1,5 +1,7 @@
 #include "engine/frame/TensorRaster.h"
 
+#include <optional>
+
 #include "engine/core/Stall.h"
 #include "engine/cuda/Copy.h"
 #include "engine/frame/detail/CallFrame.h"
@@ -80,9 +82,10 @@ void TensorRaster::rasterizeCuda(const float* positions, const std::uint32_t* tr
     map(stream);
     if (m_profiler) {
         m_profiler->anchorHandoff(stream);
-        const std::size_t token = m_profiler->beginCuda("raster.copy-out", stream);
-        cuda::copyAsync(output, m_view->pointer(m_output), shape.outputBytes(), stream);
-        m_profiler->endCuda(token, stream);
+        {
+            profile::CudaScope scope(*m_profiler, "raster.copy-out", stream);
+            cuda::copyAsync(output, m_view->pointer(m_output), shape.outputBytes(), stream);
+        }
         m_profiler->endHandoff();
     } else {
         cuda::copyAsync(output, m_view->pointer(m_output), shape.outputBytes(), stream);
@@ -97,10 +100,10 @@ void TensorRaster::rasterizeInCuda(const float* positions, const std::uint32_t* 
     detail::CallFrame call(m_profiler, "tandem.rasterize");
     if (!m_kernels)
         m_kernels = std::make_unique<render::TriangleRaster>();
-    const std::size_t token = m_profiler ? m_profiler->beginCuda("raster.cuda", stream) : 0;
-    m_kernels->rasterize(positions, triangles, output, shape, stream);
+    std::optional<profile::CudaScope> scope;
     if (m_profiler)
-        m_profiler->endCuda(token, stream);
+        scope.emplace(*m_profiler, "raster.cuda", stream);
+    m_kernels->rasterize(positions, triangles, output, shape, stream);
 }
 
 void TensorRaster::unmap() noexcept

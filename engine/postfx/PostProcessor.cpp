@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/cuda/Device.h"
 #include "engine/postfx/HostBackend.h"
 
 #ifdef TANDEM_HAS_CUDA
@@ -63,32 +64,21 @@ private:
 };
 #endif
 
-Result<std::unique_ptr<PostProcessor>> PostProcessor::create(BackendChoice choice,
-                                                             const interop::InteropStatus& doctor)
+PostProcessor::PostProcessor(interop::Path path) : m_path(path)
 {
-    std::unique_ptr<PostProcessor> processor(new PostProcessor());
-    auto useHost = [&](std::string why) {
-        processor->m_description = std::move(why);
-        processor->m_pass = std::make_unique<HostPass>(*processor);
-        return std::move(processor);
-    };
-    if (choice == BackendChoice::Host)
-        return useHost("host backend (asked for with --backend host)");
-    if (doctor.path != interop::Path::Cuda) {
-        if (choice == BackendChoice::Cuda)
-            return fail("--backend cuda cannot be used: " + doctor.reason);
-        return useHost("host backend: " + doctor.reason);
-    }
+    TANDEM_ASSERT(supports(path), "postfx::PostProcessor: CUDA passes in a build without CUDA");
 #ifdef TANDEM_HAS_CUDA
-    processor->m_pass = std::make_unique<CudaPass>(*processor);
-    processor->m_path = interop::Path::Cuda;
-    processor->m_description =
-        fmt::format("CUDA backend: {}; one handoff (map+unmap) measured {:.0f} us at start-up",
-                    doctor.reason, doctor.handoffMicroseconds);
-    return processor;
-#else
-    return fail("the interop doctor chose CUDA in a build without it");
+    if (path == interop::Path::Cuda) {
+        m_pass = std::make_unique<CudaPass>(*this);
+        return;
+    }
 #endif
+    m_pass = std::make_unique<HostPass>(*this);
+}
+
+bool PostProcessor::supports(interop::Path path)
+{
+    return path == interop::Path::Host || cuda::isBuiltWithCuda();
 }
 
 PostProcessor::~PostProcessor() = default;

@@ -1,8 +1,7 @@
-// Post-processing as a frame runs it: picks the CUDA or host backend (--backend
-// auto|cuda|host) from the interop doctor's verdict, says why once, and offers the chain as one
-// pass of the frame. The CUDA pass declares the G-buffer (read) and the output (written) and
-// runs inside the frame's handoff; the host pass reads back, processes on CPU threads and
-// uploads. Render thread.
+// Post-processing as a frame runs it: the chain as one pass of the frame, on the path the frame
+// resides on (frame/Residence.h decides; this only offers its CUDA and host passes). The CUDA
+// pass declares the G-buffer (read) and the output (written) and runs inside the frame's
+// handoff; the host pass reads back, processes on CPU threads and uploads. Render thread.
 #pragma once
 
 #include <memory>
@@ -26,11 +25,14 @@ Result<BackendChoice> parseBackendChoice(const std::string& text);
 
 class PostProcessor {
 public:
-    /// Chooses the backend: Host when asked or when the doctor found interop unusable (Auto);
-    /// an explicit Cuda that cannot be honoured fails with the doctor's reason.
-    static Result<std::unique_ptr<PostProcessor>> create(BackendChoice choice,
-                                                         const interop::InteropStatus& doctor);
+    /// The chain's pass on `path`. Expects supports(path).
+    explicit PostProcessor(interop::Path path);
     ~PostProcessor();
+    PostProcessor(const PostProcessor&) = delete;
+    PostProcessor& operator=(const PostProcessor&) = delete;
+
+    /// Whether this build has the chain's pass on `path` (CUDA: a build with CUDA).
+    static bool supports(interop::Path path);
 
     /// This frame's input: `chain` (read now: its stages are prepared for `frame`), and the
     /// G-buffer it reads and writes. The pass runs when the chain has enabled stages or
@@ -43,16 +45,12 @@ public:
     interop::Pass& pass();
 
     interop::Path path() const { return m_path; }
-    /// One sentence: which backend and why.
-    const std::string& description() const { return m_description; }
 
 private:
     class CudaPass;
     class HostPass;
-    PostProcessor() = default;
 
     interop::Path m_path = interop::Path::Host;
-    std::string m_description;
     PreparedChain m_prepared;
     interop::FrameTextures m_textures;
     bool m_enabled = false;

@@ -7,7 +7,9 @@
 // offset, CUDA times relative to an anchor event recorded inside each handoff. Span names are
 // static strings: a scope allocates nothing once the frame slots have grown. The Profiler is
 // render-thread only with the GL context current, except threadTrack(), tracks() and
-// ThreadScope. No CUDA types here: streams are passed as void*. Built with TANDEM_PROFILER=OFF
+// ThreadScope. Stalls are counted per profiler: its frames count the waits of the thread that
+// runs them (core/Stall.h). No CUDA types here: streams are passed as void*; the CUDA half
+// lives in its own file (detail/CudaTimeline.h). Built with TANDEM_PROFILER=OFF
 // (TANDEM_PROFILER_ENABLED=0) every scope is an empty inline no-op.
 #pragma once
 
@@ -15,46 +17,22 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/core/Stall.h"
 #include "engine/profile/Stats.h"
-
-#ifndef TANDEM_PROFILER_ENABLED
-#error "TANDEM_PROFILER_ENABLED is a compile definition of tandem_profile: link tandem_profile"
-#endif
+#include "engine/profile/Tracks.h"
 
 namespace tandem::profile {
 
-/// Whether this build has the profiler (CMake option TANDEM_PROFILER). Without it every scope
-/// compiles to nothing, frames are never timed and takeFrames() stays empty.
-inline constexpr bool CompiledIn = TANDEM_PROFILER_ENABLED != 0;
+namespace detail {
+class CudaTimeline;
+}
 
-/// Which clock and queue a span was measured on.
-enum class Api { Cpu, Gl, Cuda };
-/// "CPU", "GL", "CUDA".
-const char* apiName(Api api);
-
-/// One timed interval on the common timeline (ms since the profiler started).
-struct Span {
-    /// Static storage (a string literal or an entry of a static table), never freed; compare
-    /// as a string, not as a pointer.
-    const char* name = "";
-    Api api = Api::Cpu;
-    int track = 0; ///< CPU: the thread's track (0 the render thread); GL: 0; CUDA: the stream's
-    double startMs = 0;
-    double endMs = 0;
-};
-
-/// One row of the timeline: a CPU thread, the GL queue or a CUDA stream.
-struct Track {
-    Api api = Api::Cpu;
-    int index = 0; ///< Span::track of its spans (per API)
-    std::string name;
-};
-
-/// A finished frame: its spans, handoffs and stalls.
+/// A finished frame: its spans, handoffs and stalls (those its thread counted between
+/// beginFrame() and endFrame()).
 struct FrameRecord {
     std::uint64_t index = 0;
     double cpuStartMs = 0, cpuEndMs = 0; ///< the CPU's frame
@@ -78,41 +56,6 @@ struct ProfilerOptions {
     bool cudaScopes = true; ///< CUDA stage events
 };
 
-/// A CPU thread's track: spans recorded there (ThreadScope) are drained by the render thread at
-/// Profiler::endFrame() into the frame being ended. Owned by the Profiler, which it must not
-/// outlive; recording is thread-safe (one mutex per track, uncontended but for the drain).
-class CpuTrack {
-public:
-    CpuTrack(const CpuTrack&) = delete;
-    CpuTrack& operator=(const CpuTrack&) = delete;
-
-    /// Span::track of its spans; stable for the profiler's life.
-    int index() const { return m_index; }
-    const char* name() const { return m_name; }
-    /// False when the profiler is off (at run time or compiled out): nothing is recorded.
-    bool isRecording() const { return m_recording; }
-
-    /// Milliseconds on the profiler's timeline (steady clock). Any thread.
-    double nowMs() const;
-    /// Records a finished span. Any thread; `name` in static storage. No allocation once the
-    /// track's buffers have grown to a frame's worth of spans.
-    void record(const char* name, double startMs, double endMs);
-
-private:
-    friend class Profiler;
-    CpuTrack(int index, const char* name, std::int64_t startNs, bool recording);
-    /// Appends the spans recorded since the last drain to `out`. Render thread.
-    void drainInto(std::vector<Span>& out);
-
-    const int m_index;
-    const char* const m_name;
-    const std::int64_t m_startNs;
-    const bool m_recording;
-    std::mutex m_mutex;
-    std::vector<Span> m_pending;  ///< recorded since the last drain (guarded by m_mutex)
-    std::vector<Span> m_draining; ///< render thread's: swapped with m_pending, capacity kept
-};
-
 class Profiler {
 public:
     /// Aligns the GL clock once (a counted stall). Expects a current GL context (none needed
@@ -126,11 +69,13 @@ public:
     bool isEnabled() const { return CompiledIn && m_options.enabled; }
 
 #if TANDEM_PROFILER_ENABLED
-    /// Starts frame N: takes the next slot (dropping it if still pending) and stamps the
-    /// frame's start on the CPU and the GL queue.
+    /// Starts frame N: takes the next slot (dropping it if still pending), stamps the frame's
+    /// start on the CPU and the GL queue, and makes this profiler's stall counter the one the
+    /// calling thread reports to until endFrame() (a StallScope).
     void beginFrame();
     /// Stamps the frame's end, attaches the spans every thread track recorded since the last
-    /// frame, then collects every finished frame without waiting.
+    /// frame and the stalls counted since beginFrame(), then collects every finished frame
+    /// without waiting.
     void endFrame();
 
     /// GL scope: a timestamp now and one at end (glQueryCounter). Returns a token for end.
@@ -199,7 +144,21 @@ public:
     /// The track named `name` for another thread's CPU spans, created on first call (a second
     /// call with an equal name returns the same track). Any thread; the track lives as long
     /// as the profiler. `name` in static storage.
-    CpuTrack& threadTrack(const char* name);
+    CpuTrack& threadTrack(const char* name)
+    {
+        return m_threads.track(name);
+    }
+    /// Every thread's track, for code that records CPU spans only (the streamer's loaders).
+    ThreadTracks& threadTracks()
+    {
+        return m_threads;
+    }
+    /// This profiler's stall counter: what its frames count. Waits the profiler itself makes
+    /// (clock calibrations, flush) are counted here too.
+    StallCounter& stalls()
+    {
+        return m_stalls;
+    }
     /// Every track: CPU threads (0 "main (render thread)", then thread tracks in order of
     /// creation), the GL queue ("GL queue"), CUDA streams by track. Any thread.
     std::vector<Track> tracks() const;
@@ -258,9 +217,9 @@ private:
         void* stream = nullptr;
         std::string name;
     };
-    struct CudaClock;
     void calibrate();
-    void calibrateCuda(void* stream);
+    /// Whether CUDA scopes are recorded: enabled, and a build with CUDA.
+    bool recordsCuda() const;
     bool tryCollect(Slot& slot);
     void record(FrameRecord&& frame);
     int streamTrack(void* stream);
@@ -274,9 +233,13 @@ private:
     std::uint64_t m_finished = 0;
     std::uint64_t m_measured = 0;
     std::array<std::uint64_t, StallCauseCount> m_stallTotals{};
-    double m_glOffsetMs = 0;                ///< add to a GL timestamp (ms) to get timeline ms
-    std::unique_ptr<CudaClock> m_cudaClock; ///< CUDA spans outside handoffs (made on first use)
+    double m_glOffsetMs = 0; ///< add to a GL timestamp (ms) to get timeline ms
     std::int64_t m_startNs = 0;
+    ThreadTracks m_threads;
+    StallCounter m_stalls;
+    std::optional<StallScope> m_frameStalls; ///< between beginFrame() and endFrame()
+    /// The CUDA events of every slot and the clock of spans outside handoffs.
+    std::unique_ptr<detail::CudaTimeline> m_cuda;
     Window m_gpuStats;
     Window m_cpuStats;
     Window m_counters;
@@ -285,11 +248,10 @@ private:
     std::vector<FrameRecord> m_done;
     std::vector<double> m_glMs; ///< collection scratch: a slot's timestamps on the timeline
     std::vector<std::array<float, 2>> m_sinceAnchor; ///< collection scratch: CUDA span times
-    /// Guards the track lists' growth (threadTrack from any thread; streams from the render
-    /// thread, which alone writes them and so reads them unlocked).
+    /// Guards the stream list's growth (tracks() from any thread; the render thread alone
+    /// writes it and so reads it unlocked).
     mutable std::mutex m_tracksMutex;
-    std::vector<std::unique_ptr<CpuTrack>> m_cpuTracks; ///< [0] the render thread's
-    std::vector<StreamTrack> m_streams;                 ///< by CUDA track
+    std::vector<StreamTrack> m_streams; ///< by CUDA track
 };
 
 #if TANDEM_PROFILER_ENABLED
@@ -324,24 +286,21 @@ private:
     std::size_t m_token;
 };
 
-/// RAII CPU scope on another thread's track (Profiler::threadTrack()), from that thread.
-class ThreadScope {
+/// RAII CUDA scope on `stream` (a cudaStream_t): Profiler::beginCuda() now, endCuda() on the
+/// same stream at the end of the scope.
+class CudaScope {
 public:
-    ThreadScope(CpuTrack& track, const char* name)
-        : m_track(track), m_name(name), m_startMs(track.isRecording() ? track.nowMs() : 0)
+    CudaScope(Profiler& profiler, const char* name, void* stream)
+        : m_profiler(profiler), m_stream(stream), m_token(profiler.beginCuda(name, stream))
     {}
-    ~ThreadScope()
-    {
-        if (m_track.isRecording())
-            m_track.record(m_name, m_startMs, m_track.nowMs());
-    }
-    ThreadScope(const ThreadScope&) = delete;
-    ThreadScope& operator=(const ThreadScope&) = delete;
+    ~CudaScope() { m_profiler.endCuda(m_token, m_stream); }
+    CudaScope(const CudaScope&) = delete;
+    CudaScope& operator=(const CudaScope&) = delete;
 
 private:
-    CpuTrack& m_track;
-    const char* m_name;
-    double m_startMs;
+    Profiler& m_profiler;
+    void* m_stream;
+    std::size_t m_token;
 };
 
 #else
@@ -359,11 +318,11 @@ public:
     CpuScope(const CpuScope&) = delete;
     CpuScope& operator=(const CpuScope&) = delete;
 };
-class ThreadScope {
+class CudaScope {
 public:
-    ThreadScope(CpuTrack&, const char*) {}
-    ThreadScope(const ThreadScope&) = delete;
-    ThreadScope& operator=(const ThreadScope&) = delete;
+    CudaScope(Profiler&, const char*, void*) {}
+    CudaScope(const CudaScope&) = delete;
+    CudaScope& operator=(const CudaScope&) = delete;
 };
 
 #endif

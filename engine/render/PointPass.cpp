@@ -69,13 +69,6 @@ PointPass::PointPass(PointPath path) : m_path(path)
 
 PointPass::~PointPass() = default;
 
-void PointPass::DeviceMemory::operator()([[maybe_unused]] void* p) const noexcept
-{
-#ifdef TANDEM_HAS_CUDA
-    freePointMemory(p);
-#endif
-}
-
 namespace {
 
 void rowMajor(const glm::mat4& m, float out[16])
@@ -136,9 +129,8 @@ void PointPass::setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& 
 #ifdef TANDEM_HAS_CUDA
         const std::size_t count = scene.vertexCount();
         if (m_attributeCapacity < count) {
-            m_attributes.reset();
-            m_attributeCapacity = 0;
-            m_attributes.reset(allocatePointMemory(count * sizeof(PointAttributes)));
+            m_attributeCapacity = 0; // still right if the allocation throws
+            m_attributes.reserve(count, "packed point attributes");
             m_attributeCapacity = count;
             m_packedSerial = 0;
             log::info("points: {:.1f} MiB of packed point attributes (8 bytes a point)",
@@ -199,7 +191,7 @@ void PointPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
         static_assert(offsetof(PointVertex, position) == 0, "a vertex starts with its position");
         launch.positions = reinterpret_cast<const float*>(launch.vertices);
         launch.positionStride = sizeof(PointVertex) / sizeof(float);
-        launch.attributes = static_cast<PointAttributes*>(m_attributes.get());
+        launch.attributes = m_attributes.data();
         launch.packed = launch.attributes;
         launch.pack = m_packedSerial != m_scene->serial();
     }

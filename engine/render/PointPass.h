@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/core/Result.h"
+#include "engine/cuda/DeviceBuffer.h"
 #include "engine/gl/Buffer.h"
 #include "engine/interop/Pass.h"
 #include "engine/interop/Registrations.h"
@@ -83,10 +84,6 @@ public:
 private:
     void runHost(interop::PassHooks& hooks);
 
-    struct DeviceMemory {
-        void operator()(void* p) const noexcept;
-    };
-
     PointPath m_path;
     DevicePoints m_device;
     const GpuScene* m_scene = nullptr;
@@ -100,7 +97,7 @@ private:
     interop::BufferRef m_visibilityRef, m_verticesRef, m_objectsRef;
     interop::ImageRef m_colorRef, m_normalRef, m_depthRef, m_idRef;
     // CUDA: the packed attributes of the scene (serial) whose points they hold, device memory.
-    std::unique_ptr<void, DeviceMemory> m_attributes;
+    cuda::DeviceBuffer<PointAttributes> m_attributes;
     std::size_t m_attributeCapacity = 0;
     std::uint64_t m_packedSerial = 0;
     // Host: the vertices read back once per scene, and the keys.
@@ -131,9 +128,6 @@ struct PointLaunch {
     std::uint64_t depth, color, normal, id; ///< cudaSurfaceObject_t of the G-buffer targets
 };
 void rasterizePointsCuda(const PointLaunch& launch, interop::PassHooks& hooks);
-/// cudaMalloc of `bytes` (throws CudaError naming the size) and cudaFree. CUDA builds only.
-void* allocatePointMemory(std::size_t bytes);
-void freePointMemory(void* p) noexcept;
 
 /// The floor the benchmark compares with: each point projected and one atomicMin of its key, no
 /// splat, no depth test, no resolve. CUDA builds only. Does not block.

@@ -155,22 +155,4 @@ void bareAtomicMinCuda(void* stream, const PointFrame& frame, const PointVertex*
     cuda::checkLaunch("bareKernel");
 }
 
-void* allocatePointMemory(std::size_t bytes)
-{
-    void* p = nullptr;
-    const cudaError_t result = cudaMalloc(&p, bytes);
-    if (result != cudaSuccess) {
-        (void)cudaGetLastError();
-        throw cuda::CudaError(result, "cudaMalloc (" + std::to_string(bytes >> 20) +
-                                          " MiB of packed point attributes)");
-    }
-    return p;
-}
-
-void freePointMemory(void* p) noexcept
-{
-    if (p)
-        (void)cudaFree(p);
-}
-
 } // namespace tandem::render

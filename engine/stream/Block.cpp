@@ -1,6 +1,8 @@
 #include "engine/stream/Block.h"
 
+#include <cmath>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -60,6 +62,30 @@ void storeBounds(const io::Bounds& bounds, float min[3], float max[3])
         min[i] = bounds.min[i];
         max[i] = bounds.max[i];
     }
+}
+
+Result<io::Bounds> checkedBounds(const float min[3], const float max[3], bool mayBeEmpty,
+                                 const std::string& what)
+{
+    const io::Bounds bounds = boundsFrom(min, max);
+    if (mayBeEmpty && min[0] > max[0] && min[1] > max[1] && min[2] > max[2])
+        return bounds;
+    const auto text = [](const float v[3]) {
+        return fmt::format("({:g}, {:g}, {:g})", v[0], v[1], v[2]);
+    };
+    for (const auto& [field, v] : {std::pair{"min", min}, std::pair{"max", max}})
+        for (int i = 0; i < 3; ++i) {
+            if (!std::isfinite(v[i]))
+                return fail(fmt::format("{}: {} {} is not finite", what, field, text(v)));
+            if (std::abs(v[i]) > MaxBoundsCoordinate)
+                return fail(fmt::format("{}: {} {} lies beyond ±{:g}", what, field, text(v),
+                                        MaxBoundsCoordinate));
+        }
+    for (int i = 0; i < 3; ++i)
+        if (min[i] > max[i])
+            return fail(fmt::format("{}: min {} is not below max {}{}", what, text(min), text(max),
+                                    mayBeEmpty ? "" : " (empty bounds, and there are vertices)"));
+    return bounds;
 }
 
 std::size_t blockBytes(const render::SceneCounts& counts)
@@ -132,6 +158,10 @@ Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::s
     if (h.totalBytes > block.size())
         return fail(fmt::format("{}: the frame block needs {} bytes but has {}", name, h.totalBytes,
                                 block.size()));
+    if (auto bounds = checkedBounds(h.boundsMin, h.boundsMax, h.vertexCount == 0,
+                                    name + ": the frame block's bounds");
+        !bounds)
+        return fail(bounds.error());
     return h;
 }
 

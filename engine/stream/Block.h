@@ -13,8 +13,7 @@
 #include <string>
 
 #include "engine/core/Result.h"
-#include "engine/render/GpuScene.h"
-#include "engine/render/Scene.h"
+#include "engine/render/SceneLayout.h"
 
 namespace tandem::stream {
 
@@ -61,6 +60,18 @@ static_assert(sizeof(BlockHeader) == 136, "BlockHeader is part of the pack forma
 io::Bounds boundsFrom(const float min[3], const float max[3]);
 void storeBounds(const io::Bounds& bounds, float min[3], float max[3]);
 
+/// The largest coordinate magnitude stored bounds may have. Beyond it a float coordinate is no
+/// geometry a renderer draws beside anything else (the loaders drop such positions): bounds
+/// reaching it (±3e38, say) stretch the camera's fit until every point falls in no pixel.
+inline constexpr float MaxBoundsCoordinate = 1e9f;
+
+/// Stored bounds, checked: six finite coordinates within ±MaxBoundsCoordinate, each min at
+/// most its max; or empty (every min above its max, as an empty io::Bounds is stored) when
+/// `mayBeEmpty` (nothing has vertices). Fails naming `what` ("seq.tdpk: the header's bounds"),
+/// the field and its value.
+Result<io::Bounds> checkedBounds(const float min[3], const float max[3], bool mayBeEmpty,
+                                 const std::string& what);
+
 /// The bytes a block of `counts` takes.
 std::size_t blockBytes(const render::SceneCounts& counts);
 
@@ -73,8 +84,9 @@ Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,
                                         const std::string& name);
 
 /// The scene a block holds, pointing into `block`. Checks the header (magic, offsets, sizes
-/// inside the block) and, unless `trusted` (a block whose checksum just matched), the contents
-/// with render::validateScene. `name` (the frame) goes into messages.
+/// inside the block, its bounds with checkedBounds()) and, unless `trusted` (a block whose
+/// checksum just matched), the contents with render::validateScene. `name` (the frame) goes
+/// into messages.
 Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const std::string& name,
                                     bool trusted = false);
 

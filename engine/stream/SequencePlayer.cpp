@@ -12,13 +12,7 @@
 #include "engine/core/Log.h"
 #include "engine/profile/Profiler.h"
 #include "engine/stream/Block.h"
-
-#if TANDEM_HAS_CUDA
-#include <cuda_runtime.h>
-
-#include "engine/cuda/CudaCheck.h"
-#include "engine/cuda/Stream.h"
-#endif
+#include "engine/stream/detail/CudaUpload.h"
 
 namespace tandem::stream {
 
@@ -27,23 +21,12 @@ const char* uploadPathName(UploadPath path)
     return path == UploadPath::CudaCopy ? "cuda-copy" : "gl-subdata";
 }
 
-// The CUDA side: the copy stream; per buffer set, CUDA memory for compact points and the
-// events that order its copies with the frames that read it; and the mesh copy waiting for this
-// frame's handoff.
-struct SequencePlayer::Cuda {
-#if TANDEM_HAS_CUDA
-    // Made only on the CUDA path (a machine without a GPU has none).
-    std::optional<cuda::Stream> copy;
-    std::optional<cuda::Event> mapped;      ///< mesh copies start after the frame's map
-    std::optional<cuda::Event> done;        ///< the last copy issued
-    std::optional<cuda::Event> copied[2];   ///< a set's compact points arrived
-    std::optional<cuda::Event> released[2]; ///< the last frame reading a set's points ended
-#endif
-    void* positions[2] = {nullptr, nullptr};  ///< device, 3 floats a point
-    void* attributes[2] = {nullptr, nullptr}; ///< device, render::PointAttributes
-    std::size_t capacity[2] = {0, 0};         ///< points
-    render::SceneView pending;                ///< the mesh frame the upload pass copies this frame
-    bool hasPending = false;                  ///< set by stage(), cleared by the join
+// What the upload passes do this frame, and the staging slots their copies hold; the copies
+// themselves are the CUDA half's (detail/CudaUpload.h), made on the CUDA path only.
+struct SequencePlayer::Copies {
+    std::unique_ptr<detail::CudaUpload> upload; ///< null on the GL path
+    render::SceneView pending; ///< the mesh frame the upload pass copies this frame
+    bool hasPending = false;   ///< set by stage(), cleared by the join
     /// Compact points the upload pass copies this frame, per set (the front's, when it was
     /// just staged to be shown now, then the back's, for the next frame).
     struct Compact {
@@ -52,21 +35,14 @@ struct SequencePlayer::Cuda {
         Ticket ticket; ///< its staging slot, into inFlight once copied
     };
     Compact compact[2];
-    bool anyCompact() const
-    {
-        return compact[0].pending || compact[1].pending;
-    }
-    /// Staging slots whose copies are in flight, each with the event that marks its copy done
-    /// (from a pool), released once the event completes.
+    bool anyCompact() const { return compact[0].pending || compact[1].pending; }
+    /// Staging slots whose copies are in flight, each with the fence that marks its copy done,
+    /// released once the fence is passed.
     struct Flight {
         Ticket ticket;
-        int event = -1;
+        int fence = -1;
     };
     std::vector<Flight> inFlight;
-#if TANDEM_HAS_CUDA
-    std::vector<cuda::Event> events;
-#endif
-    std::vector<int> freeEvents;
     interop::BufferRef vertices, indices, offsets, triangles;
 };
 
@@ -76,13 +52,13 @@ public:
     const char* name() const override { return "stream.upload"; }
     bool isEnabled() const override
     {
-        const Cuda& c = *m_player.m_cuda;
+        const Copies& c = *m_player.m_copies;
         return c.hasPending || c.anyCompact() || m_player.m_waitFront;
     }
     interop::Path path() const override { return interop::Path::Cuda; }
     void declare(interop::Uses& uses) override
     {
-        Cuda& c = *m_player.m_cuda;
+        Copies& c = *m_player.m_copies;
         if (!c.hasPending)
             return;
         // ReadWrite: a buffer registered without a hint also serves the point pass reading it
@@ -98,9 +74,8 @@ public:
     }
     void run(const interop::MappedView* view, interop::PassHooks& hooks) override
     {
-#if TANDEM_HAS_CUDA
-        Cuda& c = *m_player.m_cuda;
-        auto frameStream = static_cast<cudaStream_t>(view->stream());
+        Copies& c = *m_player.m_copies;
+        void* frameStream = view->stream();
         // The front's first: this frame waits for it; the back's overlaps what follows.
         for (int set : {m_player.m_front.set, m_player.m_back.set})
             if (c.compact[set].pending)
@@ -108,35 +83,19 @@ public:
         if (m_player.m_waitFront) {
             // The front's compact points were copied on the copy stream: the point pass after
             // this waits for them (on the GPU).
-            TANDEM_CUDA_CHECK(
-                cudaStreamWaitEvent(frameStream, c.copied[m_player.m_front.set]->get(), 0));
+            c.upload->waitForPoints(m_player.m_front.set, frameStream);
             m_player.m_waitFront = false;
         }
         if (!c.hasPending)
             return;
         // A mesh frame into the mapped GL buffers: the copy stream starts after the map (GL is
         // done with them), not after the passes that follow on the frame's stream: they overlap.
-        c.mapped->record(frameStream);
-        TANDEM_CUDA_CHECK(cudaStreamWaitEvent(c.copy->get(), c.mapped->get(), 0));
-        hooks.beginStage("stream.upload", c.copy->get());
-        const auto copy = [&](interop::BufferRef ref, const auto& span) {
-            if (!span.empty())
-                TANDEM_CUDA_CHECK(cudaMemcpyAsync(view->pointer(ref), span.data(),
-                                                  span.size_bytes(), cudaMemcpyHostToDevice,
-                                                  c.copy->get()));
-        };
-        copy(c.vertices, c.pending.vertices);
-        copy(c.indices, c.pending.indices);
-        copy(c.offsets, c.pending.provokingOffsets);
-        copy(c.triangles, c.pending.provokingTriangles);
-        hooks.endStage("stream.upload", c.copy->get());
-        c.done->record(c.copy->get());
+        c.upload->copyMesh(c.pending,
+                           {view->pointer(c.vertices), view->pointer(c.indices),
+                            view->pointer(c.offsets), view->pointer(c.triangles)},
+                           frameStream, hooks);
         m_player.track(m_player.m_back.ticket);
         m_player.m_back.ticket = Ticket{};
-#else
-        (void)view;
-        (void)hooks;
-#endif
     }
 
 private:
@@ -149,23 +108,18 @@ public:
     const char* name() const override { return "stream.join"; }
     bool isEnabled() const override
     {
-        return m_player.m_cuda->hasPending || m_player.m_front.onDevice;
+        return m_player.m_copies->hasPending || m_player.m_front.onDevice;
     }
     interop::Path path() const override { return interop::Path::Cuda; }
     void run(const interop::MappedView* view, interop::PassHooks&) override
     {
-        Cuda& c = *m_player.m_cuda;
-#if TANDEM_HAS_CUDA
-        auto frameStream = static_cast<cudaStream_t>(view->stream());
+        Copies& c = *m_player.m_copies;
         // The front's compact points are free for a copy once this frame's passes are done.
         if (m_player.m_front.onDevice)
-            c.released[m_player.m_front.set]->record(frameStream);
+            c.upload->releasePoints(m_player.m_front.set, view->stream());
         // The unmap must not come before the copies into mapped buffers are done.
         if (c.hasPending)
-            TANDEM_CUDA_CHECK(cudaStreamWaitEvent(frameStream, c.done->get(), 0));
-#else
-        (void)view;
-#endif
+            c.upload->waitForCopies(view->stream());
         c.hasPending = false;
     }
 
@@ -175,28 +129,14 @@ private:
 
 SequencePlayer::SequencePlayer(const Source& source, const StreamSettings& settings,
                                UploadPath path, profile::Profiler* profiler)
-    : m_source(source), m_path(path), m_profiler(profiler),
-      m_streamer(std::make_unique<Streamer>(source, settings, profiler)),
-      m_cuda(std::make_unique<Cuda>()), m_upload(std::make_unique<Upload>(*this)),
+    : m_source(source), m_path(path),
+      m_streamer(std::make_unique<Streamer>(source, settings,
+                                            profiler ? &profiler->threadTracks() : nullptr)),
+      m_copies(std::make_unique<Copies>()), m_upload(std::make_unique<Upload>(*this)),
       m_join(std::make_unique<Join>(*this))
 {
-#if !TANDEM_HAS_CUDA
     if (path == UploadPath::CudaCopy)
-        throw Error("the CUDA upload path needs a build with CUDA", "stream::SequencePlayer");
-#else
-    if (path == UploadPath::CudaCopy) {
-        Cuda& c = *m_cuda;
-        c.copy.emplace();
-        c.mapped.emplace(false);
-        c.done.emplace(false);
-        for (int set = 0; set < 2; ++set) {
-            c.copied[set].emplace(false);
-            c.released[set].emplace(false);
-        }
-        if (profiler)
-            profiler->nameStream(c.copy->get(), "copy");
-    }
-#endif
+        m_copies->upload = std::make_unique<detail::CudaUpload>(profiler);
     m_back.set = 1;
     m_slots = m_streamer->stats().slots;
     m_gpuBudget = settings.gpuBudgetBytes;
@@ -231,25 +171,13 @@ std::string SequencePlayer::overGpuBudget(const render::SceneCounts& counts,
 
 SequencePlayer::~SequencePlayer()
 {
-#if TANDEM_HAS_CUDA
-    Cuda& c = *m_cuda;
-    if (c.copy)
-        c.copy->synchronize();
-    for (int set = 0; set < 2; ++set) {
-        if (c.released[set])
-            c.released[set]->synchronize();
-        // Destructors never throw: a failure at exit is only logged.
-        if (c.positions[set] && cudaFree(c.positions[set]) != cudaSuccess)
-            log::warning("stream: cudaFree failed: {}", cudaGetErrorString(cudaGetLastError()));
-        if (c.attributes[set] && cudaFree(c.attributes[set]) != cudaSuccess)
-            log::warning("stream: cudaFree failed: {}", cudaGetErrorString(cudaGetLastError()));
-    }
-#endif
-    for (const Cuda::Flight& flight : m_cuda->inFlight)
+    // Waits for the copies in flight before their staging slots go back.
+    m_copies->upload.reset();
+    for (const Copies::Flight& flight : m_copies->inFlight)
         m_streamer->release(flight.ticket);
-    if (m_cuda->hasPending)
+    if (m_copies->hasPending)
         m_streamer->release(m_back.ticket);
-    for (const Cuda::Compact& compact : m_cuda->compact)
+    for (const Copies::Compact& compact : m_copies->compact)
         if (compact.pending)
             m_streamer->release(compact.ticket);
 }
@@ -377,8 +305,8 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
     if (m_path == UploadPath::CudaCopy && v.isCompact()) {
         // Compact points into CUDA memory by the frame's first pass, on the copy stream: the
         // frame that shows them waits for the copy on the GPU.
-        Cuda& c = *m_cuda;
-        Cuda::Compact& pending = c.compact[m_back.set];
+        Copies& c = *m_copies;
+        Copies::Compact& pending = c.compact[m_back.set];
         if (pending.pending)
             m_streamer->release(pending.ticket); // replaced before it was copied
         ensureDeviceCapacity(m_back.set, v.positions.size());
@@ -391,8 +319,8 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
         m_streamer->release(ticket);
     } else {
         m_back.scene->setContents(v, false);
-        m_cuda->pending = v;
-        m_cuda->hasPending = true;
+        m_copies->pending = v;
+        m_copies->hasPending = true;
         m_back.ticket = ticket;
         ++m_stats.cudaCopies;
     }
@@ -407,110 +335,56 @@ render::PointPass::DevicePoints SequencePlayer::devicePoints() const
     if (m_front.index < 0 || !m_front.onDevice)
         return {};
     const int set = m_front.set;
-    return {static_cast<const float*>(m_cuda->positions[set]),
-            static_cast<const render::PointAttributes*>(m_cuda->attributes[set])};
+    return {m_copies->upload->positions(set), m_copies->upload->attributes(set)};
 }
 
 void SequencePlayer::copyCompact(int set, interop::PassHooks& hooks)
 {
-#if TANDEM_HAS_CUDA
-    Cuda& c = *m_cuda;
-    const render::SceneView& view = c.compact[set].view;
-    // Not before the last frame that read this set is done with it; nothing else: the copy
-    // overlaps the rest of this frame and the next one's start.
-    TANDEM_CUDA_CHECK(cudaStreamWaitEvent(c.copy->get(), c.released[set]->get(), 0));
-    hooks.beginStage("stream.upload", c.copy->get());
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(c.positions[set], view.positions.data(),
-                                      view.positions.size_bytes(), cudaMemcpyHostToDevice,
-                                      c.copy->get()));
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(c.attributes[set], view.attributes.data(),
-                                      view.attributes.size_bytes(), cudaMemcpyHostToDevice,
-                                      c.copy->get()));
-    hooks.endStage("stream.upload", c.copy->get());
-    c.copied[set]->record(c.copy->get());
-    c.done->record(c.copy->get());
+    Copies& c = *m_copies;
+    c.upload->copyPoints(set, c.compact[set].view, hooks);
     track(c.compact[set].ticket);
     c.compact[set] = {};
-#else
-    (void)set;
-    (void)hooks;
-#endif
 }
 
 void SequencePlayer::releaseFinished()
 {
-    Cuda& c = *m_cuda;
+    Copies& c = *m_copies;
     if (c.hasPending) {
         // The frame before did not run the passes (it was not rendered): copy now instead.
         m_back.scene->setContents(c.pending, true);
         c.hasPending = false;
         m_streamer->release(m_back.ticket);
     }
-#if TANDEM_HAS_CUDA
-    std::erase_if(c.inFlight, [&](const Cuda::Flight& flight) {
-        if (!c.events[static_cast<std::size_t>(flight.event)].isDone())
+    std::erase_if(c.inFlight, [&](const Copies::Flight& flight) {
+        if (!c.upload->isDone(flight.fence))
             return false;
         m_streamer->release(flight.ticket);
-        c.freeEvents.push_back(flight.event);
+        c.upload->recycle(flight.fence);
         return true;
     });
-#endif
 }
 
 void SequencePlayer::reclaim(int index)
 {
-#if TANDEM_HAS_CUDA
-    Cuda& c = *m_cuda;
-    std::erase_if(c.inFlight, [&](const Cuda::Flight& flight) {
+    Copies& c = *m_copies;
+    std::erase_if(c.inFlight, [&](const Copies::Flight& flight) {
         if (flight.ticket.index != index)
             return false;
-        c.events[static_cast<std::size_t>(flight.event)].synchronize();
+        c.upload->wait(flight.fence);
         m_streamer->release(flight.ticket);
-        c.freeEvents.push_back(flight.event);
+        c.upload->recycle(flight.fence);
         return true;
     });
-#else
-    (void)index;
-#endif
 }
 
 void SequencePlayer::track(const Ticket& ticket)
 {
-#if TANDEM_HAS_CUDA
-    Cuda& c = *m_cuda;
-    if (c.freeEvents.empty()) {
-        c.events.emplace_back(false);
-        c.freeEvents.push_back(static_cast<int>(c.events.size()) - 1);
-    }
-    const int event = c.freeEvents.back();
-    c.freeEvents.pop_back();
-    c.events[static_cast<std::size_t>(event)].record(c.copy->get());
-    c.inFlight.push_back({ticket, event});
-#else
-    m_streamer->release(ticket);
-#endif
+    m_copies->inFlight.push_back({ticket, m_copies->upload->fence()});
 }
 
 void SequencePlayer::ensureDeviceCapacity(int set, std::size_t points)
 {
-#if TANDEM_HAS_CUDA
-    Cuda& c = *m_cuda;
-    if (c.capacity[set] >= points)
-        return;
-    // Nothing may still read or write the old memory.
-    c.copy->synchronize();
-    c.released[set]->synchronize();
-    TANDEM_CUDA_CHECK(cudaFree(c.positions[set]));
-    TANDEM_CUDA_CHECK(cudaFree(c.attributes[set]));
-    c.positions[set] = c.attributes[set] = nullptr;
-    const std::size_t capacity = std::max<std::size_t>(points, m_capacity.vertices);
-    TANDEM_CUDA_CHECK(cudaMalloc(&c.positions[set], capacity * sizeof(glm::vec3)));
-    TANDEM_CUDA_CHECK(cudaMalloc(&c.attributes[set], capacity * sizeof(render::PointAttributes)));
-    c.capacity[set] = capacity;
-#else
-    (void)set;
-    (void)points;
-#endif
+    m_copies->upload->reserve(set, points, m_capacity.vertices);
 }
 
 void SequencePlayer::update(const Playback& playback, bool waitForFrame)
@@ -550,7 +424,7 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
         }
     }
     // Start the next frame's upload now: it lands in the back buffers during this frame.
-    if (m_front.index == want && !m_cuda->hasPending && !m_cuda->compact[m_back.set].pending) {
+    if (m_front.index == want && !m_copies->hasPending && !m_copies->compact[m_back.set].pending) {
         const std::vector<int> next = playback.upcoming(2);
         if (next.size() > 1 && m_back.index != next[1] && !failed(next[1])) {
             if (auto ticket = m_streamer->take(next[1]))
@@ -562,7 +436,7 @@ void SequencePlayer::update(const Playback& playback, bool waitForFrame)
                    "flight",
                    m_updates, want, m_front.index, m_front.set, m_front.onDevice ? ", cuda" : "",
                    m_back.index, m_back.set, m_back.onDevice ? ", cuda" : "",
-                   m_cuda->inFlight.size());
+                   m_copies->inFlight.size());
 }
 
 } // namespace tandem::stream

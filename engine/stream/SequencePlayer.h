@@ -23,6 +23,10 @@
 #include "engine/stream/Playback.h"
 #include "engine/stream/Streamer.h"
 
+namespace tandem::profile {
+class Profiler;
+}
+
 namespace tandem::stream {
 
 /// How frames reach the GPU buffers.
@@ -120,13 +124,12 @@ private:
 
     const Source& m_source;
     UploadPath m_path;
-    [[maybe_unused]] profile::Profiler* m_profiler; ///< names the copy stream (CUDA builds)
     std::unique_ptr<Streamer> m_streamer;
     render::SceneCounts m_capacity;
     std::size_t m_gpuBudget = 0; ///< bytes; 0: no limit but the GPU's
     Buffers m_front, m_back;
-    struct Cuda;
-    std::unique_ptr<Cuda> m_cuda;
+    struct Copies;
+    std::unique_ptr<Copies> m_copies;
     std::unique_ptr<Upload> m_upload;
     std::unique_ptr<Join> m_join;
     PlayerStats m_stats;

@@ -15,9 +15,15 @@
 
 #include "engine/core/Result.h"
 #include "engine/io/MeshData.h"
-#include "engine/render/GpuScene.h"
+#include "engine/render/SceneLayout.h"
 
 namespace tandem::stream {
+
+/// The frame rates a sequence clock may have, frames per second: a rate outside asks for
+/// frames no one waits for (1e-6 fps plans 3e8 output frames of a 300-frame sequence) or more
+/// than any display shows.
+inline constexpr double MinSequenceFps = 0.001;
+inline constexpr double MaxSequenceFps = 1000.0;
 
 /// Hands a loader the memory a frame block goes into: `acquire(bytes)` returns `bytes` bytes of
 /// staging memory (valid until the load returns) or an empty span when the frame cannot have

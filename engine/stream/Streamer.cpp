@@ -9,12 +9,9 @@
 
 #include "engine/core/Error.h"
 #include "engine/core/Log.h"
-#include "engine/profile/Profiler.h"
+#include "engine/cuda/PinnedMemory.h"
+#include "engine/profile/Tracks.h"
 #include "engine/stream/Block.h"
-
-#if TANDEM_HAS_CUDA
-#include <cuda_runtime.h>
-#endif
 
 namespace tandem::stream {
 
@@ -31,56 +28,33 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 
 // --- HostMemory ----------------------------------------------------------------------------
 
-HostMemory::HostMemory(bool pinned) : m_pinned(false)
+HostMemory::HostMemory(bool pinned) : m_pinned(pinned && cuda::canPinMemory())
 {
-#if TANDEM_HAS_CUDA
-    if (pinned) {
-        int devices = 0;
-        m_pinned = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
-        if (!m_pinned) {
-            (void)cudaGetLastError();
-            log::info("stream: no CUDA device, staging memory is not page-locked");
-        }
-    }
-#else
-    (void)pinned;
-#endif
+    if (pinned && !m_pinned)
+        log::info("stream: no CUDA device, staging memory is not page-locked");
 }
 
 void* HostMemory::allocate(std::size_t bytes)
 {
     bytes = std::max<std::size_t>(PageBytes, (bytes + PageBytes - 1) / PageBytes * PageBytes);
-#if TANDEM_HAS_CUDA
-    if (m_pinned) {
-        void* memory = nullptr;
-        if (cudaHostAlloc(&memory, bytes, cudaHostAllocPortable) == cudaSuccess)
-            return memory;
-        (void)cudaGetLastError();
-        return nullptr;
-    }
-#endif
+    if (m_pinned)
+        return cuda::allocatePinned(bytes);
     return std::aligned_alloc(PageBytes, bytes);
 }
 
 void HostMemory::release(void* memory) noexcept
 {
-    if (!memory)
-        return;
-#if TANDEM_HAS_CUDA
-    if (m_pinned) {
-        if (cudaFreeHost(memory) != cudaSuccess)
-            (void)cudaGetLastError(); // the driver may be shutting down at exit
-        return;
-    }
-#endif
-    std::free(memory);
+    if (m_pinned)
+        cuda::freePinned(memory);
+    else
+        std::free(memory);
 }
 
 // --- Streamer ------------------------------------------------------------------------------
 
 Streamer::Streamer(const Source& source, const StreamSettings& settings,
-                   profile::Profiler* profiler)
-    : m_source(source), m_settings(settings), m_profiler(profiler), m_memory(settings.pinned)
+                   profile::ThreadTracks* tracks)
+    : m_source(source), m_settings(settings), m_tracks(tracks), m_memory(settings.pinned)
 {
     const std::size_t budget = std::max<std::size_t>(settings.budgetBytes, 2 * PageBytes);
     m_stats.budgetBytes = budget;
@@ -294,8 +268,8 @@ void Streamer::loaderMain(int thread)
         return made;
     }();
     profile::CpuTrack* track =
-        m_profiler
-            ? &m_profiler->threadTrack(
+        m_tracks
+            ? &m_tracks->track(
                   names[static_cast<std::size_t>(std::min(thread, MaxLoaderThreads - 1))].c_str())
             : nullptr;
     std::unique_lock lock(m_mutex);

@@ -21,12 +21,12 @@
 #include "engine/stream/Source.h"
 
 namespace tandem::profile {
-class Profiler;
+class ThreadTracks;
 }
 
 namespace tandem::stream {
 
-/// Host memory for staging slots: page-locked (cudaHostAlloc, portable) where CUDA works, so
+/// Host memory for staging slots: page-locked (cuda/PinnedMemory.h) where CUDA works, so
 /// copies to the GPU run at full PCIe speed, else ordinary aligned memory.
 class HostMemory {
 public:
@@ -86,10 +86,10 @@ public:
     /// knows its largest frame and two of it fit the budget, there are budget / largest block
     /// slots (at most the sequence's frames), allocated now; else 8 that get their memory as
     /// frames load, growing within the budget, and a frame that does not fit fails alone
-    /// (skipped by the player, named). `profiler` (may be null): loader threads report "load"
-    /// spans on their own tracks.
+    /// (skipped by the player, named). `tracks` (a profiler's; may be null): loader threads
+    /// report "load" spans on their own tracks.
     Streamer(const Source& source, const StreamSettings& settings,
-             profile::Profiler* profiler = nullptr);
+             profile::ThreadTracks* tracks = nullptr);
     /// Stops and joins the loaders, frees the staging memory. Expects every ticket released.
     ~Streamer();
     Streamer(const Streamer&) = delete;
@@ -142,7 +142,7 @@ private:
 
     const Source& m_source;
     StreamSettings m_settings;
-    profile::Profiler* m_profiler;
+    profile::ThreadTracks* m_tracks;
     HostMemory m_memory;
     mutable std::mutex m_mutex;
     std::condition_variable m_work;  ///< loaders wait for work

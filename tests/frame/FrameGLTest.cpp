@@ -17,10 +17,11 @@ namespace {
 
 class FrameGL : public test::GlTest {};
 
-std::uint64_t stallsSoFar()
+/// Stalls `counter` counted (waits that drain the GPU; throttles are not).
+std::uint64_t stallsSoFar(const StallCounter& counter)
 {
     std::uint64_t total = 0;
-    const auto counts = stallCounts();
+    const auto counts = counter.counts();
     for (std::size_t i = 0; i < StallCauseCount; ++i)
         if (isStall(static_cast<StallCause>(i)))
             total += counts[i];
@@ -52,7 +53,10 @@ TEST_F(FrameGL, RingHandsFramesOnInOrderEqualToThePresentedImageWithoutStalling)
         got.emplace_back(frame.pixels, frame.pixels + frame.rowBytes() * frame.height);
         ring.release(frame.slot);
     };
-    const std::uint64_t before = stallsSoFar();
+    // This thread's waits on the GPU, counted here (as a profiler's frames count them).
+    StallCounter stalls;
+    StallScope counting(stalls);
+    const std::uint64_t before = stallsSoFar(stalls);
     for (int i = 0; i < Frames; ++i) {
         controller.setPose(20.0f * i, 20.0f, 1.0f);
         stack.frame.render(scene, controller.camera(), chain.value(), Channel::Output, {});
@@ -61,7 +65,7 @@ TEST_F(FrameGL, RingHandsFramesOnInOrderEqualToThePresentedImageWithoutStalling)
     }
     // The host backend reads the G-buffer back by design (one counted read-back per frame);
     // the ring itself adds none.
-    EXPECT_EQ(stallsSoFar() - before, static_cast<std::uint64_t>(Frames))
+    EXPECT_EQ(stallsSoFar(stalls) - before, static_cast<std::uint64_t>(Frames))
         << "the output ring stalled";
     ring.drain(sink);
     ASSERT_EQ(order.size(), static_cast<std::size_t>(Frames));
@@ -83,14 +87,16 @@ TEST_F(FrameGL, WithoutPostProcessingTheLoopNeverStalls)
         ++handed;
         ring.release(frame.slot);
     };
-    const std::uint64_t before = stallsSoFar();
+    StallCounter stalls;
+    StallScope counting(stalls);
+    const std::uint64_t before = stallsSoFar(stalls);
     const render::Camera camera = test::fittedCamera(scene.bounds());
     for (int i = 0; i < 12; ++i) {
         stack.frame.render(scene, camera, postfx::Chain{}, Channel::Color, {});
         ring.readFramebuffer(stack.renderer.presentFramebuffer(), 64, 48,
                              static_cast<std::uint64_t>(i), sink);
     }
-    EXPECT_EQ(stallsSoFar(), before) << "a frame with output waited for the GPU to drain";
+    EXPECT_EQ(stallsSoFar(stalls), before) << "a frame with output waited for the GPU to drain";
     ring.drain(sink);
     EXPECT_EQ(handed, 12);
 }

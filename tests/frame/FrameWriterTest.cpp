@@ -16,8 +16,8 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/AtomicFile.h"
+#include "engine/core/Progress.h"
 #include "engine/frame/FrameWriter.h"
-#include "engine/frame/Progress.h"
 #include "engine/io/Image.h"
 #include "engine/io/Pam.h"
 #include "tests/support/OutputChecks.h"

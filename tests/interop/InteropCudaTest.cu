@@ -7,6 +7,7 @@
 
 #include "engine/cuda/CudaCheck.h"
 #include "engine/cuda/Device.h"
+#include "engine/cuda/DeviceBuffer.h"
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
@@ -78,16 +79,10 @@ private:
 class ReadPass final : public Pass {
 public:
     ReadPass(const render::GpuScene& scene, render::GBuffer& gbuffer)
-        : m_scene(scene), m_gbuffer(gbuffer)
-    {
-        TANDEM_CUDA_CHECK(cudaMalloc(&positions, scene.vertexCount() * 3 * sizeof(float)));
-        TANDEM_CUDA_CHECK(cudaMalloc(&depth, sizeof(float) * gbuffer.width() * gbuffer.height()));
-    }
-    ~ReadPass() override
-    {
-        cuda::clearError("cudaFree", cudaFree(positions));
-        cuda::clearError("cudaFree", cudaFree(depth));
-    }
+        : m_scene(scene), m_gbuffer(gbuffer), m_positionMemory(scene.vertexCount() * 3),
+          m_depthMemory(static_cast<std::size_t>(gbuffer.width()) * gbuffer.height()),
+          positions(m_positionMemory.data()), depth(m_depthMemory.data())
+    {}
     const char* name() const override { return "read"; }
     bool isEnabled() const override { return true; }
     Path path() const override { return Path::Cuda; }
@@ -109,14 +104,17 @@ public:
             view->surface(m_depth), w, h, depth);
         cuda::checkLaunch("depthKernel");
     }
-    float* positions = nullptr;
-    float* depth = nullptr;
 
 private:
     const render::GpuScene& m_scene;
     render::GBuffer& m_gbuffer;
     BufferRef m_vertices;
     ImageRef m_depth;
+    cuda::DeviceBuffer<float> m_positionMemory, m_depthMemory;
+
+public:
+    float* positions = nullptr;
+    float* depth = nullptr;
 };
 
 class InteropCuda : public test::GpuTest {};

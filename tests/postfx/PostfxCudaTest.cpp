@@ -22,11 +22,11 @@ namespace {
 
 class PostfxCuda : public test::GpuTest {
 protected:
-    static std::unique_ptr<PostProcessor> processor(BackendChoice choice)
+    static frame::Residence residence(BackendChoice choice)
     {
-        auto p = PostProcessor::create(choice, s_doctor);
-        EXPECT_TRUE(p) << p.error();
-        return std::move(p.value());
+        auto chosen = frame::chooseResidence(choice, s_doctor);
+        EXPECT_TRUE(chosen) << chosen.error();
+        return chosen.value();
     }
     static std::vector<std::uint8_t> readOutput(const render::SceneRenderer& renderer)
     {
@@ -44,10 +44,10 @@ protected:
     struct CubeFrame {
         explicit CubeFrame(const std::string& chainText, int width, int height)
             : chain(parseChain(chainText).value()),
-              processor(PostfxCuda::processor(BackendChoice::Cuda)),
+              residence(PostfxCuda::residence(BackendChoice::Cuda)),
               scene(test::sceneOf(test::colouredCube(), "cube")),
               renderer(width, height, render::ColorFormat::Rgba8, true, render::Headroom::Grow),
-              profiler(disabled()), frame(renderer, *processor, profiler),
+              profiler(disabled()), frame(renderer, residence, profiler),
               camera(test::fittedCamera(scene.bounds()))
         {}
         static profile::ProfilerOptions disabled()
@@ -60,7 +60,7 @@ protected:
         const interop::Registrations& registrations() { return renderer.gbuffer().registrations(); }
 
         Chain chain;
-        std::unique_ptr<PostProcessor> processor;
+        frame::Residence residence;
         render::GpuScene scene;
         render::SceneRenderer renderer;
         profile::Profiler profiler;
@@ -83,11 +83,10 @@ protected:
         profile::ProfilerOptions off;
         off.enabled = false;
         profile::Profiler profiler(off);
-        auto cudaProcessor = processor(BackendChoice::Cuda);
-        auto hostProcessor = processor(BackendChoice::Host);
-        EXPECT_EQ(cudaProcessor->path(), interop::Path::Cuda);
-        frame::Frame cudaFrame(renderer, *cudaProcessor, profiler);
-        frame::Frame hostFrame(renderer, *hostProcessor, profiler);
+        const frame::Residence onCuda = residence(BackendChoice::Cuda);
+        EXPECT_EQ(onCuda.path, interop::Path::Cuda);
+        frame::Frame cudaFrame(renderer, onCuda, profiler);
+        frame::Frame hostFrame(renderer, residence(BackendChoice::Host), profiler);
         const render::Camera camera = test::fittedCamera(scene.bounds());
         Outputs out;
         cudaFrame.render(scene, camera, chain.value(), frame::Channel::Output, {});
@@ -209,13 +208,13 @@ TEST_F(PostfxCuda, CaptureFaithfulFramesUploadTheSameImageThroughGl)
     // sees it): the texture must hold the same image as on an ordinary frame.
     auto chain = parseChain("tonemap,fxaa");
     ASSERT_TRUE(chain);
-    auto cudaProcessor = processor(BackendChoice::Cuda);
+    const frame::Residence onCuda = residence(BackendChoice::Cuda);
     const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "scene");
     render::SceneRenderer renderer(200, 150, render::ColorFormat::Rgba8, true);
     profile::ProfilerOptions off;
     off.enabled = false;
     profile::Profiler profiler(off);
-    frame::Frame frame(renderer, *cudaProcessor, profiler);
+    frame::Frame frame(renderer, onCuda, profiler);
     const render::Camera camera = test::fittedCamera(scene.bounds());
     frame.render(scene, camera, chain.value(), frame::Channel::Output, {});
     frame.synchronize();

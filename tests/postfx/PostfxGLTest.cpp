@@ -27,7 +27,7 @@ protected:
     {
         const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "cubes on a floor");
         test::FrameStack stack(160, 120);
-        EXPECT_EQ(stack.processor->path(), interop::Path::Host);
+        EXPECT_EQ(stack.frame.path(), interop::Path::Host);
         return stack.render(scene, test::fittedCamera(scene.bounds()), chain,
                             frame::Channel::Output);
     }
@@ -86,11 +86,11 @@ TEST_F(PostfxHost, ExplicitCudaFailsCleanlyWithoutInterop)
 {
     interop::InteropStatus noInterop;
     noInterop.reason = "GL runs on a software renderer (llvmpipe)";
-    auto processor = PostProcessor::create(BackendChoice::Cuda, noInterop);
-    ASSERT_FALSE(processor);
-    EXPECT_NE(processor.error().find("--backend cuda cannot be used: GL runs on a software"),
+    auto residence = frame::chooseResidence(BackendChoice::Cuda, noInterop);
+    ASSERT_FALSE(residence);
+    EXPECT_NE(residence.error().find("--backend cuda cannot be used: GL runs on a software"),
               std::string::npos)
-        << processor.error();
+        << residence.error();
 }
 
 } // namespace

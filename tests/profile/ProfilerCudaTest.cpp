@@ -54,28 +54,24 @@ TEST_F(ProfilerCuda, TwoStreamsGetTwoTracksOnOneTimeline)
         profiler.beginHandoff();
         profiler.anchorHandoff(frameStream.get());
         {
-            const std::size_t token = profiler.beginCuda("fill", frameStream.get());
+            CudaScope scope(profiler, "fill", frameStream.get());
             TANDEM_CUDA_CHECK(cudaMemsetAsync(a.data(), f, a.bytes(), frameStream.get()));
-            profiler.endCuda(token, frameStream.get());
         }
         {
-            const std::size_t token = profiler.beginCuda("fill-again", frameStream.get());
+            CudaScope scope(profiler, "fill-again", frameStream.get());
             TANDEM_CUDA_CHECK(cudaMemsetAsync(a.data(), f + 1, a.bytes(), frameStream.get()));
-            profiler.endCuda(token, frameStream.get());
         }
         // The copy stream waits for the frame stream, then copies.
         frameDone.record(frameStream.get());
         TANDEM_CUDA_CHECK(cudaStreamWaitEvent(copyStream.get(), frameDone.get(), 0));
         {
-            const std::size_t token = profiler.beginCuda("copy", copyStream.get());
+            CudaScope scope(profiler, "copy", copyStream.get());
             TANDEM_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(),
                                               cudaMemcpyDeviceToDevice, copyStream.get()));
-            profiler.endCuda(token, copyStream.get());
         }
         {
-            const std::size_t token = profiler.beginCuda("small", otherStream.get());
+            CudaScope scope(profiler, "small", otherStream.get());
             TANDEM_CUDA_CHECK(cudaMemsetAsync(c.data(), 0, c.bytes(), otherStream.get()));
-            profiler.endCuda(token, otherStream.get());
         }
         profiler.nameStream(copyStream.get(), "copy"); // after its first scope: fine too
         TANDEM_CUDA_CHECK(cudaStreamSynchronize(copyStream.get())); // GL waits for the copy

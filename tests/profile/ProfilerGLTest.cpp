@@ -36,13 +36,11 @@ protected:
     {
         auto chain = postfx::parseChain(chainText);
         EXPECT_TRUE(chain);
-        interop::InteropStatus hostOnly;
-        auto processor = postfx::PostProcessor::create(postfx::BackendChoice::Host, hostOnly);
         const render::GpuScene scene = test::sceneOf(test::cubeOnFloor(), "scene");
         render::SceneRenderer renderer(96, 64, render::ColorFormat::Rgba8, true);
         render::OrbitController camera;
         camera.fit(scene.bounds());
-        frame::Frame pipeline(renderer, *processor.value(), profiler);
+        frame::Frame pipeline(renderer, frame::Residence{}, profiler);
         pipeline.setGeometryDetail(detail);
         const frame::Channel channel =
             chain.value().enabledCount() > 0 ? frame::Channel::Output : frame::Channel::Color;
@@ -204,6 +202,56 @@ TEST_F(ProfilerGL, TraceIsWellFormed)
     }
     EXPECT_EQ(processes, (std::set<std::string>{"CPU", "GL", "CUDA"}));
     EXPECT_GT(complete, 4 * 8);
+}
+
+/// The frames `profiler` finished so far, flushed.
+std::vector<FrameRecord> flushed(Profiler& profiler)
+{
+    profiler.flush();
+    return profiler.takeFrames();
+}
+
+std::uint64_t stallsOf(const FrameRecord& frame, StallCause cause)
+{
+    return frame.stalls[static_cast<std::size_t>(cause)];
+}
+
+TEST_F(ProfilerGL, TwoProfilersInOneProcessCountTheirOwnStalls)
+{
+    // Two sessions in one process (two Python Viewers): a wait one of them makes, or another
+    // thread makes, is not a stall of the other's frame.
+    TANDEM_SKIP_IF_COMPILED_OUT();
+    ProfilerOptions options;
+    options.depth = 8;
+    Profiler a(options), b(options);
+
+    // b's frame inside a's (a hook of one viewer rendering the other): b's wait is b's alone.
+    a.beginFrame();
+    recordStall(StallCause::Readback);
+    b.beginFrame();
+    recordStall(StallCause::QueryWait);
+    recordStall(StallCause::QueryWait);
+    b.endFrame();
+    a.endFrame();
+    // Another thread waits while a's frame is open: not a's either.
+    a.beginFrame();
+    std::thread([] { recordStall(StallCause::StreamSync); }).join();
+    a.endFrame();
+
+    const std::vector<FrameRecord> framesA = flushed(a), framesB = flushed(b);
+    ASSERT_EQ(framesA.size(), 2u);
+    ASSERT_EQ(framesB.size(), 1u);
+    EXPECT_EQ(stallsOf(framesA[0], StallCause::Readback), 1u);
+    EXPECT_EQ(stallsOf(framesA[0], StallCause::QueryWait), 0u) << "b's wait counted in a's frame";
+    EXPECT_EQ(stallsOf(framesA[1], StallCause::StreamSync), 0u)
+        << "another thread's wait counted in a's frame";
+    EXPECT_EQ(stallsOf(framesB[0], StallCause::QueryWait), 2u);
+    EXPECT_EQ(stallsOf(framesB[0], StallCause::Readback), 0u);
+    EXPECT_EQ(a.stallTotals()[static_cast<std::size_t>(StallCause::QueryWait)], 0u);
+    EXPECT_EQ(b.stallTotals()[static_cast<std::size_t>(StallCause::QueryWait)], 2u);
+    // Between frames nothing reports to either.
+    recordStall(StallCause::Finish);
+    EXPECT_EQ(currentStallCounter(), nullptr);
 }
 
 TEST_F(ProfilerGL, ThreadTracksJoinTheFramesAndTheTraceByName)

@@ -23,6 +23,7 @@ TEST(ProfilerBuild, ScopesHoldStateWhenCompiledIn)
     EXPECT_FALSE(std::is_empty_v<GlScope>);
     EXPECT_FALSE(std::is_empty_v<CpuScope>);
     EXPECT_FALSE(std::is_empty_v<ThreadScope>);
+    EXPECT_FALSE(std::is_empty_v<CudaScope>);
 }
 
 #else
@@ -33,6 +34,7 @@ TEST(ProfilerBuild, ScopesAreEmptyWhenCompiledOut)
     EXPECT_TRUE(std::is_empty_v<GlScope>);
     EXPECT_TRUE(std::is_empty_v<CpuScope>);
     EXPECT_TRUE(std::is_empty_v<ThreadScope>);
+    EXPECT_TRUE(std::is_empty_v<CudaScope>);
 }
 
 TEST(ProfilerBuild, CompiledOutProfilerNeverYieldsFrames)
@@ -53,6 +55,7 @@ TEST(ProfilerBuild, CompiledOutProfilerNeverYieldsFrames)
             profiler.anchorHandoff(&sink);
             profiler.nameStream(&sink, "frame");
             profiler.endCuda(profiler.beginCuda("cuda", &sink), &sink);
+            CudaScope cuda(profiler, "cuda scope", &sink);
             profiler.endHandoff();
             profiler.endCpu(profiler.beginCpu("cpu2"));
             profiler.endGl(profiler.beginGl("gl2"));

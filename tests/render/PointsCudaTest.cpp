@@ -35,11 +35,11 @@ protected:
         profile::ProfilerOptions off;
         off.enabled = false;
         profile::Profiler profiler(off);
-        auto cudaProcessor = postfx::PostProcessor::create(postfx::BackendChoice::Cuda, s_doctor);
-        auto hostProcessor = postfx::PostProcessor::create(postfx::BackendChoice::Host, s_doctor);
-        EXPECT_TRUE(cudaProcessor && hostProcessor);
-        frame::Frame cudaFrame(renderer, *cudaProcessor.value(), profiler);
-        frame::Frame hostFrame(renderer, *hostProcessor.value(), profiler);
+        auto onCuda = frame::chooseResidence(postfx::BackendChoice::Cuda, s_doctor);
+        auto onHost = frame::chooseResidence(postfx::BackendChoice::Host, s_doctor);
+        EXPECT_TRUE(onCuda && onHost);
+        frame::Frame cudaFrame(renderer, onCuda.value(), profiler);
+        frame::Frame hostFrame(renderer, onHost.value(), profiler);
         cudaFrame.setPointPath(PointPath::Cuda);
         hostFrame.setPointPath(PointPath::Host);
         auto parsed = postfx::parseChain(chain.empty() ? "none" : chain);

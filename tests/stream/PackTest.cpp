@@ -1,6 +1,7 @@
 // The .tdpk pack: round trips of the sample through every codec and position encoding, the
-// header's largest frame, damage detection, and the file-level failures (truncated, wrong
-// magic, another version, never overwriting). No GL.
+// header's largest frame, damage detection (checksums, frames that do not decode, forged
+// bounds and rates), and the file-level failures (truncated, wrong magic, another version,
+// never overwriting, a FIFO); the writer's folder and stale temporaries. No GL.
 #include "engine/stream/Pack.h"
 
 #include <atomic>
@@ -12,9 +13,14 @@
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/core/AtomicFile.h"
 #include "engine/io/Image.h"
 #include "engine/stream/Block.h"
 #include "engine/stream/FolderSource.h"
@@ -137,12 +143,14 @@ void expectQuantizedMatch(const std::vector<std::uint8_t>& original,
 
 TEST(Pack, CodecAndPositionNames)
 {
-    EXPECT_EQ(stream::parseCodec("zstd").value(), stream::Codec::Zstd);
-    EXPECT_EQ(stream::parsePositionEncoding("u16").value(), stream::PositionEncoding::U16);
-    auto bad = stream::parseCodec("gzip");
+    EXPECT_EQ(stream::Codecs.parse("zstd").value(), stream::Codec::Zstd);
+    EXPECT_EQ(stream::PositionEncodings.parse("u16").value(), stream::PositionEncoding::U16);
+    auto bad = stream::Codecs.parse("gzip");
     ASSERT_FALSE(bad);
-    EXPECT_NE(bad.error().find("none, lz4, zstd"), std::string::npos) << bad.error();
-    EXPECT_FALSE(stream::parsePositionEncoding("f16"));
+    EXPECT_EQ(bad.error(), "'gzip' is not none, lz4 or zstd");
+    EXPECT_FALSE(stream::PositionEncodings.parse("f16"));
+    EXPECT_EQ(stream::Codecs.name(stream::Codec::Lz4), "lz4");
+    EXPECT_EQ(stream::PositionEncodings.name(stream::PositionEncoding::F32), "f32");
 }
 
 TEST(Pack, RoundTripsEveryCodecAndPositionEncoding)
@@ -157,16 +165,17 @@ TEST(Pack, RoundTripsEveryCodecAndPositionEncoding)
         for (stream::Codec codec : {stream::Codec::None, stream::Codec::Lz4, stream::Codec::Zstd})
             for (stream::PositionEncoding positions :
                  {stream::PositionEncoding::F32, stream::PositionEncoding::U16}) {
-                const std::string what = spec + " " + stream::codecName(codec) + " " +
-                                         stream::positionEncodingName(positions);
+                const std::string what = fmt::format("{} {} {}", spec, stream::Codecs.name(codec),
+                                                     stream::PositionEncodings.name(positions));
                 SCOPED_TRACE(what);
                 // Frames of point clouds are compact points, which keep float positions.
                 const bool quantized = positions == stream::PositionEncoding::U16 &&
                                        spec.find("mesh") != std::string::npos;
                 const fs::path path =
-                    dir /
-                    fmt::format("{}_{}_{}.tdpk", spec.find("mesh") != spec.npos ? "mesh" : "points",
-                                stream::codecName(codec), stream::positionEncodingName(positions));
+                    dir / fmt::format("{}_{}_{}.tdpk",
+                                      spec.find("mesh") != spec.npos ? "mesh" : "points",
+                                      stream::Codecs.name(codec),
+                                      stream::PositionEncodings.name(positions));
                 stream::PackSettings settings;
                 settings.codec = codec;
                 settings.positions = positions;
@@ -269,13 +278,13 @@ TEST(Pack, CarriesFrameTextures)
     for (stream::Codec codec : {stream::Codec::None, stream::Codec::Lz4, stream::Codec::Zstd})
         for (stream::PositionEncoding positions :
              {stream::PositionEncoding::F32, stream::PositionEncoding::U16}) {
-            SCOPED_TRACE(fmt::format("{} {}", stream::codecName(codec),
-                                     stream::positionEncodingName(positions)));
+            SCOPED_TRACE(fmt::format("{} {}", stream::Codecs.name(codec),
+                                     stream::PositionEncodings.name(positions)));
             stream::PackSettings settings;
             settings.codec = codec;
             settings.positions = positions;
-            const fs::path path = dir / fmt::format("seq_{}_{}.tdpk", stream::codecName(codec),
-                                                    stream::positionEncodingName(positions));
+            const fs::path path = dir / fmt::format("seq_{}_{}.tdpk", stream::Codecs.name(codec),
+                                                    stream::PositionEncodings.name(positions));
             writePack(*source.value(), path, settings);
             auto opened = stream::openPack(path);
             ASSERT_TRUE(opened) << opened.error();
@@ -334,8 +343,8 @@ TEST(Pack, FindsTheDamagedFrame)
     const fs::path dir = freshFolder("damage");
     const auto source = sample("sample:points=2000,frames=5");
     for (stream::Codec codec : {stream::Codec::None, stream::Codec::Lz4}) {
-        SCOPED_TRACE(stream::codecName(codec));
-        const fs::path path = dir / fmt::format("seq_{}.tdpk", stream::codecName(codec));
+        SCOPED_TRACE(stream::Codecs.name(codec));
+        const fs::path path = dir / fmt::format("seq_{}.tdpk", stream::Codecs.name(codec));
         stream::PackSettings settings;
         settings.codec = codec;
         const stream::PackInfo info = writePack(*source, path, settings);
@@ -351,7 +360,10 @@ TEST(Pack, FindsTheDamagedFrame)
             seen.push_back(done);
         });
         ASSERT_TRUE(damaged) << damaged.error();
-        EXPECT_EQ(damaged.value(), std::vector<int>{2});
+        ASSERT_EQ(damaged.value().size(), 1u);
+        EXPECT_EQ(damaged.value()[0].frame, 2);
+        EXPECT_EQ(damaged.value()[0].reason,
+                  "frame 2 (sample frame 2): checksum mismatch (damaged)");
         EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 4, 5}));
 
         auto opened = stream::openPack(path);
@@ -492,4 +504,222 @@ TEST(Pack, RejectsMalformedBlocks)
     auto encoded = stream::PackWriter::encode(block, "scan_0001.ply", {});
     ASSERT_FALSE(encoded);
     EXPECT_NE(encoded.error().find("scan_0001.ply"), std::string::npos) << encoded.error();
+}
+
+namespace {
+
+/// Where `bytes` (a whole pack) keeps its header and frame `i`'s index entry.
+stream::PackHeader headerOf(const std::vector<std::uint8_t>& bytes)
+{
+    stream::PackHeader h;
+    std::memcpy(&h, bytes.data(), sizeof(h));
+    return h;
+}
+
+std::size_t entryAt(const std::vector<std::uint8_t>& bytes, int i)
+{
+    return headerOf(bytes).indexOffset + static_cast<std::size_t>(i) * sizeof(stream::PackEntry);
+}
+
+/// Makes every checksum of `bytes` match again after an edit, as a forger would: frame `frame`'s
+/// (if ≥ 0), the index's, the header's.
+void matchChecksums(std::vector<std::uint8_t>& bytes, int frame = -1)
+{
+    if (frame >= 0) {
+        stream::PackEntry e;
+        std::memcpy(&e, bytes.data() + entryAt(bytes, frame), sizeof(e));
+        e.crc = stream::packCrc32({bytes.data() + e.offset, e.storedBytes});
+        std::memcpy(bytes.data() + entryAt(bytes, frame), &e, sizeof(e));
+    }
+    stream::PackHeader h = headerOf(bytes);
+    h.indexCrc = stream::packCrc32({bytes.data() + h.indexOffset, h.indexBytes});
+    h.headerCrc = 0;
+    h.headerCrc = stream::packCrc32({reinterpret_cast<const std::uint8_t*>(&h), sizeof(h)});
+    std::memcpy(bytes.data(), &h, sizeof(h));
+}
+
+void setFloat(std::vector<std::uint8_t>& bytes, std::size_t offset, float value)
+{
+    std::memcpy(bytes.data() + offset, &value, sizeof(value));
+}
+
+} // namespace
+
+TEST(Pack, RefusesBoundsThatWouldRenderEveryFrameBlank)
+{
+    // NaN, ±inf or ±3e38 in the bounds, with every checksum made to match: a camera fitted to
+    // them sees nothing. Refused when the pack is opened, naming the pack and the field.
+    const fs::path dir = freshFolder("bounds");
+    const fs::path good = dir / "good.tdpk";
+    writePack(*sample("sample:points=2000,frames=3"), good, {});
+    const std::vector<std::uint8_t> bytes = readAll(good);
+    const float bad[] = {std::nanf(""), INFINITY, -INFINITY, 3e38f, -3e38f};
+    int n = 0;
+    for (const float value : bad) {
+        SCOPED_TRACE(value);
+        // The header's sequence bounds.
+        std::vector<std::uint8_t> header = bytes;
+        setFloat(header, offsetof(stream::PackHeader, boundsMax) + 4, value);
+        matchChecksums(header);
+        const fs::path inHeader = dir / fmt::format("header_{}.tdpk", n);
+        writeAll(inHeader, header);
+        auto read = stream::readPackInfo(inHeader);
+        ASSERT_FALSE(read);
+        EXPECT_NE(read.error().find(inHeader.string() + ": the header's bounds: max"),
+                  std::string::npos)
+            << read.error();
+        EXPECT_FALSE(stream::openPack(inHeader));
+        EXPECT_FALSE(stream::verifyPack(inHeader));
+        // Frame 1's bounds in the index.
+        std::vector<std::uint8_t> entry = bytes;
+        setFloat(entry, entryAt(entry, 1) + offsetof(stream::PackEntry, boundsMin), value);
+        matchChecksums(entry);
+        const fs::path inEntry = dir / fmt::format("entry_{}.tdpk", n);
+        writeAll(inEntry, entry);
+        read = stream::readPackInfo(inEntry);
+        ASSERT_FALSE(read);
+        EXPECT_NE(read.error().find("index entry of frame 1: bounds: min"), std::string::npos)
+            << read.error();
+        EXPECT_FALSE(stream::openPack(inEntry));
+        // Frame 2's own block (an uncompressed frame is its block, bounds in its header).
+        std::vector<std::uint8_t> block = bytes;
+        stream::PackEntry e;
+        std::memcpy(&e, block.data() + entryAt(block, 2), sizeof(e));
+        setFloat(block, e.offset + offsetof(stream::BlockHeader, boundsMin), value);
+        matchChecksums(block, 2);
+        const fs::path inBlock = dir / fmt::format("block_{}.tdpk", n++);
+        writeAll(inBlock, block);
+        ASSERT_TRUE(stream::readPackInfo(inBlock)) << "the index is intact";
+        auto damaged = stream::verifyPack(inBlock);
+        ASSERT_TRUE(damaged) << damaged.error();
+        ASSERT_EQ(damaged.value().size(), 1u);
+        EXPECT_EQ(damaged.value()[0].frame, 2);
+        EXPECT_NE(damaged.value()[0].reason.find("the frame block's bounds: min"),
+                  std::string::npos)
+            << damaged.value()[0].reason;
+        auto opened = stream::openPack(inBlock);
+        ASSERT_TRUE(opened);
+        std::vector<std::uint8_t> memory;
+        auto loaded = opened.value()->load(2, [&](std::size_t size) {
+            memory.resize(size);
+            return std::span<std::uint8_t>(memory);
+        });
+        EXPECT_FALSE(loaded) << "a player would have drawn it";
+    }
+    // Empty bounds are not bad bounds: a pack whose frames have no vertices keeps them.
+    const io::Bounds empty;
+    float min[3], max[3];
+    stream::storeBounds(empty, min, max);
+    EXPECT_TRUE(stream::checkedBounds(min, max, true, "empty"));
+    EXPECT_FALSE(stream::checkedBounds(min, max, false, "empty with vertices"));
+}
+
+TEST(Pack, VerifyNamesFramesThatDoNotDecodeThoughTheirChecksumsMatch)
+{
+    const fs::path dir = freshFolder("undecodable");
+    // An lz4 frame whose compressed bytes are scrambled, checksum made to match.
+    const fs::path lz4 = dir / "lz4.tdpk";
+    stream::PackSettings compressed;
+    compressed.codec = stream::Codec::Lz4;
+    const stream::PackInfo info =
+        writePack(*sample("sample:points=2000,frames=3"), lz4, compressed);
+    ASSERT_EQ(info.frames[1].codec, stream::Codec::Lz4);
+    std::vector<std::uint8_t> bytes = readAll(lz4);
+    for (std::uint64_t b = 0; b < info.frames[1].storedBytes; b += 7)
+        bytes[info.frames[1].offset + b] ^= 0x5a;
+    matchChecksums(bytes, 1);
+    writeAll(lz4, bytes);
+    auto damaged = stream::verifyPack(lz4);
+    ASSERT_TRUE(damaged) << damaged.error();
+    ASSERT_EQ(damaged.value().size(), 1u);
+    EXPECT_EQ(damaged.value()[0].frame, 1);
+    EXPECT_NE(damaged.value()[0].reason.find("frame 1 (sample frame 1): lz4 data does not "
+                                             "decompress"),
+              std::string::npos)
+        << damaged.value()[0].reason;
+
+    // A mesh frame (uncompressed) whose first triangle names a vertex it does not have:
+    // decodes, but the player would refuse it (render::validateScene).
+    const fs::path mesh = dir / "mesh.tdpk";
+    const stream::PackInfo meshInfo =
+        writePack(*sample("sample:mesh,points=2000,frames=2"), mesh, {});
+    bytes = readAll(mesh);
+    stream::BlockHeader h;
+    std::memcpy(&h, bytes.data() + meshInfo.frames[0].offset, sizeof(h));
+    ASSERT_GT(h.indexCount, 0u);
+    const std::uint32_t outOfRange = h.vertexCount + 5;
+    std::memcpy(bytes.data() + meshInfo.frames[0].offset + h.indicesOffset, &outOfRange, 4);
+    matchChecksums(bytes, 0);
+    writeAll(mesh, bytes);
+    damaged = stream::verifyPack(mesh);
+    ASSERT_TRUE(damaged) << damaged.error();
+    ASSERT_EQ(damaged.value().size(), 1u);
+    EXPECT_EQ(damaged.value()[0].frame, 0);
+    EXPECT_NE(damaged.value()[0].reason.find("triangle index"), std::string::npos)
+        << damaged.value()[0].reason;
+}
+
+TEST(Pack, WriterMakesAMissingFolderAndRemovesWhatKilledWritersLeft)
+{
+    const fs::path dir = freshFolder("folders");
+    // A writer killed before it finished (no destructor ran) leaves its temporary behind.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        auto file = AtomicFile::create(dir / "seq.tdpk", Replace::No);
+        if (file)
+            (void)file.value().write(std::string("half a pack"));
+        std::_Exit(file ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    std::vector<fs::path> left;
+    for (const auto& entry : fs::directory_iterator(dir))
+        left.push_back(entry.path());
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_TRUE(isTemporaryName(left[0].filename().string()));
+
+    writePack(*sample("sample:points=100,frames=1"), dir / "seq.tdpk", {});
+    EXPECT_FALSE(fs::exists(left[0])) << "the killed writer's temporary is still there";
+    // A folder that does not exist yet is made, as every other output's.
+    const fs::path nested = dir / "missing" / "deeper" / "x.tdpk";
+    writePack(*sample("sample:points=100,frames=1"), nested, {});
+    EXPECT_TRUE(stream::readPackInfo(nested));
+}
+
+TEST(Pack, RefusesFrameRatesNoClockShouldRun)
+{
+    const fs::path dir = freshFolder("rates");
+    stream::PackSettings slow;
+    slow.fps = 1e-6;
+    auto refused = stream::PackWriter::create(dir / "slow.tdpk", slow);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().find("frame rate 1e-06 lies outside 0.001..1000"), std::string::npos)
+        << refused.error();
+    // A header forged to 1e-6 fps plans 3e8 output frames of a 300-frame sequence.
+    const fs::path good = dir / "good.tdpk";
+    writePack(*sample("sample:points=100,frames=2"), good, {});
+    std::vector<std::uint8_t> bytes = readAll(good);
+    const double rate = 1e-6;
+    std::memcpy(bytes.data() + offsetof(stream::PackHeader, fps), &rate, sizeof(rate));
+    matchChecksums(bytes);
+    writeAll(dir / "forged.tdpk", bytes);
+    auto read = stream::readPackInfo(dir / "forged.tdpk");
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().find("frame rate 1e-06 fps lies outside 0.001..1000"), std::string::npos)
+        << read.error();
+}
+
+TEST(Pack, ANamedPipeIsRefusedNotWaitedOn)
+{
+    // Opening a FIFO that nobody writes blocks until someone does: a pack reader must not.
+    const fs::path dir = freshFolder("fifo");
+    const fs::path fifo = dir / "seq.tdpk";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto read = stream::readPackInfo(fifo);
+    ASSERT_FALSE(read);
+    EXPECT_NE(read.error().find("not a regular file"), std::string::npos) << read.error();
+    EXPECT_FALSE(stream::isPackFile(fifo));
+    EXPECT_FALSE(stream::verifyPack(fifo));
 }

@@ -34,7 +34,6 @@ inline render::Camera fittedCamera(const io::Bounds& bounds)
 
 struct FrameStack {
     render::SceneRenderer renderer;
-    std::unique_ptr<postfx::PostProcessor> processor;
     profile::Profiler profiler;
     frame::Frame frame;
 
@@ -42,8 +41,8 @@ struct FrameStack {
     FrameStack(int width, int height, render::ColorFormat format = render::ColorFormat::Rgba8,
                bool profile = false, const interop::InteropStatus& doctor = {},
                postfx::BackendChoice choice = postfx::BackendChoice::Host)
-        : renderer(width, height, format, true), processor(makeProcessor(choice, doctor)),
-          profiler(options(profile)), frame(renderer, *processor, profiler)
+        : renderer(width, height, format, true), profiler(options(profile)),
+          frame(renderer, residence(choice, doctor), profiler)
     {}
 
     /// Renders one frame and reads the presented image back (blocking: tests only).
@@ -56,13 +55,12 @@ struct FrameStack {
     }
 
 private:
-    static std::unique_ptr<postfx::PostProcessor> makeProcessor(postfx::BackendChoice choice,
-                                                                const interop::InteropStatus& d)
+    static frame::Residence residence(postfx::BackendChoice choice, const interop::InteropStatus& d)
     {
-        auto processor = postfx::PostProcessor::create(choice, d);
-        if (!processor)
-            ADD_FAILURE() << processor.error();
-        return processor ? std::move(processor.value()) : nullptr;
+        auto chosen = frame::chooseResidence(choice, d);
+        if (!chosen)
+            ADD_FAILURE() << chosen.error();
+        return chosen ? chosen.value() : frame::Residence{};
     }
     static profile::ProfilerOptions options(bool profile)
     {

@@ -1,10 +1,10 @@
-#include "engine/frame/Progress.h"
+#include "engine/core/Progress.h"
 
 #include <unistd.h>
 
 #include <fmt/format.h>
 
-namespace tandem::frame {
+namespace tandem {
 
 Progress::Progress(std::string label, std::uint64_t total, bool enabled, std::FILE* out)
     : m_label(std::move(label)), m_total(total), m_enabled(enabled), m_out(out),
@@ -55,4 +55,4 @@ void Progress::finish(std::uint64_t done)
     std::fflush(m_out);
 }
 
-} // namespace tandem::frame
+} // namespace tandem

@@ -1,6 +1,6 @@
-// The progress line of a long headless run on stderr: frames done of the total, frames per
-// second, time left. On a terminal it rewrites one line (\r) a few times a second; into a log it
-// prints a line every few seconds. Render thread.
+// The progress line of a long run on stderr (headless renders, tandem-pack): frames done of the
+// total, frames per second, time left. On a terminal it rewrites one line (\r) a few times a
+// second; into a log it prints a line every few seconds. One thread at a time.
 #pragma once
 
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-namespace tandem::frame {
+namespace tandem {
 
 class Progress {
 public:
@@ -34,4 +34,4 @@ private:
     std::chrono::steady_clock::time_point m_last;
 };
 
-} // namespace tandem::frame
+} // namespace tandem
