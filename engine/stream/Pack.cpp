@@ -17,6 +17,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include "engine/core/Plural.h"
 #include "engine/stream/Block.h"
 
 namespace tandem::stream {
@@ -205,8 +206,9 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
                                 h.fileBytes));
     if (h.frameCount == 0)
         return fail(fmt::format("{}: the pack has no frames", file));
-    if (!(std::isfinite(h.fps) && h.fps > 0.0))
-        return fail(fmt::format("{}: bad frame rate {} in the header", file, h.fps));
+    if (!isFrameRate(h.fps))
+        return fail(fmt::format("{}: bad frame rate {} in the header ({:g} to {:g} fps)", file,
+                                h.fps, MinFps, MaxFps));
     const std::uint64_t entriesBytes = std::uint64_t{h.frameCount} * sizeof(PackEntry);
     if (h.indexOffset < PackAlign || h.indexOffset > h.fileBytes ||
         h.indexBytes > h.fileBytes - h.indexOffset || h.indexBytes < entriesBytes)
@@ -482,7 +484,8 @@ public:
             what += ", compressed";
         if (m_info.flags & PackHasQuantizedFrames)
             what += ", u16 positions";
-        return fmt::format("pack {} ({} frames{})", m_fileName, m_info.frameCount(), what);
+        return fmt::format("pack {} ({}{})", m_fileName,
+                           counted(m_info.frameCount(), "frame", "frames"), what);
     }
     int frameCount() const override { return m_info.frameCount(); }
     double fps() const override { return m_info.fps; }
@@ -595,8 +598,9 @@ Result<std::unique_ptr<PackWriter>> PackWriter::create(const fs::path& path,
     if (!settings.overwrite && fs::exists(path, ec))
         return fail(
             fmt::format("{}: already exists (pass --overwrite to replace it)", path.string()));
-    if (!(std::isfinite(settings.fps) && settings.fps > 0.0))
-        return fail(fmt::format("{}: bad frame rate {}", path.string(), settings.fps));
+    if (!isFrameRate(settings.fps))
+        return fail(fmt::format("{}: bad frame rate {} ({:g} to {:g} fps)", path.string(),
+                                settings.fps, MinFps, MaxFps));
     const fs::path folder = path.parent_path().empty() ? fs::path(".") : path.parent_path();
     if (!fs::is_directory(folder, ec))
         return fail(fmt::format("{}: folder {} does not exist", path.string(), folder.string()));
