@@ -15,7 +15,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "engine/app/CliRange.h"
 #include "engine/core/Log.h"
+#include "engine/core/Plural.h"
 #include "engine/core/StopSignal.h"
 #include "engine/frame/Progress.h"
 #include "engine/stream/Open.h"
@@ -59,8 +61,8 @@ std::string tally(const stream::PackInfo& info, T stream::PackFrame::*field, Nam
     for (const stream::PackFrame& f : info.frames)
         ++counts[static_cast<int>(f.*field)];
     if (counts.size() == 1)
-        return fmt::format("{} (all {} frames)", name(static_cast<T>(counts.begin()->first)),
-                           info.frameCount());
+        return fmt::format("{} (all {})", name(static_cast<T>(counts.begin()->first)),
+                           counted(info.frameCount(), "frame", "frames"));
     std::string text;
     for (const auto& [value, n] : counts)
         text += fmt::format("{}{} {}", text.empty() ? "" : ", ", name(static_cast<T>(value)), n);
@@ -109,7 +111,8 @@ int verify(const std::string& file, bool quiet)
         return exitWith(ExitInput, damaged.error());
     progress.finish(static_cast<std::uint64_t>(total));
     if (damaged.value().empty()) {
-        fmt::print("{}: {} frames, every checksum matches\n", file, total);
+        fmt::print("{}: {}, every checksum matches\n", file,
+                   counted(static_cast<std::uint64_t>(total), "frame", "frames"));
         return ExitOk;
     }
     std::string list;
@@ -118,8 +121,10 @@ int verify(const std::string& file, bool quiet)
                    info.value().frames[static_cast<std::size_t>(i)].name);
         list += fmt::format("{}{}", list.empty() ? "" : ", ", i);
     }
-    return exitWith(ExitInput, fmt::format("{}: {} of {} frames damaged: {}", file,
-                                           damaged.value().size(), total, list));
+    return exitWith(ExitInput,
+                    fmt::format("{}: {} of {} damaged: {}", file, damaged.value().size(),
+                                counted(static_cast<std::uint64_t>(total), "frame", "frames"),
+                                list));
 }
 
 struct ConvertOptions {
@@ -237,8 +242,8 @@ int convert(const ConvertOptions& o)
             lock.unlock();
             stopWorkers();
             // The writer, destroyed on return, removes its temporary file.
-            log::warning("{}: stopped after {} of {} frames; nothing written", strsignal(signal), i,
-                         count);
+            log::warning("{}: stopped after {} of {}; nothing written", strsignal(signal), i,
+                         counted(static_cast<std::uint64_t>(count), "frame", "frames"));
             return 128 + signal;
         }
         Result<stream::EncodedFrame> frame = std::move(ready.at(i));
@@ -283,14 +288,15 @@ int convert(const ConvertOptions& o)
         log::warning("--positions u16 applies to mesh frames; {} point-cloud frames keep f32 "
                      "positions",
                      f32);
-    fmt::print("tandem-pack: wrote {}: {} frames from {}, {:.1f} MB of blocks -> {:.1f} MB stored "
-               "(ratio {:.2f}:1, {}, {} positions), {} threads, {:.2f} s, {:.1f} MB/s\n",
-               o.output, count, source.description(), static_cast<double>(blocks) / 1e6,
-               static_cast<double>(stored) / 1e6,
+    fmt::print("tandem-pack: wrote {}: {} from {}, {:.1f} MiB of blocks -> {:.1f} MiB stored "
+               "(ratio {:.2f}:1, {}, {} positions), {}, {:.2f} s, {:.1f} MiB/s\n",
+               o.output, counted(static_cast<std::uint64_t>(count), "frame", "frames"),
+               source.description(), mib(blocks), mib(stored),
                static_cast<double>(blocks) /
                    static_cast<double>(std::max<std::uint64_t>(stored, 1)),
-               tally(info, &stream::PackFrame::codec, stream::codecName), positions, threads,
-               seconds, static_cast<double>(blocks) / 1e6 / std::max(seconds, 1e-9));
+               tally(info, &stream::PackFrame::codec, stream::codecName), positions,
+               counted(static_cast<std::uint64_t>(threads), "thread", "threads"), seconds,
+               mib(blocks) / std::max(seconds, 1e-9));
     return ExitOk;
 }
 
@@ -322,7 +328,7 @@ int main(int argc, char** argv)
     cli.add_option("--threads", o.threads, "threads loading and encoding frames (default: all)")
         ->check(CLI::Range(1u, 1024u));
     auto* fps = cli.add_option("--fps", o.fps, "frames per second (default: the source's)")
-                    ->check(CLI::Range(1e-6, 1000.0));
+                    ->check(app::CliRange(stream::MinFps, stream::MaxFps));
     cli.add_flag("--overwrite", o.overwrite, "replace an existing output file");
     cli.add_flag("-q,--quiet", o.quiet, "no progress line");
     auto* verifyOption = cli.add_option("--verify", verifyFile,
