@@ -376,9 +376,13 @@ std::string shortJson(const nlohmann::json& value)
         return fmt::format("a list of {} entr{}", value.size(), value.size() == 1 ? "y" : "ies");
     if (value.is_object())
         return fmt::format("an object of {} key{}", value.size(), value.size() == 1 ? "" : "s");
+    // Cut at 60 bytes, a string may end inside a character: written with a replacement then.
+    constexpr auto replace = nlohmann::json::error_handler_t::replace;
     if (value.is_string() && value.get_ref<const std::string&>().size() > 60)
-        return nlohmann::json(value.get_ref<const std::string&>().substr(0, 60)).dump() + "…";
-    return value.dump();
+        return nlohmann::json(value.get_ref<const std::string&>().substr(0, 60))
+                   .dump(-1, ' ', false, replace) +
+               "…";
+    return value.dump(-1, ' ', false, replace);
 }
 
 Result<std::unique_ptr<Source>> openManifest(const std::string& spec,

@@ -313,6 +313,9 @@ TEST(FolderSource, ManifestErrorsNameTheManifestAndTheProblem)
          "\"fps\" must be a number from 0.1 to 1000, not a list of 1 entry"},
         {R"({"frames": [{"file": {"a": [1, 2], "b": 2}}]})",
          "frames[0].file must be a file name (a non-empty string), not an object of 2 keys"},
+        // A long string is cut, also inside a character of several bytes.
+        {"{\"frames\": [\"a.ply\"], \"fps\": \"" + std::string(59, 'x') + "\u00e9\u00e9\"}",
+         "not \"" + std::string(59, 'x') + "\ufffd\"…"},
         {R"({"frames": ["a.ply"], "textures": []})", "\"textures\" must be a list as long"},
         {R"({"frames": [{"file": "a.ply", "texture": "t.png"}], "textures": ["u.png"]})",
          "a texture both in"},
