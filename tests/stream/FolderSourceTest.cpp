@@ -1,11 +1,13 @@
 // File sequences: every kind of spec (folder, glob, printf pattern, manifest, single file), their
-// order and failures, and loads that decode a file into a block naming the file when it is bad.
+// order and failures, names that are no regular file, and loads that decode a file into a block
+// naming the file when it is bad; the frame-rate range of packs and the sample too.
 #include "engine/stream/FolderSource.h"
 
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -14,8 +16,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/core/File.h"
 #include "engine/io/Image.h"
 #include "engine/stream/Block.h"
+#include "engine/stream/Open.h"
+#include "engine/stream/Pack.h"
 #include "tests/support/TempDir.h"
 
 using namespace tandem;
@@ -363,6 +368,33 @@ TEST(FolderSource, BadFrameRateOption)
     expectFailure(open(dir.path(), {NAN, true}), "out of range");
     EXPECT_TRUE(open(dir.path(), {0.1, true}));
     EXPECT_TRUE(open(dir.path(), {1000.0, true}));
+}
+
+TEST(OpenSource, APackOrSampleOfAFrameRateOutOfRangeIsRefused)
+{
+    // A pack whose header says 1e-6 fps (a frame every 11 days), its checksum made to match.
+    test::TempDir dir;
+    const fs::path seed =
+        fs::path(TANDEM_SOURCE_DIR) / "tests" / "fuzz" / "seeds" / "pack" / "points_none.tdpk";
+    auto bytes = readFile(seed);
+    ASSERT_TRUE(bytes) << bytes.error();
+    stream::PackHeader h;
+    std::memcpy(&h, bytes.value().data(), sizeof h);
+    ASSERT_TRUE(stream::openSource(seed.string(), {})) << "the seed pack opens";
+    h.fps = 1e-6;
+    h.headerCrc = 0;
+    h.headerCrc = stream::packCrc32({reinterpret_cast<const std::uint8_t*>(&h), sizeof h});
+    std::memcpy(bytes.value().data(), &h, sizeof h);
+    const fs::path slow =
+        dir.write("slow.tdpk", std::string(bytes.value().begin(), bytes.value().end()));
+    auto pack = stream::openSource(slow.string(), {});
+    ASSERT_FALSE(pack);
+    EXPECT_NE(pack.error().find("slow.tdpk: bad frame rate 1e-06 in the header (0.1 to 1000 fps)"),
+              std::string::npos)
+        << pack.error();
+    auto sample = stream::openSource("sample:fps=0.01", {});
+    ASSERT_FALSE(sample);
+    EXPECT_NE(sample.error().find("fps 0.1 to 1000"), std::string::npos) << sample.error();
 }
 
 TEST(FolderSource, NamesThatAreNoRegularFileAreSkippedOrRefusedNotRead)
