@@ -180,6 +180,13 @@ listFrames(const fs::path& folder, const std::string& shown, Keep keep)
     return result;
 }
 
+/// What a "no frames" failure adds when the listing skipped names that are no regular file:
+/// "; " and its warning.
+template <class T> std::string skippedNote(const Result<T>& listing)
+{
+    return listing.warnings().empty() ? std::string() : "; " + listing.warnings()[0];
+}
+
 /// `source` with the warnings of `from` (listing the frames) passed on.
 template <class T>
 Result<std::unique_ptr<Source>> withWarnings(std::unique_ptr<Source> source, const Result<T>& from)
@@ -197,7 +204,7 @@ Result<std::unique_ptr<Source>> openFolder(const std::string& spec, double fps)
         return fail(frames.error());
     if (frames.value().empty())
         return fail(fmt::format("{}: no frames (.ply or .obj files) in this folder{}", spec,
-                                frames.warnings().empty() ? "" : "; " + frames.warnings()[0]));
+                                skippedNote(frames)));
     const std::string shown = spec.ends_with('/') ? spec : spec + "/";
     const std::string what = fmt::format("folder {} ({}", shown, fileKinds(frames.value()));
     return withWarnings(makeSource(std::move(frames.value()), fps, what), frames);
@@ -218,7 +225,7 @@ Result<std::unique_ptr<Source>> openGlob(const std::string& spec, double fps)
         return fail(frames.error());
     if (frames.value().empty())
         return fail(fmt::format("{}: no .ply or .obj file matches the pattern{}", spec,
-                                frames.warnings().empty() ? "" : "; " + frames.warnings()[0]));
+                                skippedNote(frames)));
     const std::string what = fmt::format("pattern {} ({}", spec, fileKinds(frames.value()));
     return withWarnings(makeSource(std::move(frames.value()), fps, what), frames);
 }
@@ -299,7 +306,7 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
     if (present.empty())
         return fail(fmt::format("{}: no frames: no file in {} matches the pattern{}", spec,
                                 folder.empty() ? std::string(".") : folder.string(),
-                                listed.warnings().empty() ? "" : "; " + listed.warnings()[0]));
+                                skippedNote(listed)));
     const long long first = present.begin()->first;
     const long long last = present.rbegin()->first;
     const long long missing = last - first + 1 - static_cast<long long>(present.size());

@@ -444,6 +444,13 @@ TEST(FolderSource, NamesThatAreNoRegularFileAreSkippedOrRefusedNotRead)
     expectFailure(open(fifo), "frame_1.ply: is a FIFO (named pipe), not a file or folder of "
                               "frames");
     expectFailure(open(dir.path() / "seq" / "z.ply"), "is a character device");
+    // A folder of nothing else says why it has no frames.
+    fs::create_directories(dir.path() / "only");
+    ASSERT_EQ(::mkfifo((dir.path() / "only" / "f.ply").c_str(), 0600), 0);
+    expectFailure(open(dir.path() / "only"), "no frames (.ply or .obj files) in this folder; " +
+                                                 (dir.path() / "only").string() +
+                                                 ": skipped 1 name that is not a regular file: "
+                                                 "f.ply (a FIFO (named pipe))");
 }
 
 TEST(FolderSource, LoadRoundTripsThroughABlock)
