@@ -52,9 +52,10 @@ Result<bool> addTexture(const fs::path& path, const MeshLoadOptions& options, Me
     mesh.textureFile.clear();
     if (!textured) {
         if (!file.empty())
-            warnings.push_back(fmt::format("{}: texture {} not drawn: the mesh has no texture "
-                                           "coordinates",
-                                           path.string(), file.filename().string()));
+            warnings.push_back(
+                fmt::format("{}: texture {} not drawn: {}", path.string(), file.filename().string(),
+                            mesh.isPointCloud() ? "points are not textured"
+                                                : "the mesh has no texture coordinates"));
         return true;
     }
     if (file.empty())

@@ -216,10 +216,17 @@ TEST(MeshLoader, AGivenTextureWinsAndFailsTheLoadWhenItCannotBeRead)
     auto points = loadMesh(dir.write("p.obj", "v 0 0 0\nv 1 0 0\n"), {dir.path() / "f.png"});
     ASSERT_TRUE(points) << points.error();
     ASSERT_EQ(points.warnings().size(), 1u);
-    EXPECT_NE(points.warnings()[0].find("texture f.png not drawn: the mesh has no texture "
-                                        "coordinates"),
+    EXPECT_NE(points.warnings()[0].find("texture f.png not drawn: points are not textured"),
               std::string::npos)
         << points.warnings()[0];
+    auto plain = loadMesh(dir.write("plain.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
+                          {dir.path() / "f.png"});
+    ASSERT_TRUE(plain) << plain.error();
+    ASSERT_EQ(plain.warnings().size(), 1u);
+    EXPECT_NE(plain.warnings()[0].find("texture f.png not drawn: the mesh has no texture "
+                                       "coordinates"),
+              std::string::npos)
+        << plain.warnings()[0];
 }
 
 TEST(MeshLoader, AFifoOrADeviceNamedLikeAMeshIsRefusedNotRead)
