@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes tandem's readers with libFuzzer under AddressSanitizer + UndefinedBehaviorSanitizer
-# (the sanitize preset, clang): the PLY reader, the OBJ path, sequence manifests, camera paths,
-# the pack reader and --verify, and the --postfx chain parser (tests/fuzz/Targets.h). Each
+# (the sanitize preset, clang): the PLY reader, the OBJ path, material libraries, sequence
+# manifests, camera paths, the pack reader and --verify, and the --postfx chain parser
+# (tests/fuzz/Targets.h). Each
 # target starts from its seeds (tests/fuzz/seeds/<target>, the test files of that format and the
 # committed regressions) and keeps its corpus in build-sanitize/fuzz/<target>/corpus between
 # runs. A crash, a hang (an input over 10 s) or a sanitizer report fails the run and leaves the
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(ply obj manifest camera_path pack chain)
+[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain)
 build=build-sanitize
 executables=()
 for t in "${targets[@]}"; do executables+=("tandem-fuzz-$t"); done
@@ -35,6 +36,7 @@ seeds() {
     case "$1" in
         ply) find tests/data assets -name '*.ply' -size -100k ;;
         obj) find tests/data assets -name '*.obj' -size -100k ;;
+        mtl) find tests/data assets -name '*.mtl' -size -100k ;;
         manifest) find tests/data -name '*.json' ;;
         pack) find tests/data -name '*.tdpk' ;;
     esac

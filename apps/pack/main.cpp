@@ -18,7 +18,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "engine/app/CliRange.h"
 #include "engine/core/Log.h"
+#include "engine/core/Plural.h"
 #include "engine/core/Printable.h"
 #include "engine/core/Progress.h"
 #include "engine/core/StopSignal.h"
@@ -76,8 +78,8 @@ std::string tally(const stream::PackInfo& info, T stream::PackFrame::*field, Nam
     for (const stream::PackFrame& f : info.frames)
         ++counts[static_cast<int>(f.*field)];
     if (counts.size() == 1)
-        return fmt::format("{} (all {} frames)", name(static_cast<T>(counts.begin()->first)),
-                           info.frameCount());
+        return fmt::format("{} (all {})", name(static_cast<T>(counts.begin()->first)),
+                           counted(info.frameCount(), "frame", "frames"));
     std::string text;
     for (const auto& [value, n] : counts)
         text += fmt::format("{}{} {}", text.empty() ? "" : ", ", name(static_cast<T>(value)), n);
@@ -126,7 +128,8 @@ int verify(const std::string& file, bool quiet)
         return exitWith(ExitInput, damaged.error());
     progress.finish(static_cast<std::uint64_t>(total));
     if (damaged.value().empty()) {
-        fmt::print("{}: {} frames, each checksum matches and each frame decodes\n", file, total);
+        fmt::print("{}: {}, each checksum matches and each frame decodes\n", file,
+                   counted(static_cast<std::uint64_t>(total), "frame", "frames"));
         return ExitOk;
     }
     std::string list;
@@ -134,8 +137,10 @@ int verify(const std::string& file, bool quiet)
         fmt::print(stderr, "{}: {}\n", file, printable(d.reason));
         list += fmt::format("{}{}", list.empty() ? "" : ", ", d.frame);
     }
-    return exitWith(ExitInput, fmt::format("{}: {} of {} frames damaged: {}", file,
-                                           damaged.value().size(), total, list));
+    return exitWith(ExitInput,
+                    fmt::format("{}: {} of {} damaged: {}", file, damaged.value().size(),
+                                counted(static_cast<std::uint64_t>(total), "frame", "frames"),
+                                list));
 }
 
 struct ConvertOptions {
@@ -340,14 +345,15 @@ int convert(const ConvertOptions& o)
         log::warning("--positions u16 applies to mesh frames; {} point-cloud frames keep f32 "
                      "positions",
                      f32);
-    fmt::print("tandem-pack: wrote {}: {} frames from {}, {:.1f} MB of blocks -> {:.1f} MB stored "
-               "(ratio {:.2f}:1, {}, {} positions), {} threads, {:.2f} s, {:.1f} MB/s\n",
-               o.output, count, source.description(), static_cast<double>(blocks) / 1e6,
-               static_cast<double>(stored) / 1e6,
+    fmt::print("tandem-pack: wrote {}: {} from {}, {:.1f} MiB of blocks -> {:.1f} MiB stored "
+               "(ratio {:.2f}:1, {}, {} positions), {}, {:.2f} s, {:.1f} MiB/s\n",
+               o.output, counted(static_cast<std::uint64_t>(count), "frame", "frames"),
+               source.description(), mib(blocks), mib(stored),
                static_cast<double>(blocks) /
                    static_cast<double>(std::max<std::uint64_t>(stored, 1)),
-               tally(info, &stream::PackFrame::codec, codecName), positions, threads, seconds,
-               static_cast<double>(blocks) / 1e6 / std::max(seconds, 1e-9));
+               tally(info, &stream::PackFrame::codec, codecName), positions,
+               counted(static_cast<std::uint64_t>(threads), "thread", "threads"), seconds,
+               mib(blocks) / std::max(seconds, 1e-9));
     return ExitOk;
 }
 
@@ -385,11 +391,11 @@ int main(int argc, char** argv)
                        "; point-cloud frames keep f32");
     cli.add_option("--threads", o.threads, "threads loading and encoding frames (default: all)")
         ->check(CLI::Range(1u, 1024u));
-    const auto rate = CLI::Range(stream::MinSequenceFps, stream::MaxSequenceFps);
+    const auto rate = app::CliRange(stream::MinFps, stream::MaxFps);
     auto* sequenceFps =
         cli.add_option("--sequence-fps", o.fps,
                        "frames per second of the sequence clock written into the pack (default: "
-                       "the source's), as tandem-viewer's --sequence-fps")
+                       "the source's; 0.1 to 1000), as tandem-viewer's --sequence-fps")
             ->check(rate);
     // tandem-pack's old name for it. Kept, with a warning, for scripts written against it:
     // tandem-pack has no output rate, so it cannot mean tandem-viewer's --fps.

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/app/Batch.h"
+#include "engine/app/CliRange.h"
 #include "engine/app/Options.h"
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
@@ -48,12 +49,12 @@ int main(int argc, char** argv)
     cli.add_option("--cache-mb", cacheMb,
                    "staging memory for loaded frames, MiB (default 1024): host memory stays "
                    "within it whatever the sequence length")
-        ->check(CLI::Range(16.0, 1048576.0));
+        ->check(app::CliRange(16.0, 1048576.0));
     double gpuMemoryMb = 0.0;
     cli.add_option("--gpu-memory-mb", gpuMemoryMb,
                    "GPU memory the streamed frames' buffers may take, MiB (both buffer sets; "
                    "default: what the GPU has free); a frame that needs more is skipped, named")
-        ->check(CLI::Range(1.0, 1048576.0));
+        ->check(app::CliRange(1.0, 1048576.0));
     cli.add_option(
            "--loader-threads", settings.stream.loaderThreads,
            "threads reading and decoding frames (default: three quarters of the cores, 1 to 12)")
@@ -72,7 +73,7 @@ int main(int argc, char** argv)
     cli.add_option("--sequence-fps", settings.sequence.fps,
                    "frame rate of a folder or pattern of files (default 30; a manifest or pack "
                    "says its own)")
-        ->check(CLI::Range(0.001, 1000.0));
+        ->check(app::CliRange(stream::MinFps, stream::MaxFps));
     app::BatchOptions batch;
     app::addBatchOptions(cli, batch);
     app::addCommonOptions(cli, options);
@@ -113,8 +114,19 @@ int main(int argc, char** argv)
         }
         // Headless, the session knows the run's length from the start (--capture-frame is
         // checked against it).
-        if (options.headless && options.frames <= 0)
+        if (options.headless && options.frames <= 0) {
             options.frames = app::SequenceRun::headlessFrames(settings, *source.value());
+            // Every planned frame's name is checked before the run: bound what that can take.
+            if (options.frames > stream::MaxPlannedFrames)
+                return app::exitWith(
+                    app::ExitUsage,
+                    fmt::format("{}: {} frames at {:g} fps played at speed {:g} into {:g} fps "
+                                "output plan {} output frames, more than {}: give --frames or "
+                                "--every-frame",
+                                spec, source.value()->frameCount(), source.value()->fps(),
+                                settings.speed, settings.outputFps, options.frames,
+                                stream::MaxPlannedFrames));
+        }
         app::OpenFailure failure;
         auto session = app::Session::open({"tandem-viewer", ""}, options, argv, failure);
         if (!session)

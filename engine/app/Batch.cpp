@@ -10,6 +10,7 @@
 #include "engine/core/AtomicFile.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/Plural.h"
 #include "engine/frame/FrameWriter.h"
 
 namespace tandem::app {
@@ -225,8 +226,8 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
         return std::shared_ptr<const BatchPlan>();
     }
     if (plan.value().skipped() > 0)
-        log::info("resuming: {} frames already written, {} to render", plan.value().skipped(),
-                  plan.value().jobs().size());
+        log::info("resuming: {} already written, {} to render",
+                  counted(plan.value().skipped(), "frame", "frames"), plan.value().jobs().size());
     auto shared = std::make_shared<const BatchPlan>(std::move(plan.value()));
     options.keepExisting = batch.resume;
     options.frames = static_cast<int>(shared->jobs().size());

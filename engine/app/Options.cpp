@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "engine/app/CliRange.h"
 #include "engine/capture/CaptureOptions.h"
 #include "engine/core/AtomicFile.h"
 #include "engine/core/Error.h"
@@ -29,7 +30,7 @@ void addCommonOptions(CLI::App& cli, CommonOptions& o)
     cli.add_option("--video", o.video,
                    "write an H.264 video (FILE.mp4) through ffmpeg instead of frame files");
     cli.add_option("--fps", o.fps, "frame rate of --video")
-        ->check(CLI::Range(0.1, 1000.0))
+        ->check(CliRange(0.1, 1000.0))
         ->capture_default_str();
     cli.add_option("--output-threads", o.outputThreads,
                    "threads encoding and writing frames (default: one per core but one)");
@@ -54,7 +55,7 @@ void addCommonOptions(CLI::App& cli, CommonOptions& o)
     cli.add_option("--device", o.device, "CUDA device index (default: the first)");
     cli.add_option("--point-size", o.pointSize,
                    "splat diameter in pixels for point clouds (round, 1 to 64)")
-        ->check(CLI::Range(1.0f, 64.0f))
+        ->check(CliRange(1.0f, 64.0f))
         ->capture_default_str();
     cli.add_option("--point-world-size", o.pointWorldSize,
                    "splat diameter in world units, shrinking with distance (1 to 64 pixels); "

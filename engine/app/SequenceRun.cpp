@@ -16,6 +16,7 @@
 #include "engine/app/Session.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/Plural.h"
 #include "engine/cuda/Device.h"
 #include "engine/frame/Frame.h"
 #include "engine/gl/Gl.h"
@@ -185,9 +186,11 @@ void SequenceRun::startPlayer()
         frame.addPass(m_player->joinPass());
     }
     const stream::StreamStats s = m_player->streamStats();
-    log::info("streaming: {} loader threads, {} staging slots, {:.0f} of {:.0f} MiB{}, upload {}",
-              s.loaderThreads, s.slots, s.allocatedBytes / 1048576.0, s.budgetBytes / 1048576.0,
-              s.pinned ? " page-locked" : "", stream::uploadPathName(path));
+    log::info("streaming: {}, {}, {:.0f} of {:.0f} MiB{}, upload {}",
+              counted(s.loaderThreads, "loader thread", "loader threads"),
+              counted(s.slots, "staging slot", "staging slots"), s.allocatedBytes / 1048576.0,
+              s.budgetBytes / 1048576.0, s.pinned ? " page-locked" : "",
+              stream::uploadPathName(path));
     m_fitted = false;
     std::optional<io::Bounds> bounds = m_source->bounds();
     if (!bounds && m_settings.batch) {
@@ -269,8 +272,8 @@ void SequenceRun::bindKeys()
         const render::OrbitController& c = m_session.controller();
         const float frame = static_cast<float>(m_playback.frame());
         path->addKey({frame, c.yaw(), c.pitch(), c.distanceScale(), c.targetOffset()});
-        log::info("camera key at frame {} (yaw {:.1f}, pitch {:.1f}, distance {:.2f}); {} keys",
-                  frame, c.yaw(), c.pitch(), c.distanceScale(), path->keys.size());
+        log::info("camera key at frame {} (yaw {:.1f}, pitch {:.1f}, distance {:.2f}); {}", frame,
+                  c.yaw(), c.pitch(), c.distanceScale(), counted(path->keys.size(), "key", "keys"));
     });
     m_session.onKey(Key::P, [this] { saveCameraPath(); });
     m_session.onKey(Key::L, [this] {
@@ -304,7 +307,8 @@ void SequenceRun::saveCameraPath()
         if (!written)
             log::warning("P: {}", written.error());
         else
-            log::info("saved the camera path ({} keys) to {}", path->keys.size(), file.string());
+            log::info("saved the camera path ({}) to {}", counted(path->keys.size(), "key", "keys"),
+                      file.string());
         return;
     }
 }

@@ -10,6 +10,7 @@
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/Plural.h"
 #include "engine/core/Progress.h"
 #include "engine/core/StopSignal.h"
 #include "engine/cuda/Device.h"
@@ -23,6 +24,7 @@
 #include "engine/profile/Trace.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/SceneRenderer.h"
+#include "engine/render/SceneTexture.h"
 #include "engine/ui/Panels.h"
 
 namespace fs = std::filesystem;
@@ -308,7 +310,12 @@ Result<bool> Session::load(const std::vector<std::string>& files)
         log::info("{}: {} vertices, {} triangles{}{}", file, mesh.value().vertexCount(),
                   mesh.value().triangleCount(), mesh.value().colors.empty() ? "" : ", colours",
                   mesh.value().normals.empty() ? "" : ", normals");
-        scene.objects.push_back({fs::path(file).filename().string(), std::move(mesh.value())});
+        auto added =
+            render::addObject(scene, {fs::path(file).filename().string(), std::move(mesh.value())});
+        if (!added)
+            return fail(added.error());
+        for (const auto& warning : added.warnings())
+            log::warning("{}", warning);
     }
     m_files = paths;
     setScene(scene);
@@ -390,8 +397,8 @@ bool Session::nextFrame()
 {
     if (const int signal = stopSignal(); signal != 0 && m_interrupted == 0) {
         m_interrupted = signal;
-        log::warning("{}: stopping after {} frames; finishing the output", strsignal(signal),
-                     m_rendered);
+        log::warning("{}: stopping after {}; finishing the output", strsignal(signal),
+                     counted(m_rendered, "frame", "frames"));
     }
     if (m_quit || m_interrupted != 0 || (m_frames > 0 && m_index >= m_frames) || outputFailed())
         return false;
@@ -624,9 +631,11 @@ int Session::finish()
         m_progress->finish(m_writer ? m_writer->written() : static_cast<std::uint64_t>(m_rendered));
     if (m_writer && code == ExitOk && !nothingToKeep) {
         if (!m_output.video.empty())
-            log::info("wrote {} ({} frames)", m_output.video.string(), m_writer->written());
+            log::info("wrote {} ({})", m_output.video.string(),
+                      counted(m_writer->written(), "frame", "frames"));
         else
-            log::info("wrote {} frames to {}{}", m_writer->written(), m_output.dir.string(),
+            log::info("wrote {} to {}{}", counted(m_writer->written(), "frame", "frames"),
+                      m_output.dir.string(),
                       m_writer->framesExisting() > 0
                           ? fmt::format(" ({} more were written meanwhile by another run)",
                                         m_writer->framesExisting())
@@ -681,10 +690,11 @@ int Session::finish()
         if (m_writer && (nothingToKeep || m_writer->written() == 0))
             log::warning("interrupted: no frames were written");
         else if (m_writer && !m_output.video.empty())
-            log::warning("interrupted: {} holds the {} frames rendered before the signal",
-                         m_output.video.string(), m_writer->written());
+            log::warning("interrupted: {} holds the {} rendered before the signal",
+                         m_output.video.string(), counted(m_writer->written(), "frame", "frames"));
         else if (m_writer && m_writer->written() > 0)
-            log::warning("interrupted: {} complete frames in {} ({} .. {})", m_writer->written(),
+            log::warning("interrupted: {} in {} ({} .. {})",
+                         counted(m_writer->written(), "complete frame", "complete frames"),
                          m_output.dir.string(), m_writer->framePath(0).filename().string(),
                          m_writer->framePath(m_writer->written() - 1).filename().string());
         if (code == ExitOk)

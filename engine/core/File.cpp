@@ -2,13 +2,16 @@
 
 #include "engine/core/AtomicFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef TANDEM_SOURCE_DIR
@@ -21,50 +24,108 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// The type of a file from its stat() mode.
+fs::file_type typeOf(mode_t mode)
+{
+    if (S_ISREG(mode))
+        return fs::file_type::regular;
+    if (S_ISDIR(mode))
+        return fs::file_type::directory;
+    if (S_ISFIFO(mode))
+        return fs::file_type::fifo;
+    if (S_ISCHR(mode))
+        return fs::file_type::character;
+    if (S_ISBLK(mode))
+        return fs::file_type::block;
+    if (S_ISSOCK(mode))
+        return fs::file_type::socket;
+    return fs::file_type::unknown;
+}
+
 /// Reads `path` into memory: all of it, failing past `maxBytes` (`prefixOnly` false), or its
-/// first `maxBytes` bytes (`prefixOnly` true).
+/// first `maxBytes` bytes (`prefixOnly` true). Regular files only: the descriptor is opened
+/// without blocking (a FIFO with no writer would block open() forever) and checked with fstat
+/// before anything is read, so a FIFO, /dev/zero or a socket named like a frame is refused
+/// instead of hanging the reader or filling memory.
 Result<std::vector<std::uint8_t>> read(const fs::path& path, std::uint64_t maxBytes,
                                        bool prefixOnly)
 {
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        return fail(fmt::format("{}: no such file", path.string()));
-    if (fs::is_directory(status))
-        return fail(fmt::format("{}: is a directory, not a file", path.string()));
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file)
-        return fail(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ENOENT)
+            return fail(fmt::format("{}: no such file", path.string()));
+        return fail(fmt::format("{}: cannot open: {}", path.string(), std::strerror(err)));
+    }
     std::vector<std::uint8_t> bytes;
+    const auto done = [&](Result<std::vector<std::uint8_t>> result) {
+        ::close(fd);
+        return result;
+    };
+    struct stat info {};
+    if (::fstat(fd, &info) != 0)
+        return done(fail(fmt::format("{}: cannot stat: {}", path.string(), std::strerror(errno))));
+    if (S_ISDIR(info.st_mode))
+        return done(fail(fmt::format("{}: is a directory, not a file", path.string())));
+    if (!S_ISREG(info.st_mode))
+        return done(fail(fmt::format("{}: is {}, not a regular file: refused", path.string(),
+                                     fileTypeName(typeOf(info.st_mode)))));
+    // Blocking reads from here: a regular file never blocks for long.
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    if (!prefixOnly && size > maxBytes)
+        return done(
+            fail(fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes)));
+    bytes.reserve(static_cast<std::size_t>(std::min(size, maxBytes)));
     std::uint8_t chunk[1 << 16];
     for (;;) {
-        const std::size_t n = std::fread(chunk, 1, sizeof chunk, file);
-        if (n > 0) {
-            if (prefixOnly && bytes.size() + n >= maxBytes) {
-                bytes.insert(bytes.end(), chunk, chunk + (maxBytes - bytes.size()));
-                std::fclose(file);
-                return bytes;
-            }
-            if (bytes.size() + n > maxBytes) {
-                std::fclose(file);
-                return fail(
-                    fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes));
-            }
-            bytes.insert(bytes.end(), chunk, chunk + n);
-        }
-        if (n < sizeof chunk) {
-            const bool failed = std::ferror(file) != 0;
-            const int err = errno;
-            std::fclose(file);
-            if (failed)
-                return fail(fmt::format("{}: read error: {}", path.string(), std::strerror(err)));
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return done(
+                fail(fmt::format("{}: read error: {}", path.string(), std::strerror(errno))));
+        if (n == 0)
+            break;
+        const auto got = static_cast<std::size_t>(n);
+        if (prefixOnly && bytes.size() + got >= maxBytes) {
+            bytes.insert(bytes.end(), chunk, chunk + (maxBytes - bytes.size()));
             break;
         }
+        // The file may grow while it is read.
+        if (bytes.size() + got > maxBytes)
+            return done(
+                fail(fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes)));
+        bytes.insert(bytes.end(), chunk, chunk + got);
     }
-    return bytes;
+    return done(std::move(bytes));
 }
 
 } // namespace
+
+const char* fileTypeName(fs::file_type type)
+{
+    switch (type) {
+    case fs::file_type::regular:
+        return "a regular file";
+    case fs::file_type::directory:
+        return "a folder";
+    case fs::file_type::fifo:
+        return "a FIFO (named pipe)";
+    case fs::file_type::character:
+        return "a character device";
+    case fs::file_type::block:
+        return "a block device";
+    case fs::file_type::socket:
+        return "a socket";
+    case fs::file_type::symlink:
+        return "a symbolic link";
+    case fs::file_type::not_found:
+        return "missing (a broken link?)";
+    default:
+        return "not a regular file";
+    }
+}
 
 Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t maxBytes)
 {

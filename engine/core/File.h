@@ -12,9 +12,14 @@
 namespace tandem {
 
 /// Reads a whole file into memory. Fails with a message naming the file when it is missing, a
-/// directory, unreadable or larger than `maxBytes`.
+/// directory, unreadable or larger than `maxBytes`, and when it is no regular file (a FIFO,
+/// /dev/zero or a socket, also through a symbolic link: refused without blocking or reading).
 Result<std::vector<std::uint8_t>> readFile(const std::filesystem::path& path,
                                            std::uint64_t maxBytes = std::uint64_t{1} << 34);
+
+/// What a file of `type` is, for messages: "a FIFO (named pipe)", "a character device", "a
+/// folder", "a regular file", "missing" (a broken link, when status() followed one), …
+const char* fileTypeName(std::filesystem::file_type type);
 
 /// Reads the first `bytes` bytes of a file (all of it when shorter), failing as readFile does.
 Result<std::vector<std::uint8_t>> readFileStart(const std::filesystem::path& path,

@@ -10,6 +10,8 @@
 
 #include "engine/core/AtomicFile.h"
 
+#include "engine/core/File.h"
+
 namespace tandem::io {
 
 namespace fs = std::filesystem;
@@ -171,8 +173,14 @@ Result<bool> writePng16(const fs::path& path, int width, int height, const std::
 
 Result<Image> readImage(const fs::path& path)
 {
+    // Through readFile: regular files only (a FIFO named like a texture would block stb).
+    auto bytes = readFile(path, std::uint64_t{1} << 30);
+    if (!bytes)
+        return fail(bytes.error());
     int width = 0, height = 0, channels = 0;
-    stbi_uc* data = stbi_load(path.c_str(), &width, &height, &channels, 4);
+    stbi_uc* data =
+        stbi_load_from_memory(bytes.value().data(), static_cast<int>(bytes.value().size()), &width,
+                              &height, &channels, 4);
     if (!data)
         return fail(fmt::format("{}: cannot read image: {}", path.string(),
                                 stbi_failure_reason() ? stbi_failure_reason() : "unknown"));

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
+#include <string_view>
+#include <system_error>
 
 #include <fmt/format.h>
 
+#include "engine/core/File.h"
+#include "engine/io/Image.h"
 #include "engine/io/ObjReader.h"
 #include "engine/io/PlyReader.h"
 
@@ -13,38 +16,102 @@ namespace tandem::io {
 
 namespace {
 
-bool startsWithPlyMagic(const std::filesystem::path& path)
+namespace fs = std::filesystem;
+
+/// Whether the bytes start as a PLY file does ("ply" and a line end, after a UTF-8 byte-order
+/// mark if there is one).
+bool startsWithPlyMagic(std::string_view start)
 {
-    std::ifstream file(path, std::ios::binary);
-    char magic[4] = {};
-    file.read(magic, 4);
-    return file.gcount() == 4 && magic[0] == 'p' && magic[1] == 'l' && magic[2] == 'y' &&
-           (magic[3] == '\n' || magic[3] == '\r');
+    if (start.starts_with("\xEF\xBB\xBF"))
+        start.remove_prefix(3);
+    return start.starts_with("ply\n") || start.starts_with("ply\r");
+}
+
+/// The image beside `file` with its name (frame_0001.obj and frame_0001.png, .jpg or .jpeg), as
+/// capture pipelines that write textured meshes lay them out; empty when there is none.
+fs::path siblingTexture(const fs::path& file)
+{
+    for (const char* extension : {".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG"}) {
+        fs::path image = file;
+        image.replace_extension(extension);
+        std::error_code ec;
+        if (fs::is_regular_file(image, ec))
+            return image;
+    }
+    return {};
+}
+
+/// Gives `mesh` its texture (see loadMesh()), adding what is wrong with it to `warnings`.
+Result<bool> addTexture(const fs::path& path, const MeshLoadOptions& options, MeshData& mesh,
+                        std::vector<std::string>& warnings)
+{
+    if (mesh.positions.empty())
+        return true; // nothing left to draw (dropUnusableVertices())
+    const bool textured = !mesh.isPointCloud() && !mesh.texcoords.empty();
+    fs::path file = options.texture ? *options.texture : mesh.textureFile;
+    mesh.textureFile.clear();
+    if (!textured) {
+        if (!file.empty())
+            warnings.push_back(
+                fmt::format("{}: texture {} not drawn: {}", path.string(), file.filename().string(),
+                            mesh.isPointCloud() ? "points are not textured"
+                                                : "the mesh has no texture coordinates"));
+        return true;
+    }
+    if (file.empty())
+        file = siblingTexture(path);
+    if (file.empty()) {
+        warnings.push_back(fmt::format("{}: has texture coordinates but no texture (no map_Kd "
+                                       "in its materials, no {} .png or .jpg beside it): drawn "
+                                       "with its vertex colours",
+                                       path.string(), path.stem().string()));
+        return true;
+    }
+    auto image = readImage(file);
+    if (!image) {
+        if (options.texture)
+            return fail(fmt::format("{} (the texture of {})", image.error(), path.string()));
+        warnings.push_back(
+            fmt::format("{}: its texture is not drawn: {}", path.string(), image.error()));
+        return true;
+    }
+    mesh.texture = std::move(image.value());
+    mesh.textureFile = file;
+    return true;
 }
 
 } // namespace
 
-Result<MeshData> loadMesh(const std::filesystem::path& path)
+Result<MeshData> loadMesh(const fs::path& path, const MeshLoadOptions& options)
 {
     std::string extension = path.extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: no such file", path.string()));
-    if (std::filesystem::is_directory(path, ec))
-        return fail(fmt::format("{}: is a directory, not a mesh file", path.string()));
+    // Opened as readers open it: a missing file, a folder, a FIFO are named here.
+    auto start = readFileStart(path, 8);
+    if (!start)
+        return fail(start.error());
+    const std::string_view magic(reinterpret_cast<const char*>(start.value().data()),
+                                 start.value().size());
 
     Result<MeshData> result = fail("");
-    if (extension == ".ply" || startsWithPlyMagic(path))
+    if (extension == ".ply" || startsWithPlyMagic(magic))
         result = readPly(path);
     else if (extension == ".obj")
         result = readObj(path);
     else
         return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply or .obj)",
                                 path.string(), extension));
-    if (result && !result.value().isPointCloud() && result.value().normals.empty())
-        computeVertexNormals(result.value());
+    if (!result)
+        return result;
+    MeshData& mesh = result.value();
+    std::vector<std::string> warnings;
+    if (auto textured = addTexture(path, options, mesh, warnings); !textured)
+        return fail(textured.error());
+    for (std::string& warning : warnings)
+        result.addWarning(std::move(warning));
+    if (!mesh.isPointCloud() && mesh.normals.empty())
+        computeVertexNormals(mesh);
     return result;
 }
 

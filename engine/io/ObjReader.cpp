@@ -3,16 +3,108 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <istream>
+#include <map>
 #include <sstream>
+#include <streambuf>
+#include <string_view>
 #include <unordered_map>
 
 #include <fmt/format.h>
 #include <tiny_obj_loader.h>
 
+#include "engine/core/File.h"
+#include "engine/io/MtlReader.h"
+
 namespace tandem::io {
 
 namespace {
+
+namespace fs = std::filesystem;
+
+/// Bytes in memory as a stream (tinyobjloader reads from one), without a copy.
+class MemoryBuffer : public std::streambuf {
+public:
+    MemoryBuffer(const char* data, std::size_t size)
+    {
+        char* begin = const_cast<char*>(data); // read only: no put area
+        setg(begin, begin, begin + size);
+    }
+};
+
+/// Hands tinyobjloader the material libraries an OBJ names (mtllib), read with io::readMtl:
+/// regular files only, texture paths resolved against each library's folder. A library that
+/// cannot be read is a warning naming it.
+class MaterialLibraries final : public tinyobj::MaterialReader {
+public:
+    MaterialLibraries(fs::path folder, std::string objName)
+        : m_folder(std::move(folder)), m_objName(std::move(objName))
+    {}
+
+    bool operator()(const std::string& library, std::vector<tinyobj::material_t>* materials,
+                    std::map<std::string, int>* names, std::string*, std::string*) override
+    {
+        const fs::path file = m_folder / fs::path(library);
+        auto read = readMtl(file);
+        if (!read) {
+            m_warnings.push_back(fmt::format("{}: its material library {} cannot be read ({}); "
+                                             "drawn without its materials",
+                                             m_objName, library, read.error()));
+            return false;
+        }
+        for (const std::string& warning : read.warnings())
+            m_warnings.push_back(warning);
+        for (const Material& material : read.value()) {
+            if (names->contains(material.name))
+                continue; // an earlier library's counts, as for a name defined twice in one
+            tinyobj::material_t t;
+            t.name = material.name;
+            t.diffuse_texname = material.diffuseTexture.string();
+            names->emplace(material.name, static_cast<int>(materials->size()));
+            materials->push_back(std::move(t));
+        }
+        return true;
+    }
+
+    /// What reading the libraries had to say.
+    std::vector<std::string>& warnings() { return m_warnings; }
+
+private:
+    fs::path m_folder;
+    std::string m_objName;
+    std::vector<std::string> m_warnings;
+};
+
+/// The texture image (map_Kd) of the materials the faces use (usemtl), when they all use the
+/// same one; else empty: no face has a textured material, or they use several textures or
+/// textured and untextured materials. A scene draws one texture for all its textured meshes, so
+/// the faces of other materials would be drawn in its colours: the mesh is drawn without a
+/// texture then, and a warning says why.
+fs::path textureOfFaces(const std::vector<tinyobj::shape_t>& shapes,
+                        const std::vector<tinyobj::material_t>& materials, const std::string& name,
+                        std::vector<std::string>& warnings)
+{
+    std::map<std::string, std::size_t> faces; // texture ("": none) → faces using it
+    for (const auto& shape : shapes)
+        for (const int id : shape.mesh.material_ids)
+            ++faces[id >= 0 && static_cast<std::size_t>(id) < materials.size()
+                        ? materials[static_cast<std::size_t>(id)].diffuse_texname
+                        : std::string()];
+    if (faces.empty() || (faces.size() == 1 && faces.begin()->first.empty()))
+        return {};
+    if (faces.size() == 1)
+        return faces.begin()->first;
+    std::string uses;
+    for (const auto& [texture, count] : faces)
+        uses += fmt::format("{}{} ({} face{})", uses.empty() ? "" : ", ",
+                            texture.empty() ? "no texture" : fs::path(texture).filename().string(),
+                            count, count == 1 ? "" : "s");
+    warnings.push_back(fmt::format("{}: drawn without a texture: its materials give its faces {}, "
+                                   "and one texture a mesh is drawn (the others' faces would show "
+                                   "its colours)",
+                                   name, uses));
+    return {};
+}
 
 std::string firstLine(const std::string& text)
 {
@@ -60,25 +152,30 @@ Result<bool> checkCorner(const std::string& corner, const std::size_t (&counts)[
 
 /// tinyobjloader reads "nan", "inf" and other non-numbers in v/vn/vt lines as 0, and face
 /// indices that are not integers or name no vertex as something else, without a word; find
-/// them first so the user hears which line is broken.
-Result<bool> checkNumbers(const std::filesystem::path& path)
+/// them first so the user hears which line is broken. Returns the (0-based) vertices whose
+/// position is not usable, each with whether a coordinate is NaN or infinite (else one is beyond
+/// ±MaxCoordinate): they are dropped, as the PLY reader drops them (a number beyond double is
+/// an error, as there).
+Result<std::map<std::size_t, bool>> checkNumbers(std::string_view text, const std::string& name)
 {
-    std::ifstream file(path);
-    std::string line;
+    std::map<std::size_t, bool> unusable;
     std::size_t counts[3] = {0, 0, 0}; // v, vt, vn lines so far
-    for (std::size_t number = 1; std::getline(file, line); ++number) {
+    for (std::size_t number = 1; !text.empty(); ++number) {
+        const std::size_t end = std::min(text.find('\n'), text.size());
+        const std::string_view line = text.substr(0, end);
+        text.remove_prefix(std::min(end + 1, text.size()));
         const auto first = line.find_first_not_of(" \t");
         if (first == std::string::npos || (line[first] != 'v' && line[first] != 'f'))
             continue;
-        std::istringstream words(line.substr(first));
+        std::istringstream words{std::string(line.substr(first))};
         std::string keyword, token;
         words >> keyword;
         if (keyword == "f") {
-            const std::string where = fmt::format("{}:{}", path.string(), number);
+            const std::string where = fmt::format("{}:{}", name, number);
             int corners = 0;
             while (words >> token && !token.starts_with('#')) {
                 if (auto corner = checkCorner(token, counts, where); !corner)
-                    return corner;
+                    return fail(corner.error());
                 ++corners;
             }
             if (corners < 3)
@@ -88,26 +185,33 @@ Result<bool> checkNumbers(const std::filesystem::path& path)
         }
         if (keyword != "v" && keyword != "vn" && keyword != "vt")
             continue;
-        ++counts[keyword == "v" ? 0 : keyword == "vt" ? 1 : 2];
-        while (words >> token) {
+        const bool isVertex = keyword == "v";
+        const std::size_t index = counts[isVertex ? 0 : keyword == "vt" ? 1 : 2]++;
+        for (int column = 0; words >> token; ++column) {
             double value = 0;
             const char* begin = token.data();
-            const char* end = begin + token.size();
+            const char* stop = begin + token.size();
             if (*begin == '+')
                 ++begin;
-            const auto [p, ec] = std::from_chars(begin, end, value);
-            if (p != end || (ec != std::errc() && ec != std::errc::result_out_of_range))
-                return fail(fmt::format("{}:{}: '{}' is malformed (not a number)", path.string(),
-                                        number, token));
-            if (ec == std::errc::result_out_of_range)
+            const auto [p, ec] = std::from_chars(begin, stop, value);
+            if (p != stop || (ec != std::errc() && ec != std::errc::result_out_of_range))
                 return fail(
-                    fmt::format("{}:{}: '{}' is out of range", path.string(), number, token));
+                    fmt::format("{}:{}: '{}' is malformed (not a number)", name, number, token));
+            // A vertex's position (its first three numbers) that cannot be drawn drops the
+            // vertex; anything else so broken is an error.
+            const bool far = ec == std::errc() && !(std::abs(value) <= MaxCoordinate);
+            if (isVertex && column < 3 && far) {
+                unusable[index] = unusable[index] || !std::isfinite(value);
+                continue;
+            }
+            if (ec == std::errc::result_out_of_range)
+                return fail(fmt::format("{}:{}: '{}' is out of range", name, number, token));
             if (!std::isfinite(value))
-                return fail(fmt::format("{}:{}: '{}' is a non-finite coordinate", path.string(),
-                                        number, token));
+                return fail(fmt::format("{}:{}: '{}' is a non-finite {}", name, number, token,
+                                        isVertex ? "colour" : "coordinate"));
         }
     }
-    return true;
+    return unusable;
 }
 
 } // namespace
@@ -115,40 +219,56 @@ Result<bool> checkNumbers(const std::filesystem::path& path)
 Result<MeshData> readObj(const std::filesystem::path& path)
 {
     const std::string name = path.string();
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-        return fail(fmt::format("{}: no such file", name));
-    if (std::filesystem::is_directory(path, ec))
-        return fail(fmt::format("{}: is a directory, not a file", name));
-
-    if (auto numbers = checkNumbers(path); !numbers)
+    auto bytes = readFile(path);
+    if (!bytes)
+        return fail(bytes.error());
+    const std::string_view text(reinterpret_cast<const char*>(bytes.value().data()),
+                                bytes.value().size());
+    auto numbers = checkNumbers(text, name);
+    if (!numbers)
         return fail(numbers.error());
 
-    tinyobj::ObjReaderConfig config;
-    config.triangulate = true;
-    config.vertex_color = true;
-    tinyobj::ObjReader reader;
-    if (!reader.ParseFromFile(name, config))
-        return fail(fmt::format("{}: {}", name, firstLine(reader.Error())));
+    tinyobj::attrib_t attrib;
+    std::vector<tinyobj::shape_t> shapes;
+    std::vector<tinyobj::material_t> materials;
+    std::string warning, error;
+    MemoryBuffer buffer(text.data(), text.size());
+    std::istream stream(&buffer);
+    MaterialLibraries libraries(path.parent_path(), name);
+    if (!tinyobj::LoadObj(&attrib, &shapes, &materials, &warning, &error, &stream, &libraries, true,
+                          true))
+        return fail(fmt::format("{}: {}", name, firstLine(error)));
 
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings = std::move(libraries.warnings());
     {
-        std::istringstream lines(reader.Warning());
+        std::istringstream lines(warning);
         std::string line;
         while (std::getline(lines, line))
-            if (!line.empty())
+            // MaterialLibraries named the library that failed.
+            if (!line.empty() && !line.starts_with("Failed to load material file"))
                 warnings.push_back(fmt::format("{}: {}", name, line));
     }
 
-    const tinyobj::attrib_t& attrib = reader.GetAttrib();
     const std::size_t vertexCount = attrib.vertices.size() / 3;
     const std::size_t normalCount = attrib.normals.size() / 3;
     const std::size_t texcoordCount = attrib.texcoords.size() / 2;
     if (vertexCount == 0)
         return fail(fmt::format("{}: no vertices", name));
-    for (std::size_t i = 0; i < attrib.vertices.size(); ++i)
-        if (!std::isfinite(attrib.vertices[i]))
-            return fail(fmt::format("{}: vertex {} has a non-finite coordinate", name, i / 3));
+    // What tinyobjloader read as 0 where the file has "nan" is no vertex to draw either; and
+    // what it read as NaN where the file has a number ("0e999") neither.
+    std::map<std::size_t, bool> unusable = std::move(numbers.value());
+    for (std::size_t v = 0; v < vertexCount; ++v) {
+        const glm::vec3 p(attrib.vertices[3 * v], attrib.vertices[3 * v + 1],
+                          attrib.vertices[3 * v + 2]);
+        if (!isUsablePosition(p) && !unusable.contains(v))
+            unusable[v] = !(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+    }
+    std::size_t nonFinite = 0;
+    for (auto& [v, isNonFinite] : unusable) {
+        if (v < vertexCount)
+            attrib.vertices[3 * v] = NAN;
+        nonFinite += isNonFinite;
+    }
 
     // tinyobjloader fills absent colours with white; any other value means the file has them.
     bool hasColors = false;
@@ -171,7 +291,7 @@ Result<MeshData> readObj(const std::filesystem::path& path)
 
     MeshData mesh;
     std::size_t faceIndexCount = 0;
-    for (const auto& shape : reader.GetShapes())
+    for (const auto& shape : shapes)
         faceIndexCount += shape.mesh.indices.size();
 
     if (faceIndexCount == 0) {
@@ -186,7 +306,7 @@ Result<MeshData> readObj(const std::filesystem::path& path)
     } else {
         bool allNormals = normalCount > 0;
         bool allTexcoords = texcoordCount > 0;
-        for (const auto& shape : reader.GetShapes())
+        for (const auto& shape : shapes)
             for (const auto& index : shape.mesh.indices) {
                 allNormals = allNormals && index.normal_index >= 0;
                 allTexcoords = allTexcoords && index.texcoord_index >= 0;
@@ -196,7 +316,7 @@ Result<MeshData> readObj(const std::filesystem::path& path)
         remap.reserve(faceIndexCount);
         mesh.indices.reserve(faceIndexCount);
         std::size_t face = 0;
-        for (const auto& shape : reader.GetShapes()) {
+        for (const auto& shape : shapes) {
             for (std::size_t k = 0; k < shape.mesh.indices.size(); ++k) {
                 const tinyobj::index_t& index = shape.mesh.indices[k];
                 face = k / 3;
@@ -244,11 +364,21 @@ Result<MeshData> readObj(const std::filesystem::path& path)
         }
         if (mesh.indices.size() % 3 != 0)
             return fail(fmt::format("{}: faces did not triangulate into whole triangles", name));
+        if (allTexcoords)
+            mesh.textureFile = textureOfFaces(shapes, materials, name, warnings);
     }
 
+    DroppedVertices dropped = dropUnusableVertices(mesh);
+    if (!unusable.empty()) {
+        // Counted as the file has them: one v line a vertex.
+        dropped.vertices = unusable.size();
+        dropped.nonFinite = nonFinite;
+        dropped.before = vertexCount;
+        warnings.push_back(droppedWarning(name, dropped));
+    }
     Result<MeshData> result(std::move(mesh));
-    for (auto& warning : warnings)
-        result.addWarning(std::move(warning));
+    for (auto& w : warnings)
+        result.addWarning(std::move(w));
     return result;
 }
 

@@ -18,6 +18,8 @@ namespace tandem::io {
 
 namespace {
 
+constexpr std::string_view Utf8Bom = "\xEF\xBB\xBF";
+
 enum class Scalar { Int8, UInt8, Int16, UInt16, Int32, UInt32, Float32, Float64 };
 
 std::optional<Scalar> scalarFromName(std::string_view name)
@@ -123,6 +125,8 @@ struct Header {
     /// From "comment" lines: world = scale * position + translation.
     double scale = 1.0;
     glm::dvec3 translation{0.0};
+    /// From a "comment TextureFile name.png" line (MeshLab's), as written; empty when none.
+    std::string textureFile;
     std::vector<std::string> warnings;
 };
 
@@ -164,6 +168,11 @@ void readTransformComment(const std::vector<std::string_view>& w, Header& header
 {
     if (w.size() < 2)
         return;
+    if (w[1] == "TextureFile" && w.size() >= 3) {
+        // The name may hold spaces: the rest of the line.
+        header.textureFile = std::string(w[2].data(), w.back().data() + w.back().size());
+        return;
+    }
     const bool isScale = w[1] == "frame_to_world_scale" || w[1] == "scale";
     const bool isTranslation =
         w[1] == "frame_to_world_translation" || w[1] == "translation" || w[1] == "offset";
@@ -195,9 +204,12 @@ void readTransformComment(const std::vector<std::string_view>& w, Header& header
 
 Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::string& name)
 {
-    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     if (text.empty())
         return fail(fmt::format("{}: empty file", name));
+    // A UTF-8 byte-order mark, as Windows editors save text: skipped.
+    const std::size_t bom = text.starts_with(Utf8Bom) ? Utf8Bom.size() : 0;
+    text.remove_prefix(bom);
     if (!text.starts_with("ply\n") && !text.starts_with("ply\r\n"))
         return fail(fmt::format("{}: not a PLY file (does not start with \"ply\")", name));
     // A header is text; bound the search so a binary blob is rejected quickly.
@@ -299,7 +311,7 @@ Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::strin
     if (skippedLines > 3)
         header.warnings.push_back(
             fmt::format("{}: {} more header lines skipped", name, skippedLines - 3));
-    header.bodyOffset = pos;
+    header.bodyOffset = bom + pos;
     return header;
 }
 
@@ -326,6 +338,8 @@ public:
             (m_format == Format::BinaryBig) != (std::endian::native == std::endian::big);
         if (swap)
             std::reverse(raw, raw + size);
+        if (size == 4)
+            m_bits = load<std::uint32_t>(raw);
         switch (type) {
         case Scalar::Int8:
             value = static_cast<std::int8_t>(raw[0]);
@@ -358,6 +372,10 @@ public:
     /// Why the last read failed, when it was not the end of the data: the token was not a
     /// number ("malformed \"1.0.0\""), or out of range. Empty otherwise.
     const std::string& malformedToken() const { return m_malformed; }
+
+    /// The 32 bits of the last 4-byte value read, as stored (a float's bits, not its value):
+    /// what a packed colour ("property float rgb") holds.
+    std::uint32_t bits() const { return m_bits; }
 
 private:
     template <class T> static T load(const std::uint8_t* raw)
@@ -406,6 +424,8 @@ private:
         // Binary integers are in range by construction; an ascii "1e300" for a uchar is not.
         if (!isFloat(type) && !fitsIn(type, value))
             return malformed(fmt::format("out of range for {}:", nameOf(type)));
+        m_bits = isFloat(type) ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
+                               : static_cast<std::uint32_t>(static_cast<std::int64_t>(value));
         return true;
     }
 
@@ -413,6 +433,7 @@ private:
     Format m_format;
     std::size_t m_pos = 0;
     std::string m_malformed;
+    std::uint32_t m_bits = 0;
 };
 
 /// Fewest bytes one element can take in the body, to reject counts the file cannot hold.
@@ -501,13 +522,14 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
 
     const bool placed = header.scale != 1.0 || header.translation != glm::dvec3(0.0);
     MeshData mesh;
+    std::vector<std::string> warnings;
     std::uint64_t skippedFaces = 0;
     std::vector<double> values;
     for (const auto& element : header.elements) {
         const bool isVertex = &element == vertexElement;
         const bool isFace = element.name == "face";
         int x = -1, y = -1, z = -1, nx = -1, ny = -1, nz = -1, r = -1, g = -1, b = -1, a = -1,
-            u = -1, v = -1, faceList = -1;
+            u = -1, v = -1, packed = -1, faceList = -1;
         if (isVertex) {
             x = indexOf(element, {"x"});
             y = indexOf(element, {"y"});
@@ -523,11 +545,23 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
             a = indexOf(element, {"alpha", "a", "diffuse_alpha"});
             u = indexOf(element, {"u", "s", "texture_u", "texture_s"});
             v = indexOf(element, {"v", "t", "texture_v", "texture_t"});
+            if (r < 0 || g < 0 || b < 0) {
+                // PCL's packed colour: the bytes 0x00RRGGBB of a 32-bit field (its top byte,
+                // an alpha PCL often leaves 0, is not used).
+                packed = indexOf(element, {"rgb", "rgba"});
+                if (packed >= 0 && sizeOf(element.properties[packed].type) != 4) {
+                    warnings.push_back(fmt::format("{}: property '{}' ({}) ignored: a packed "
+                                                   "colour is a 4-byte float, int or uint",
+                                                   name, element.properties[packed].name,
+                                                   nameOf(element.properties[packed].type)));
+                    packed = -1;
+                }
+            }
             const auto count = static_cast<std::size_t>(element.count);
             mesh.positions.resize(count);
             if (nx >= 0 && ny >= 0 && nz >= 0)
                 mesh.normals.resize(count);
-            if (r >= 0 && g >= 0 && b >= 0)
+            if ((r >= 0 && g >= 0 && b >= 0) || packed >= 0)
                 mesh.colors.resize(count);
             if (u >= 0 && v >= 0)
                 mesh.texcoords.resize(count);
@@ -543,6 +577,7 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
         if (element.properties.empty())
             continue;
         values.resize(element.properties.size());
+        std::uint32_t packedBits = 0;
         std::vector<std::uint32_t> polygon;
         for (std::uint64_t e = 0; e < element.count; ++e) {
             for (std::size_t p = 0; p < element.properties.size(); ++p) {
@@ -560,6 +595,8 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
                 if (!property.isList) {
                     if (!reader.read(property.type, values[p]))
                         return truncated();
+                    if (static_cast<int>(p) == packed)
+                        packedBits = reader.bits();
                     continue;
                 }
                 double countValue = 0;
@@ -609,15 +646,12 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
             // Only when a comment asks: the identity would still turn -0 into +0.
             if (placed)
                 world = header.scale * world + header.translation;
-            const glm::vec3 position(world);
-            if (!std::isfinite(position.x) || !std::isfinite(position.y) ||
-                !std::isfinite(position.z)) {
-                const bool finite =
-                    std::isfinite(world.x) && std::isfinite(world.y) && std::isfinite(world.z);
-                return fail(fmt::format("{}: vertex {} has a {} coordinate ({}, {}, {})", name, i,
-                                        finite ? "too large (beyond float)" : "non-finite",
-                                        values[x], values[y], values[z]));
-            }
+            // Non-finite and far positions are dropped once the faces are read too; a finite
+            // value beyond float is far, not infinite.
+            glm::vec3 position(world);
+            for (int k = 0; k < 3; ++k)
+                if (std::isfinite(world[k]) && !std::isfinite(position[k]))
+                    position[k] = std::copysign(std::numeric_limits<float>::max(), world[k]);
             mesh.positions[i] = position;
             if (!mesh.normals.empty()) {
                 glm::vec3 n(values[nx], values[ny], values[nz]);
@@ -625,7 +659,10 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
                 mesh.normals[i] =
                     std::isfinite(length) && length > 0 ? n / length : glm::vec3(0, 0, 1);
             }
-            if (!mesh.colors.empty()) {
+            if (packed >= 0) {
+                mesh.colors[i] = glm::u8vec4((packedBits >> 16) & 0xff, (packedBits >> 8) & 0xff,
+                                             packedBits & 0xff, 255);
+            } else if (!mesh.colors.empty()) {
                 const auto& props = element.properties;
                 mesh.colors[i] = glm::u8vec4(toColorByte(values[r], props[r].type),
                                              toColorByte(values[g], props[g].type),
@@ -641,9 +678,16 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
     if (skippedFaces > 0 && mesh.indices.empty())
         return fail(
             fmt::format("{}: none of its {} faces has 3 or more vertices", name, skippedFaces));
+    // Depth sensors and PCL write NaN for invalid points: the rest of the frame is still good.
+    const DroppedVertices dropped = dropUnusableVertices(mesh);
+    mesh.textureFile = header.textureFile;
     Result<MeshData> result(std::move(mesh));
     for (const std::string& warning : header.warnings)
         result.addWarning(warning);
+    for (std::string& warning : warnings)
+        result.addWarning(std::move(warning));
+    if (dropped.any())
+        result.addWarning(droppedWarning(name, dropped));
     if (header.format != Format::Ascii && reader.remaining() > 0)
         result.addWarning(fmt::format("{}: {} bytes after the last element were ignored", name,
                                       reader.remaining()));
@@ -658,7 +702,11 @@ Result<MeshData> readPly(const std::filesystem::path& path)
     auto bytes = readFile(path);
     if (!bytes)
         return fail(bytes.error());
-    return readPly(bytes.value(), path.string());
+    auto mesh = readPly(bytes.value(), path.string());
+    // The texture a header names is relative to the file.
+    if (mesh && !mesh.value().textureFile.empty())
+        mesh.value().textureFile = path.parent_path() / mesh.value().textureFile;
+    return mesh;
 }
 
 Result<std::uint64_t> plyVertexCount(const std::filesystem::path& path)

@@ -14,10 +14,17 @@
 namespace tandem::io {
 
 /// Reads a PLY file: positions (x y z), normals (nx ny nz), colours (red green blue [alpha],
-/// uchar or float), texture coordinates (u v, s t, texture_u texture_v), and faces
-/// (vertex_indices or vertex_index lists, triangulated as fans). Comments, obj_info and unknown
-/// elements and properties are skipped. Coordinates may be any scalar type (float and double
-/// included); float colours are 0..1.
+/// uchar or float; or PCL's packed `rgb`/`rgba`, the bytes 0x00RRGGBB of a 4-byte float, int or
+/// uint), texture coordinates (u v, s t, texture_u texture_v), and faces (vertex_indices or
+/// vertex_index lists, triangulated as fans). Comments, obj_info and unknown elements and
+/// properties are skipped; a UTF-8 byte-order mark before "ply" is too. Coordinates may be any
+/// scalar type (float and double included); float colours are 0..1. `comment TextureFile
+/// name.png` (MeshLab's) sets MeshData::textureFile (relative to the file; loadMesh reads it).
+///
+/// Vertices whose position is not usable (NaN or infinite, as depth sensors and PCL write for
+/// invalid points, or beyond ±MaxCoordinate) are dropped with the triangles that use them, with
+/// one warning that counts them (MeshData.h, dropUnusableVertices()); a file left with nothing
+/// to draw gives an empty mesh and that warning, not a failure.
 ///
 /// Header comments that place the points in the world are applied to positions, as
 /// world = scale · position + translation (in double precision, then stored as float):

@@ -60,10 +60,11 @@ static_assert(sizeof(BlockHeader) == 136, "BlockHeader is part of the pack forma
 io::Bounds boundsFrom(const float min[3], const float max[3]);
 void storeBounds(const io::Bounds& bounds, float min[3], float max[3]);
 
-/// The largest coordinate magnitude stored bounds may have. Beyond it a float coordinate is no
-/// geometry a renderer draws beside anything else (the loaders drop such positions): bounds
-/// reaching it (±3e38, say) stretch the camera's fit until every point falls in no pixel.
-inline constexpr float MaxBoundsCoordinate = 1e9f;
+/// The largest coordinate magnitude stored bounds may have: the loaders' io::MaxCoordinate.
+/// Beyond it a float coordinate is no geometry a renderer draws beside anything else (the
+/// loaders drop such positions): bounds reaching it (±3e38, say) stretch the camera's fit until
+/// every point falls in no pixel.
+inline constexpr float MaxBoundsCoordinate = io::MaxCoordinate;
 
 /// Stored bounds, checked: six finite coordinates within ±MaxBoundsCoordinate, each min at
 /// most its max; or empty (every min above its max, as an empty io::Bounds is stored) when

@@ -15,11 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/File.h"
-#include "engine/io/Image.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/PlyReader.h"
 #include "engine/render/PointSplat.h"
 #include "engine/render/Scene.h"
+#include "engine/render/SceneTexture.h"
 #include "engine/stream/NaturalOrder.h"
 
 namespace tandem::stream {
@@ -69,31 +69,16 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
                                     "streaming memory budget (--cache-mb)",
                                     file.string(), static_cast<double>(atLeast) / 1048576.0));
     }
-    // The loader's messages name the file.
-    auto mesh = io::loadMesh(file);
+    // The loader's messages name the file; it reads the texture the file names or the one
+    // beside it, or the manifest's.
+    auto mesh = io::loadMesh(file, {m_frames[static_cast<std::size_t>(index)].texture});
     if (!mesh)
         return fail(mesh.error());
-    render::Scene scene;
-    scene.objects.push_back({file.filename().string(), std::move(mesh.value())});
     std::vector<std::string> warnings = mesh.warnings();
-    if (const auto& texture = m_frames[static_cast<std::size_t>(index)].texture) {
-        if (scene.objects.front().mesh.texcoords.empty() ||
-            scene.objects.front().mesh.isPointCloud()) {
-            warnings.push_back(fmt::format("{}: texture {} not drawn: the frame has no texture "
-                                           "coordinates",
-                                           file.string(), texture->filename().string()));
-        } else {
-            auto image = io::readImage(*texture);
-            if (!image)
-                return fail(fmt::format("{} (the texture of {})", image.error(), file.string()));
-            const auto side = static_cast<int>(render::MaxTextureSize);
-            if (image.value().width > side || image.value().height > side)
-                return fail(fmt::format("{}: a {}x{} texture exceeds {}x{} (the texture of {})",
-                                        texture->string(), image.value().width,
-                                        image.value().height, side, side, file.string()));
-            scene.texture = std::move(image.value());
-        }
-    }
+    render::Scene scene;
+    auto added = render::addObject(scene, {file.filename().string(), std::move(mesh.value())});
+    if (!added)
+        return fail(added.error());
     auto block = blockFromScene(scene, sink, frameName(index));
     for (const std::string& warning : warnings)
         block.addWarning(warning);
@@ -101,8 +86,6 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
 }
 
 namespace {
-
-constexpr double MaxFps = 1000.0;
 
 std::string lowercase(std::string text)
 {
@@ -123,10 +106,12 @@ FrameKind frameKind(const fs::path& file)
     return FrameKind::Other;
 }
 
-bool isRegularFile(const fs::path& path)
+/// The first five of `names`, comma separated, then "…" when there are more.
+std::string listNames(const std::vector<std::string>& names)
 {
-    std::error_code ec;
-    return fs::is_regular_file(path, ec);
+    const std::size_t shown = std::min<std::size_t>(names.size(), 5);
+    return fmt::format("{}{}", fmt::join(names.begin(), names.begin() + shown, ", "),
+                       names.size() > shown ? ", …" : "");
 }
 
 /// "300 PLY files", "1 OBJ file", "3 PLY and 2 OBJ files".
@@ -154,26 +139,14 @@ std::unique_ptr<Source> makeSource(std::vector<SequenceFrame> frames, double fps
     return std::make_unique<FolderSource>(std::move(frames), fps, std::move(description));
 }
 
-/// A frame's texture beside it: the image of the same name (frame_0001.obj and frame_0001.png,
-/// .jpg or .jpeg), as capture pipelines that write textured meshes lay them out.
-std::optional<fs::path> siblingTexture(const fs::path& frame)
-{
-    for (const char* extension : {".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG"}) {
-        fs::path image = frame;
-        image.replace_extension(extension);
-        if (isRegularFile(image))
-            return image;
-    }
-    return std::nullopt;
-}
-
 /// The .ply/.obj files in `folder` whose names `keep` accepts, in natural order. Names starting
 /// with '.' are skipped (hidden files, and the "._frame.ply" resource forks macOS leaves on
-/// copied drives).
+/// copied drives); so are names that are no regular file (a FIFO or a link to /dev/zero named
+/// like a frame would block a loader or fill its memory), with one warning naming them.
 template <class Keep> Result<std::vector<SequenceFrame>>
 listFrames(const fs::path& folder, const std::string& shown, Keep keep)
 {
-    std::vector<std::string> names;
+    std::vector<std::string> names, refused;
     std::error_code ec;
     fs::directory_iterator it(folder.empty() ? fs::path(".") : folder, ec);
     const fs::directory_iterator end;
@@ -182,8 +155,11 @@ listFrames(const fs::path& folder, const std::string& shown, Keep keep)
         if (name.starts_with('.') || frameKind(name) == FrameKind::Other || !keep(name))
             continue;
         std::error_code typeError;
-        if (it->is_regular_file(typeError))
+        const fs::file_type type = it->status(typeError).type(); // through links
+        if (type == fs::file_type::regular)
             names.push_back(name);
+        else
+            refused.push_back(fmt::format("{} ({})", name, fileTypeName(type)));
     }
     if (ec)
         return fail(fmt::format("{}: cannot list the folder: {}", shown, ec.message()));
@@ -192,8 +168,33 @@ listFrames(const fs::path& folder, const std::string& shown, Keep keep)
     std::vector<SequenceFrame> frames;
     frames.reserve(names.size());
     for (const std::string& name : names)
-        frames.push_back({folder / name, siblingTexture(folder / name)});
-    return frames;
+        frames.push_back({folder / name, std::nullopt});
+    Result<std::vector<SequenceFrame>> result(std::move(frames));
+    if (!refused.empty()) {
+        std::sort(refused.begin(), refused.end());
+        result.addWarning(fmt::format("{}: skipped {} {} not {}: {}", shown, refused.size(),
+                                      refused.size() == 1 ? "name that is" : "names that are",
+                                      refused.size() == 1 ? "a regular file" : "regular files",
+                                      listNames(refused)));
+    }
+    return result;
+}
+
+/// What a "no frames" failure adds when the listing skipped names that are no regular file:
+/// "; " and its warning.
+template <class T> std::string skippedNote(const Result<T>& listing)
+{
+    return listing.warnings().empty() ? std::string() : "; " + listing.warnings()[0];
+}
+
+/// `source` with the warnings of `from` (listing the frames) passed on.
+template <class T>
+Result<std::unique_ptr<Source>> withWarnings(std::unique_ptr<Source> source, const Result<T>& from)
+{
+    Result<std::unique_ptr<Source>> result(std::move(source));
+    for (const std::string& warning : from.warnings())
+        result.addWarning(warning);
+    return result;
 }
 
 Result<std::unique_ptr<Source>> openFolder(const std::string& spec, double fps)
@@ -202,10 +203,11 @@ Result<std::unique_ptr<Source>> openFolder(const std::string& spec, double fps)
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
-        return fail(fmt::format("{}: no frames (.ply or .obj files) in this folder", spec));
+        return fail(fmt::format("{}: no frames (.ply or .obj files) in this folder{}", spec,
+                                skippedNote(frames)));
     const std::string shown = spec.ends_with('/') ? spec : spec + "/";
     const std::string what = fmt::format("folder {} ({}", shown, fileKinds(frames.value()));
-    return makeSource(std::move(frames.value()), fps, what);
+    return withWarnings(makeSource(std::move(frames.value()), fps, what), frames);
 }
 
 Result<std::unique_ptr<Source>> openGlob(const std::string& spec, double fps)
@@ -222,9 +224,10 @@ Result<std::unique_ptr<Source>> openGlob(const std::string& spec, double fps)
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
-        return fail(fmt::format("{}: no .ply or .obj file matches the pattern", spec));
+        return fail(fmt::format("{}: no .ply or .obj file matches the pattern{}", spec,
+                                skippedNote(frames)));
     const std::string what = fmt::format("pattern {} ({}", spec, fileKinds(frames.value()));
-    return makeSource(std::move(frames.value()), fps, what);
+    return withWarnings(makeSource(std::move(frames.value()), fps, what), frames);
 }
 
 /// A file name with one printf integer conversion: what comes before and after it, and its
@@ -301,8 +304,9 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
     for (const SequenceFrame& frame : listed.value())
         present.emplace(indexOf(frame.file.filename().string()), frame.file.filename().string());
     if (present.empty())
-        return fail(fmt::format("{}: no frames: no file in {} matches the pattern", spec,
-                                folder.empty() ? std::string(".") : folder.string()));
+        return fail(fmt::format("{}: no frames: no file in {} matches the pattern{}", spec,
+                                folder.empty() ? std::string(".") : folder.string(),
+                                skippedNote(listed)));
     const long long first = present.begin()->first;
     const long long last = present.rbegin()->first;
     const long long missing = last - first + 1 - static_cast<long long>(present.size());
@@ -318,15 +322,12 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
         const fs::path file = folder / pattern.name(i);
         if (!present.contains(i))
             gaps.push_back(pattern.name(i));
-        frames.push_back({file, present.contains(i) ? siblingTexture(file) : std::nullopt});
+        frames.push_back({file, std::nullopt});
     }
     std::string what = fmt::format("pattern {} (frames {} to {}", spec, first, last);
     if (!gaps.empty())
-        what += fmt::format(
-            ", {} missing and skipped: {}{}", gaps.size(),
-            fmt::join(gaps.begin(), gaps.begin() + std::min<std::size_t>(gaps.size(), 5), ", "),
-            gaps.size() > 5 ? ", …" : "");
-    return makeSource(std::move(frames), fps, what);
+        what += fmt::format(", {} missing and skipped: {}", gaps.size(), listNames(gaps));
+    return withWarnings(makeSource(std::move(frames), fps, what), listed);
 }
 
 /// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: …" without the
@@ -342,12 +343,65 @@ std::string jsonMessage(const nlohmann::json::exception& e)
     return message;
 }
 
+/// How deep a manifest may nest lists and objects: it needs 3 ({"frames": [{"file": …}]}).
+/// nlohmann's parser and its dump() recurse once a level, so a file of 70 000 '[' (140 KB)
+/// overflows the stack; this bound is checked before parsing.
+constexpr int MaxManifestDepth = 64;
+
+/// The deepest nesting of lists and objects in JSON `text` (brackets inside strings do not
+/// count), counting no further than `limit` + 1.
+int nestingDepth(std::string_view text, int limit)
+{
+    int depth = 0, deepest = 0;
+    bool inString = false, escaped = false;
+    for (const char c : text) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit)
+                return deepest;
+        } else if (c == ']' || c == '}') {
+            depth = std::max(0, depth - 1);
+        }
+    }
+    return deepest;
+}
+
+/// A JSON value for a message: a scalar as written (a string cut at 60 characters), a list or
+/// an object by its size; never the whole of a large or deep value.
+std::string shortJson(const nlohmann::json& value)
+{
+    if (value.is_array())
+        return fmt::format("a list of {} entr{}", value.size(), value.size() == 1 ? "y" : "ies");
+    if (value.is_object())
+        return fmt::format("an object of {} key{}", value.size(), value.size() == 1 ? "" : "s");
+    // Cut at 60 bytes, a string may end inside a character: written with a replacement then.
+    constexpr auto replace = nlohmann::json::error_handler_t::replace;
+    if (value.is_string() && value.get_ref<const std::string&>().size() > 60)
+        return nlohmann::json(value.get_ref<const std::string&>().substr(0, 60))
+                   .dump(-1, ' ', false, replace) +
+               "…";
+    return value.dump(-1, ' ', false, replace);
+}
+
 Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
                                              const SequenceOptions& options)
 {
     auto text = readTextFile(spec);
     if (!text)
         return fail(text.error());
+    if (nestingDepth(text.value(), MaxManifestDepth) > MaxManifestDepth)
+        return fail(fmt::format("{}: lists and objects nested more than {} deep: not a sequence "
+                                "manifest ({{\"frames\": [...]}})",
+                                spec, MaxManifestDepth));
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(text.value());
@@ -367,9 +421,9 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
     double fps = options.fps;
     if (json.contains("fps")) {
         const auto& value = json["fps"];
-        if (!value.is_number() || !(value.get<double>() > 0.0 && value.get<double>() <= MaxFps))
-            return fail(fmt::format("{}: \"fps\" must be a number in (0, {:g}], not {}", spec,
-                                    MaxFps, value.dump()));
+        if (!value.is_number() || !isFrameRate(value.get<double>()))
+            return fail(fmt::format("{}: \"fps\" must be a number from {:g} to {:g}, not {}", spec,
+                                    MinFps, MaxFps, shortJson(value)));
         if (!options.fpsGiven)
             fps = value.get<double>();
     }
@@ -400,17 +454,23 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
     auto named = [&](const nlohmann::json& value, std::string_view where) -> Result<Named> {
         if (!value.is_string() || value.get<std::string>().empty())
             return fail(fmt::format("{}: {} must be a file name (a non-empty string), not {}", spec,
-                                    where, value.dump()));
+                                    where, shortJson(value)));
         const std::string written = value.get<std::string>();
         return Named{written, base / fs::path(written)};
     };
 
     std::vector<SequenceFrame> frames;
-    std::vector<std::string> missing;
-    std::set<std::string> missingSeen;
+    std::vector<std::string> missing, refused;
+    std::set<std::string> seen;
     auto check = [&](const Named& file) {
-        if (!isRegularFile(file.resolved) && missingSeen.insert(file.written).second)
+        std::error_code ec;
+        const fs::file_type type = fs::status(file.resolved, ec).type();
+        if (type == fs::file_type::regular || !seen.insert(file.written).second)
+            return;
+        if (type == fs::file_type::not_found)
             missing.push_back(file.written);
+        else
+            refused.push_back(fmt::format("{} ({})", file.written, fileTypeName(type)));
     };
     for (std::size_t i = 0; i < list.size(); ++i) {
         const auto& entry = list[i];
@@ -442,7 +502,7 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
         } else {
             return fail(fmt::format("{}: {} must be a file name or {{\"file\": ..., \"texture\": "
                                     "...}}, not {}",
-                                    spec, where, entry.dump()));
+                                    spec, where, shortJson(entry)));
         }
         if (textures && !(*textures)[i].is_null()) {
             if (texture)
@@ -460,12 +520,18 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
         frames.push_back({file->resolved,
                           texture ? std::optional(texture->resolved) : std::optional<fs::path>()});
     }
-    if (!missing.empty()) {
-        std::string names;
-        for (const std::string& name : missing)
-            names += (names.empty() ? "" : ", ") + name;
-        return fail(fmt::format("{}: {} {} missing: {}", spec, missing.size(),
-                                missing.size() == 1 ? "file is" : "files are", names));
+    if (!missing.empty() || !refused.empty()) {
+        std::string problems;
+        if (!missing.empty())
+            problems = fmt::format("{} {} missing: {}", missing.size(),
+                                   missing.size() == 1 ? "file is" : "files are",
+                                   fmt::join(missing, ", "));
+        if (!refused.empty())
+            problems += fmt::format("{}{} {} not {}: {}", problems.empty() ? "" : "; ",
+                                    refused.size(), refused.size() == 1 ? "name is" : "names are",
+                                    refused.size() == 1 ? "a regular file" : "regular files",
+                                    fmt::join(refused, ", "));
+        return fail(fmt::format("{}: {}", spec, problems));
     }
     const std::size_t n = frames.size();
     Result<std::unique_ptr<Source>> result = makeSource(
@@ -480,9 +546,9 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
 Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
                                                  const SequenceOptions& options)
 {
-    if (!(options.fps > 0.0 && options.fps <= MaxFps))
-        return fail(fmt::format("{}: frame rate {:g} is out of range (0, {:g}]", spec, options.fps,
-                                MaxFps));
+    if (!isFrameRate(options.fps))
+        return fail(fmt::format("{}: frame rate {:g} is out of range ({:g} to {:g} fps)", spec,
+                                options.fps, MinFps, MaxFps));
     if (spec.empty())
         return fail("an empty name is no file or folder");
     std::error_code ec;
@@ -493,13 +559,17 @@ Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
         return openGlob(spec, options.fps);
     if (!printfConversions(fileName).empty())
         return openPrintf(spec, options.fps);
-    if (!fs::exists(spec, ec))
+    const fs::file_type type = fs::status(spec, ec).type();
+    if (type == fs::file_type::not_found)
         return fail(fmt::format("{}: no such file or folder", spec));
+    if (type != fs::file_type::regular)
+        return fail(
+            fmt::format("{}: is {}, not a file or folder of frames", spec, fileTypeName(type)));
     const fs::path path(spec);
     if (lowercase(path.extension().string()) == ".json")
         return openManifest(spec, options);
-    if (frameKind(path) != FrameKind::Other && isRegularFile(path)) {
-        std::vector<SequenceFrame> frames{{path, siblingTexture(path)}};
+    if (frameKind(path) != FrameKind::Other) {
+        std::vector<SequenceFrame> frames{{path, std::nullopt}};
         return makeSource(std::move(frames), options.fps, fmt::format("file {} (1 frame", spec));
     }
     return fail(fmt::format("{}: not a frame sequence (expected a folder, a .json manifest, a "

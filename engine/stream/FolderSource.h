@@ -16,15 +16,15 @@
 namespace tandem::stream {
 
 struct SequenceOptions {
-    double fps = 30.0;     ///< frames per second when the spec does not say (0 < fps ≤ 1000)
+    double fps = 30.0;     ///< frames per second when the spec does not say (MinFps to MaxFps)
     bool fpsGiven = false; ///< the user chose `fps`: it overrides a manifest's "fps"
 };
 
 /// One frame of a file sequence.
 struct SequenceFrame {
     std::filesystem::path file; ///< a .ply or .obj file
-    /// Its texture image: from a manifest, or the image beside the file with its name
-    /// (frame_0001.png or .jpg next to frame_0001.obj).
+    /// Its texture image when a manifest names one; else the frame's file decides (the image
+    /// its .mtl names, or the one beside it with its name: io::loadMesh).
     std::optional<std::filesystem::path> texture;
 };
 
@@ -40,14 +40,13 @@ public:
     double fps() const override { return m_fps; }
     /// The frame's file path, as the spec composed it ("scans/frame_0001.ply").
     std::string frameName(int index) const override;
-    /// Frame `index`'s texture image, if it has one.
+    /// The texture image the manifest gives frame `index`, if it gives one.
     std::optional<std::filesystem::path> texture(int index) const;
 
-    /// Decodes the frame's file with io::loadMesh into a scene of one object named after the
-    /// file, and its texture (io::readImage) when it has one and the mesh has texture
-    /// coordinates (else a warning says the texture is not drawn), then into a block from
-    /// `sink`. A failure names the file (and the texture, when that is what failed); the
-    /// loader's warnings are passed on. Thread-safe.
+    /// Decodes the frame's file with io::loadMesh (with the manifest's texture, if any) into a
+    /// scene of one object named after the file and its texture (render::addObject), then into
+    /// a block from `sink`. A failure names the file (and the texture, when that is what
+    /// failed); the loader's warnings are passed on. Thread-safe.
     Result<std::span<const std::uint8_t>> load(int index, const BlockSink& sink) const override;
 
 private:
@@ -58,7 +57,8 @@ private:
 
 /// Opens the file sequence `spec` names, which is one of (tried in this order):
 /// - a folder: every .ply/.obj file in it (extension case-insensitive, not recursive, other
-///   files ignored), in natural order (NaturalOrder.h);
+///   files ignored; names that are no regular file, a FIFO or a link to a device, skipped with
+///   a warning), in natural order (NaturalOrder.h);
 /// - a file-name part with `*` or `?` ("scans/frame_*.ply"): the .ply/.obj files of that folder
 ///   whose names match (fnmatch, case-sensitive), in natural order;
 /// - a file-name part with one `%d` or `%0Nd` ("scans/frame_%04d.ply"): frames 0, 1, 2, … if
@@ -67,14 +67,17 @@ private:
 /// - a JSON manifest (*.json): `{"fps": 30, "frames": ["f0.ply", {"file": "f1.obj",
 ///   "texture": "f1.png"}, …], "textures": [null, "t1.png", …]}`; paths relative to the
 ///   manifest's folder; "fps" optional; textures per frame either inside the frame's object or
-///   in the optional "textures" array as long as "frames" (null: none), not both;
+///   in the optional "textures" array as long as "frames" (null: none), not both; at most 64
+///   lists and objects deep;
 /// - a single .ply or .obj file: a sequence of one frame.
-/// Frames of a folder, pattern or single file take the image beside them with their name as
-/// their texture (frame_0001.obj, frame_0001.png; .png, .jpg, .jpeg).
-/// The frame rate is options.fps, or the manifest's when it gives one and !options.fpsGiven.
+/// Frames without a manifest's texture take the one their file names (an OBJ's map_Kd) or the
+/// image beside them with their name (frame_0001.obj, frame_0001.png; .png, .jpg, .jpeg), as
+/// io::loadMesh finds them.
+/// The frame rate is options.fps, or the manifest's when it gives one and !options.fpsGiven;
+/// either must be a frame rate (isFrameRate()).
 /// Fails with one message naming the spec and the problem: it does not exist, no frames, a
-/// malformed manifest, or (manifests) every file it names that is missing, in one list. Only
-/// checks that files exist; their contents are read by load().
+/// malformed manifest, or (manifests) every file it names that is missing or no regular file,
+/// in one list. Only checks that files exist; their contents are read by load().
 Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
                                                  const SequenceOptions& options);
 

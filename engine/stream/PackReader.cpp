@@ -135,9 +135,9 @@ Result<PackInfo> readInfo(int fd, std::uint64_t fileSize, const fs::path& path)
                                 h.fileBytes));
     if (h.frameCount == 0)
         return fail(fmt::format("{}: the pack has no frames", file));
-    if (!(h.fps >= MinSequenceFps && h.fps <= MaxSequenceFps))
+    if (!isFrameRate(h.fps))
         return fail(fmt::format("{}: the header's frame rate {:g} fps lies outside {:g}..{:g}",
-                                file, h.fps, MinSequenceFps, MaxSequenceFps));
+                                file, h.fps, MinFps, MaxFps));
     const std::uint64_t entriesBytes = std::uint64_t{h.frameCount} * sizeof(PackEntry);
     if (h.indexOffset < PackAlign || h.indexOffset > h.fileBytes ||
         h.indexBytes > h.fileBytes - h.indexOffset || h.indexBytes < entriesBytes)
@@ -339,7 +339,8 @@ public:
             what += ", compressed";
         if (m_info.flags & PackHasQuantizedFrames)
             what += ", u16 positions";
-        return fmt::format("pack {} ({} frames{})", m_fileName, m_info.frameCount(), what);
+        return fmt::format("pack {} ({}{})", m_fileName,
+                           counted(m_info.frameCount(), "frame", "frames"), what);
     }
     int frameCount() const override { return m_info.frameCount(); }
     double fps() const override { return m_info.fps; }

@@ -19,7 +19,7 @@ namespace tandem::stream {
 /// Reads and validates a pack's header and index: magic, version (a pack of another version
 /// fails saying which version it has and which this build reads), flags, checksums, sizes
 /// within the file, frames in order and aligned, the frame rate within
-/// [MinSequenceFps, MaxSequenceFps], every bounds finite and within ±MaxBoundsCoordinate (or
+/// [MinFps, MaxFps], every bounds finite and within ±MaxBoundsCoordinate (or
 /// empty). Fails naming the file, and the field, and the problem.
 Result<PackInfo> readPackInfo(const std::filesystem::path& path);
 

@@ -44,9 +44,9 @@ PackWriter::~PackWriter() = default;
 Result<std::unique_ptr<PackWriter>> PackWriter::create(const fs::path& path,
                                                        const PackSettings& settings)
 {
-    if (!(settings.fps >= MinSequenceFps && settings.fps <= MaxSequenceFps))
+    if (!isFrameRate(settings.fps))
         return fail(fmt::format("{}: frame rate {:g} lies outside {:g}..{:g} fps", path.string(),
-                                settings.fps, MinSequenceFps, MaxSequenceFps));
+                                settings.fps, MinFps, MaxFps));
     // Made as every other output's folder is; then what a killed run left there goes.
     const fs::path folder = path.parent_path();
     if (!folder.empty())

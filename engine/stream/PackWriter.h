@@ -40,7 +40,7 @@ public:
     /// Starts writing `path`: makes its folder when missing, removes the temporaries killed
     /// writers left there, and creates the pack's temporary. Fails naming the file when it
     /// exists and !settings.overwrite, when it is a folder, when its folder cannot be made or
-    /// written, or when the frame rate lies outside [MinSequenceFps, MaxSequenceFps].
+    /// written, or when the frame rate lies outside [MinFps, MaxFps].
     static Result<std::unique_ptr<PackWriter>> create(const std::filesystem::path& path,
                                                       const PackSettings& settings);
     /// Unfinished: removes the temporary.

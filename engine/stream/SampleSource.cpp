@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/Plural.h"
 #include "engine/stream/Block.h"
 
 namespace tandem::stream {
@@ -46,7 +47,7 @@ Result<SampleSettings> parseSample(const std::string& spec)
                 s.frames = static_cast<int>(n);
             } else if (key == "fps") {
                 const double f = std::stod(value, &used);
-                if (used != value.size() || !(f > 0.0 && f <= 1000.0))
+                if (used != value.size() || !isFrameRate(f))
                     throw std::out_of_range(key);
                 s.fps = f;
             } else {
@@ -55,9 +56,9 @@ Result<SampleSettings> parseSample(const std::string& spec)
                                         part));
             }
         } catch (const std::logic_error&) {
-            return fail(fmt::format("sample: bad value in '{}' (points 16..2e8, frames 1..1e7, "
-                                    "fps 0..1000)",
-                                    part));
+            return fail(fmt::format("sample: bad value in '{}' (points 16 to 2e8, frames 1 to 1e7, "
+                                    "fps {:g} to {:g})",
+                                    part, MinFps, MaxFps));
         }
     }
     return s;
@@ -168,9 +169,12 @@ public:
 
     std::string description() const override
     {
-        return fmt::format("built-in sample ({} {}, {} frames at {:g} fps)", m_largest.vertices,
-                           m_settings.mesh ? "vertices" : "points", m_settings.frames,
-                           m_settings.fps);
+        return fmt::format(
+            "built-in sample ({}, {} at {:g} fps)",
+            m_settings.mesh ? counted(m_largest.vertices, "vertex", "vertices")
+                            : counted(m_largest.vertices, "point", "points"),
+            counted(static_cast<std::uint64_t>(m_settings.frames), "frame", "frames"),
+            m_settings.fps);
     }
     int frameCount() const override { return m_settings.frames; }
     double fps() const override { return m_settings.fps; }

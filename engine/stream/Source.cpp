@@ -6,6 +6,11 @@
 
 namespace tandem::stream {
 
+bool isFrameRate(double fps)
+{
+    return fps >= MinFps && fps <= MaxFps;
+}
+
 Result<std::span<const std::uint8_t>> blockFromScene(const render::Scene& scene,
                                                      const BlockSink& sink, const std::string& name)
 {

@@ -19,11 +19,19 @@
 
 namespace tandem::stream {
 
-/// The frame rates a sequence clock may have, frames per second: a rate outside asks for
-/// frames no one waits for (1e-6 fps plans 3e8 output frames of a 300-frame sequence) or more
-/// than any display shows.
-inline constexpr double MinSequenceFps = 0.001;
-inline constexpr double MaxSequenceFps = 1000.0;
+/// The frame rates a sequence may have, in frames per second, wherever it comes from (a
+/// manifest's "fps", a pack's header, the sample's fps=, --sequence-fps, tandem-pack --fps): a
+/// frame every 10 seconds to 1000 a second. The lower bound keeps what a run plans finite: a
+/// headless run of N frames at 1e-6 fps into 30 fps output plans 3e7 output frames for each.
+inline constexpr double MinFps = 0.1;
+inline constexpr double MaxFps = 1000.0;
+
+/// Whether `fps` lies in [MinFps, MaxFps] (NaN does not).
+bool isFrameRate(double fps);
+
+/// The most output frames a run may plan from a sequence's length and rates (a million: nine
+/// hours at 30 fps); asking for more is an error that says how to ask for fewer.
+inline constexpr int MaxPlannedFrames = 1'000'000;
 
 /// Hands a loader the memory a frame block goes into: `acquire(bytes)` returns `bytes` bytes of
 /// staging memory (valid until the load returns) or an empty span when the frame cannot have

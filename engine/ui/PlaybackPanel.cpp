@@ -69,17 +69,18 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
     char label[64];
     std::snprintf(label, sizeof(label), "%d/%d slots", streaming.readySlots, streaming.slots);
     ImGui::ProgressBar(fill, ImVec2(-1.0f, 0.0f), label);
-    ImGui::Text("cache %.0f/%.0f MiB%s, %d loaders", streaming.allocatedBytes / 1048576.0,
+    ImGui::Text("cache %.0f/%.0f MiB%s, %d loader%s", streaming.allocatedBytes / 1048576.0,
                 streaming.budgetBytes / 1048576.0, streaming.pinned ? " pinned" : "",
-                streaming.loaderThreads);
+                streaming.loaderThreads, streaming.loaderThreads == 1 ? "" : "s");
     ImGui::Text("shown %llu  late %llu  dropped %llu  skipped %llu",
                 static_cast<unsigned long long>(player.shown),
                 static_cast<unsigned long long>(player.late),
                 static_cast<unsigned long long>(player.dropped),
                 static_cast<unsigned long long>(player.skipped));
     const unsigned long long asked = streaming.hits + streaming.misses;
-    ImGui::Text("loaded %llu (%.1f GB), hits %.0f %%",
-                static_cast<unsigned long long>(streaming.loaded), streaming.bytesLoaded / 1e9,
+    ImGui::Text("loaded %llu (%.1f GiB), hits %.0f %%",
+                static_cast<unsigned long long>(streaming.loaded),
+                streaming.bytesLoaded / (1024.0 * 1024.0 * 1024.0),
                 asked ? 100.0 * streaming.hits / asked : 0.0);
     for (const std::string& warning : warnings)
         ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", warning.c_str());

@@ -23,7 +23,7 @@ expect() { grep -qF -- "$1" <<<"$output" || fail "output lacks '$1'"; }
 
 seq="$out/seq.tdpk"
 run 0 "$pack" sample:points=2000,frames=5 -o "$seq" --codec lz4 --threads 2
-expect "MB/s"
+expect "MiB/s"
 [ -f "$seq" ] || fail "no pack written"
 run 0 "$pack" --info "$seq"
 expect "format version 2"; expect "5 at 30 fps"; expect "2000 vertices"; expect "lz4"

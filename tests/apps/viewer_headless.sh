@@ -6,7 +6,11 @@
 # frame stays on screen; --video has every frame; --speed 2 shows every other frame. Then the
 # first frame broken (nothing shown before it); a camera path followed by sequence frame;
 # compare mode (difference, split, side by side); textured OBJ frames, each with the image beside
-# it, from the folder and from a pack. Part (e) is left out without ffmpeg.
+# it, from the folder and from a pack; (l) a frame whose every point is NaN draws an empty image,
+# not the frame before it; (m) a FIFO and a link to /dev/zero named like frames are skipped or
+# refused by the viewer and tandem-pack, which end (under `timeout`, failing if it fires);
+# (n) textures named by an OBJ's .mtl (Blender's, Open3D's) drawn from a manifest's plain names
+# and from their pack. Part (e) is left out without ffmpeg.
 # Usage: viewer_headless.sh VIEWER PACK PNG_CHECK OUT_DIR
 set -uo pipefail
 viewer=$1; pack=$2; check=$3; out=$4
@@ -268,6 +272,85 @@ want = streaming["loader_threads"]  # 12, or fewer where there are fewer staging
 assert want == min(12, streaming["staging_slots"]), streaming
 assert loaders == sorted(f"loader {i}" for i in range(want)), (loaders, want)
 PY
+
+echo "== (l) a frame whose every point is NaN draws nothing"
+empty="$out/empty_frames"; mkdir -p "$empty"
+cp "$seq/frame_1.ply" "$empty/frame_1.ply"
+printf 'ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\nnan nan nan\nnan 0 0\n' \
+    >"$empty/frame_2.ply"
+play empty "$empty" --every-frame
+grep -q "frame 1: .*frame_2.ply: dropped 2 of 2 points .*nothing is left to draw" "$out/empty.log" \
+    || wrong "empty: no warning that frame_2.ply's points were all dropped"
+[ "$(count empty)" = 2 ] || fail "empty: $(count empty) files, expected 2"
+same empty 0 folder 0
+expect_value empty frames_skipped 0
+python3 - "$(dirname "$0")/../support" "$(png empty 1)" <<'PY' || wrong "empty: frame 1 is not empty"
+import sys
+sys.path.insert(0, sys.argv[1])
+import png
+_, _, lines = png.load(sys.argv[2])
+first = bytes(lines[0][0:4])
+drawn = sum(1 for line in lines for x in range(0, len(line), 4) if bytes(line[x:x + 4]) != first)
+print(f"{sys.argv[2]}: {drawn} pixels differ from the background")
+sys.exit(0 if drawn == 0 else 1)
+PY
+
+echo "== (m) a FIFO and /dev/zero named like frames"
+# bounded TIMEOUT CMD...: runs CMD; fails the test when it has not ended after TIMEOUT seconds
+# (a loader blocked on a FIFO, or reading /dev/zero until memory runs out).
+bounded() {
+    local limit=$1; shift
+    timeout -s KILL "$limit" "$@"
+    local code=$?
+    [ $code = 137 ] && fail "$* did not end within $limit s"
+    return $code
+}
+odd="$out/odd"; mkdir -p "$odd"
+cp "$seq/frame_1.ply" "$odd/frame_1.ply"; cp "$seq/frame_2.ply" "$odd/frame_3.ply"
+mkfifo "$odd/frame_2.ply"; ln -s /dev/zero "$odd/z.ply"
+bounded 120 "$viewer" --headless "$odd" --every-frame --size 160x120 --out "$out/odd_folder" -q \
+    2>"$out/odd_folder.log" || { cat "$out/odd_folder.log"; fail "odd folder: exit $?"; }
+grep -q "skipped 2 names that are not regular files: frame_2.ply (a FIFO (named pipe)), z.ply (a character device)" \
+    "$out/odd_folder.log" || wrong "odd folder: no warning naming the FIFO and the device"
+[ "$(count odd_folder)" = 2 ] || wrong "odd folder: $(count odd_folder) files, expected 2"
+bounded 120 "$viewer" --headless "$odd/frame_%d.ply" --every-frame --size 160x120 \
+    --out "$out/odd_pattern" -q 2>"$out/odd_pattern.log"
+cat "$out/odd_pattern.log"
+grep -q "skipped frame 1: .*frame_2.ply: is a FIFO (named pipe), not a regular file" \
+    "$out/odd_pattern.log" || wrong "odd pattern: the FIFO frame is not named as skipped"
+bounded 120 "$viewer" --headless "$odd/z.ply" --size 160x120 --out "$out/odd_zero" -q \
+    2>"$out/odd_zero.log" && wrong "odd zero: /dev/zero as a frame accepted"
+grep -q "^error: .*z.ply: is a character device" "$out/odd_zero.log" \
+    || { cat "$out/odd_zero.log"; wrong "odd zero: no error naming the device"; }
+bounded 120 "$pack" "$odd" -o "$out/odd.tdpk" -q 2>"$out/odd_pack.log" \
+    || { cat "$out/odd_pack.log"; fail "odd pack: exit $?"; }
+grep -q "skipped 2 names that are not regular files" "$out/odd_pack.log" \
+    || wrong "odd pack: no warning naming the FIFO and the device"
+bounded 120 "$pack" --info "$out/odd.tdpk" | grep -q "frames     2 at" || wrong "odd pack: not 2 frames"
+bounded 120 "$pack" "$odd/frame_%d.ply" -o "$out/odd_pattern.tdpk" -q 2>"$out/odd_pack2.log" \
+    && wrong "odd pattern pack: a pack written with the FIFO frame"
+grep -q "frame_2.ply: is a FIFO (named pipe), not a regular file" "$out/odd_pack2.log" \
+    || { cat "$out/odd_pack2.log"; wrong "odd pattern pack: the FIFO is not named"; }
+bounded 120 "$pack" "$odd/z.ply" -o "$out/odd_zero.tdpk" -q 2>"$out/odd_pack3.log" \
+    && wrong "odd zero pack: /dev/zero packed"
+grep -q "z.ply: is a character device" "$out/odd_pack3.log" \
+    || { cat "$out/odd_pack3.log"; wrong "odd zero pack: the device is not named"; }
+rm -f "$odd/frame_2.ply"
+
+echo "== (n) textures named by the .mtl, from a manifest's plain names and from a pack"
+textured_data="$(dirname "$0")/../data/textured"
+cp -r "$textured_data" "$out/mtl_data"
+# The quads lie side by side: a manifest's camera fits its first frame, a pack's all of them.
+echo '{"frames": ["blender/quad.obj", "open3d/mesh.obj"]}' >"$out/mtl_data/a.json"
+echo '{"frames": ["open3d/mesh.obj", "blender/quad.obj"]}' >"$out/mtl_data/b.json"
+play mtl_a "$out/mtl_data/a.json" --every-frame
+python3 "$columns" dominant "$(png mtl_a 0)" 2 2000 || wrong "mtl: Blender's texture (blue)"
+play mtl_b "$out/mtl_data/b.json" --every-frame
+python3 "$columns" dominant "$(png mtl_b 0)" 1 2000 || wrong "mtl: Open3D's texture (green)"
+"$pack" "$out/mtl_data/a.json" -o "$out/mtl.tdpk" -q || fail "packing the .mtl frames"
+play mtl_pack "$out/mtl.tdpk" --every-frame
+python3 "$columns" dominant "$(png mtl_pack 0)" 2 500 || wrong "mtl pack: Blender's texture"
+python3 "$columns" dominant "$(png mtl_pack 1)" 1 500 || wrong "mtl pack: Open3D's texture"
 
 [ $failures = 0 ] || fail "$failures wrong values (above)"
 [ "${video_skipped:-0}" = 1 ] && { echo "ok, but (e) skipped: no ffmpeg"; exit 77; }

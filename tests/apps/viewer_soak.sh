@@ -15,14 +15,14 @@ python3 - "$out/soak.json" <<'PY'
 import json, os, sys
 s = json.load(open(sys.argv[1]))["streaming"]
 rss = s["host_rss_mb"]
-print(f"{s['frames_shown']} frames; host RSS {rss['after_warmup']:.1f} MB after warm-up, "
-      f"{rss['max']:.1f} MB at most (+{rss['growth']:.2f} MB)")
+print(f"{s['frames_shown']} frames; host RSS {rss['after_warmup']:.1f} MiB after warm-up, "
+      f"{rss['max']:.1f} MiB at most (+{rss['growth']:.2f} MiB)")
 assert s["frames_shown"] == 10000, s["frames_shown"]
 assert s["frames_late"] == 0 and s["frames_dropped"] == 0 and s["frames_skipped"] == 0, s
 if os.environ.get("TANDEM_SANITIZED"):
     print("(a sanitizer build: ASan's quarantine keeps freed memory, so no memory bound here)")
 else:
-    assert rss["growth"] <= 8.0, f"host memory grew by {rss['growth']:.1f} MB"
+    assert rss["growth"] <= 8.0, f"host memory grew by {rss['growth']:.1f} MiB"
 PY
 [ $? = 0 ] || { echo "FAIL"; exit 1; }
 echo "ok"

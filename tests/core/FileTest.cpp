@@ -1,6 +1,10 @@
 // core: Result, reading files and preparing output folders.
 #include "engine/core/File.h"
 
+#include <sys/stat.h>
+
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "tests/support/OutputChecks.h"
@@ -68,6 +72,40 @@ TEST(File, ReadsTheStartOfAFile)
     auto missing = readFileStart(dir.path() / "nope", 10);
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().find("nope: no such file"), std::string::npos) << missing.error();
+}
+
+TEST(File, ReadsRegularFilesOnlyAndNeverBlocks)
+{
+    // A FIFO with no writer blocked open() forever; /dev/zero was read until memory ran out.
+    test::TempDir dir;
+    const auto fifo = dir.path() / "frame.ply";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto zero = dir.path() / "z.ply";
+    std::filesystem::create_symlink("/dev/zero", zero);
+    for (const bool start : {false, true}) {
+        auto fromFifo = start ? readFileStart(fifo, 16) : readFile(fifo);
+        ASSERT_FALSE(fromFifo);
+        EXPECT_EQ(fromFifo.error(),
+                  fifo.string() + ": is a FIFO (named pipe), not a regular file: refused");
+        auto fromZero = start ? readFileStart(zero, 16) : readFile(zero);
+        ASSERT_FALSE(fromZero);
+        EXPECT_EQ(fromZero.error(),
+                  zero.string() + ": is a character device, not a regular file: refused");
+    }
+    auto text = readTextFile(fifo);
+    ASSERT_FALSE(text);
+    EXPECT_NE(text.error().find("not a regular file"), std::string::npos) << text.error();
+    // A link to a regular file is read; a broken one is missing.
+    const auto file = dir.write("real.ply", "ply\n");
+    std::filesystem::create_symlink(file, dir.path() / "link.ply");
+    auto linked = readFile(dir.path() / "link.ply");
+    ASSERT_TRUE(linked) << linked.error();
+    EXPECT_EQ(linked.value().size(), 4u);
+    std::filesystem::create_symlink(dir.path() / "gone", dir.path() / "broken.ply");
+    auto broken = readFile(dir.path() / "broken.ply");
+    ASSERT_FALSE(broken);
+    EXPECT_NE(broken.error().find("broken.ply: no such file"), std::string::npos);
+    EXPECT_STREQ(fileTypeName(std::filesystem::file_type::fifo), "a FIFO (named pipe)");
 }
 
 TEST(File, PrepareOutputDirectory)

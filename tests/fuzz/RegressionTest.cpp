@@ -35,7 +35,7 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
-    for (const char* name : {"ply", "obj", "manifest", "camera_path", "pack", "chain"}) {
+    for (const char* name : {"ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain"}) {
         SCOPED_TRACE(name);
         const auto target = tandem::fuzz::targetNamed(name);
         ASSERT_NE(target, nullptr);

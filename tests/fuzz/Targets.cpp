@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "engine/io/CameraPath.h"
-#include "engine/io/ObjReader.h"
+#include "engine/io/MeshLoader.h"
+#include "engine/io/MtlReader.h"
 #include "engine/io/PlyReader.h"
 #include "engine/postfx/Chain.h"
 #include "engine/stream/Block.h"
@@ -90,7 +91,21 @@ int ply(const std::uint8_t* data, std::size_t size)
 
 int obj(const std::uint8_t* data, std::size_t size)
 {
-    (void)io::readObj(asFile(data, size, "fuzz.obj"));
+    (void)io::loadMesh(asFile(data, size, "fuzz.obj"));
+    return 0;
+}
+
+int mtl(const std::uint8_t* data, std::size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    auto parsed = io::parseMtl(text, "fuzz.mtl");
+    asFile(data, size, "fuzz.mtl");
+    const std::string material = parsed.value().empty() ? "none" : parsed.value()[0].name;
+    const std::string quad = "mtllib fuzz.mtl\nusemtl " + material +
+                             "\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                             "f 1/1 2/2 3/3\n";
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(quad.data());
+    (void)io::loadMesh(asFile(bytes, quad.size(), "fuzz_mtl.obj"));
     return 0;
 }
 
@@ -144,6 +159,8 @@ Target targetNamed(std::string_view name)
         return ply;
     if (name == "obj")
         return obj;
+    if (name == "mtl")
+        return mtl;
     if (name == "manifest")
         return manifest;
     if (name == "camera_path")

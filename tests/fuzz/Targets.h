@@ -10,10 +10,16 @@
 
 namespace tandem::fuzz {
 
-/// io::readPly on the bytes (header and body, ascii and binary).
+/// io::readPly on the bytes (header and body, ascii and binary; a byte-order mark, packed
+/// colours, non-finite and far points dropped).
 int ply(const std::uint8_t* data, std::size_t size);
-/// io::readObj on the bytes as an .obj file (tinyobjloader and tandem's own checks).
+/// io::loadMesh on the bytes as an .obj file (tinyobjloader and tandem's own checks, the
+/// material libraries it names, their textures).
 int obj(const std::uint8_t* data, std::size_t size);
+/// io::parseMtl on the bytes, then io::loadMesh of a textured quad whose mtllib is the bytes
+/// and whose faces use their first material: the texture's name resolved and read as for an
+/// OBJ from Blender.
+int mtl(const std::uint8_t* data, std::size_t size);
 /// stream::openFileSequence on the bytes as a JSON sequence manifest.
 int manifest(const std::uint8_t* data, std::size_t size);
 /// io::readCameraPath on the bytes as a camera-path JSON file.
@@ -25,8 +31,8 @@ int pack(const std::uint8_t* data, std::size_t size);
 /// postfx::parseChain on the bytes as a --postfx argument.
 int chain(const std::uint8_t* data, std::size_t size);
 
-/// The target named `name` ("ply", "obj", "manifest", "camera_path", "pack", "chain"), or
-/// null.
+/// The target named `name` ("ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain"),
+/// or null.
 using Target = int (*)(const std::uint8_t*, std::size_t);
 Target targetNamed(std::string_view name);
 

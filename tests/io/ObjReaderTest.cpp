@@ -1,9 +1,16 @@
 // OBJ reader (tinyobjloader underneath): triangulation, vertex colours, normals, texture
-// coordinates, point-only files, missing .mtl as a warning, and bad input as clear errors.
+// coordinates, point-only files, materials and their textures (as Blender and Open3D write
+// them), missing .mtl and images as warnings, non-finite vertices dropped, and bad input as
+// clear errors. The loader: textures found and read, FIFOs refused.
 #include "engine/io/ObjReader.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
+#include "engine/io/Image.h"
 #include "engine/io/MeshLoader.h"
 #include "tests/support/TempDir.h"
 
@@ -11,6 +18,29 @@ namespace tandem::io {
 namespace {
 
 using test::TempDir;
+namespace fs = std::filesystem;
+
+const fs::path textured = fs::path(TANDEM_SOURCE_DIR) / "tests" / "data" / "textured";
+
+/// A w×h image of one colour.
+Image solid(int w, int h, glm::u8vec4 colour)
+{
+    Image image;
+    image.width = w;
+    image.height = h;
+    for (int i = 0; i < w * h; ++i)
+        image.pixels.insert(image.pixels.end(), {colour.r, colour.g, colour.b, colour.a});
+    return image;
+}
+
+/// The first pixel of an image.
+glm::u8vec4 firstPixel(const Image& image)
+{
+    return {image.pixels[0], image.pixels[1], image.pixels[2], image.pixels[3]};
+}
+
+const std::string texturedQuad = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                                 "vt 0 1\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n";
 
 TEST(ObjReader, QuadIsTriangulated)
 {
@@ -64,7 +94,165 @@ TEST(ObjReader, MissingMtlIsAWarning)
                                            "v 0 1 0\nf 1 2 3\n"));
     ASSERT_TRUE(mesh) << mesh.error();
     ASSERT_FALSE(mesh.warnings().empty());
-    EXPECT_NE(mesh.warnings()[0].find("gone.mtl"), std::string::npos) << mesh.warnings()[0];
+    EXPECT_NE(mesh.warnings()[0].find("its material library gone.mtl cannot be read"),
+              std::string::npos)
+        << mesh.warnings()[0];
+    EXPECT_NE(mesh.warnings()[0].find("gone.mtl: no such file"), std::string::npos)
+        << mesh.warnings()[0];
+}
+
+TEST(ObjReader, BlendersMaterialTextureIsLoadedWithTheMesh)
+{
+    // Blender 4's OBJ export: mtllib, usemtl Material, map_Kd textures/quad_blue.png (relative
+    // to the .mtl), an image not named after the OBJ.
+    const fs::path obj = textured / "blender" / "quad.obj";
+    auto read = readObj(obj);
+    ASSERT_TRUE(read) << read.error();
+    EXPECT_EQ(read.value().textureFile, textured / "blender" / "textures" / "quad_blue.png");
+    auto mesh = loadMesh(obj);
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.warnings().empty()) << mesh.warnings()[0];
+    EXPECT_EQ(mesh.value().triangleCount(), 2u);
+    ASSERT_EQ(mesh.value().texture.width, 4);
+    ASSERT_EQ(mesh.value().texture.height, 4);
+    EXPECT_EQ(firstPixel(mesh.value().texture), glm::u8vec4(20, 40, 230, 255));
+    EXPECT_EQ(mesh.value().textureFile, read.value().textureFile);
+}
+
+TEST(ObjReader, Open3dsMaterialTextureIsLoadedWithTheMesh)
+{
+    // Open3D writes mesh.obj, mesh.mtl and mesh_0.png, one texture coordinate a corner.
+    auto mesh = loadMesh(textured / "open3d" / "mesh.obj");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.warnings().empty()) << mesh.warnings()[0];
+    EXPECT_EQ(mesh.value().textureFile, textured / "open3d" / "mesh_0.png");
+    EXPECT_EQ(firstPixel(mesh.value().texture), glm::u8vec4(30, 220, 40, 255));
+    EXPECT_EQ(mesh.value().texcoords.size(), mesh.value().vertexCount());
+}
+
+TEST(ObjReader, TexturePathsAreRelativeToTheMtl)
+{
+    TempDir dir;
+    dir.write("scene/model.obj", "mtllib ../materials/lib.mtl\nusemtl wood\n" + texturedQuad);
+    dir.write("materials/lib.mtl",
+              "newmtl wood\nmap_Kd -s 1 1 1 -bm 0.5 ..\\images\\wood grain.png\n");
+    fs::create_directories(dir.path() / "images");
+    ASSERT_TRUE(
+        writePng(dir.path() / "images" / "wood grain.png", solid(2, 2, {9, 8, 7, 255}), false));
+    auto mesh = loadMesh(dir.path() / "scene" / "model.obj");
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.warnings().empty()) << mesh.warnings()[0];
+    EXPECT_EQ(firstPixel(mesh.value().texture), glm::u8vec4(9, 8, 7, 255));
+}
+
+TEST(ObjReader, AMissingOrBrokenTextureIsAWarningNamingIt)
+{
+    TempDir dir;
+    dir.write("a.mtl", "newmtl m\nmap_Kd gone.png\n");
+    auto missing = loadMesh(dir.write("a.obj", "mtllib a.mtl\nusemtl m\n" + texturedQuad));
+    ASSERT_TRUE(missing) << missing.error();
+    EXPECT_TRUE(missing.value().texture.pixels.empty());
+    ASSERT_EQ(missing.warnings().size(), 1u);
+    EXPECT_EQ(missing.warnings()[0], (dir.path() / "a.obj").string() +
+                                         ": its texture is not drawn: " +
+                                         (dir.path() / "gone.png").string() + ": no such file");
+    dir.write("b.mtl", "newmtl m\nmap_Kd b.png\n");
+    dir.write("b.png", "not a png");
+    auto broken = loadMesh(dir.write("b.obj", "mtllib b.mtl\nusemtl m\n" + texturedQuad));
+    ASSERT_TRUE(broken) << broken.error();
+    ASSERT_EQ(broken.warnings().size(), 1u);
+    EXPECT_NE(broken.warnings()[0].find("b.png: cannot read image"), std::string::npos)
+        << broken.warnings()[0];
+}
+
+TEST(ObjReader, TextureCoordinatesWithoutATextureAreAWarning)
+{
+    TempDir dir;
+    auto mesh = loadMesh(dir.write("bare.obj", texturedQuad));
+    ASSERT_TRUE(mesh) << mesh.error();
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_NE(mesh.warnings()[0].find("bare.obj: has texture coordinates but no texture"),
+              std::string::npos)
+        << mesh.warnings()[0];
+    // The image beside it with its name is its texture (what capture pipelines write).
+    ASSERT_TRUE(writePng(dir.path() / "bare.png", solid(1, 1, {1, 2, 3, 255}), false));
+    auto beside = loadMesh(dir.path() / "bare.obj");
+    ASSERT_TRUE(beside) << beside.error();
+    EXPECT_TRUE(beside.warnings().empty());
+    EXPECT_EQ(firstPixel(beside.value().texture), glm::u8vec4(1, 2, 3, 255));
+}
+
+TEST(ObjReader, FacesOfSeveralTexturesAreDrawnWithoutOneAndSaySo)
+{
+    TempDir dir;
+    dir.write("two.mtl", "newmtl a\nmap_Kd a.png\nnewmtl b\nmap_Kd b.png\n");
+    auto mesh = readObj(dir.write("two.obj", "mtllib two.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\n"
+                                             "v 0 1 0\nvt 0 0\nusemtl a\nf 1/1 2/1 3/1\n"
+                                             "usemtl b\nf 1/1 3/1 4/1\nf 2/1 3/1 4/1\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.value().textureFile.empty());
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_NE(mesh.warnings()[0].find("two.obj: drawn without a texture: its materials give its "
+                                      "faces a.png (1 face), b.png (2 faces)"),
+              std::string::npos)
+        << mesh.warnings()[0];
+}
+
+TEST(MeshLoader, AGivenTextureWinsAndFailsTheLoadWhenItCannotBeRead)
+{
+    TempDir dir;
+    dir.write("f.mtl", "newmtl m\nmap_Kd f.png\n");
+    ASSERT_TRUE(writePng(dir.path() / "f.png", solid(1, 1, {1, 1, 1, 255}), false));
+    ASSERT_TRUE(writePng(dir.path() / "given.png", solid(1, 1, {200, 0, 0, 255}), false));
+    const fs::path obj = dir.write("f.obj", "mtllib f.mtl\nusemtl m\n" + texturedQuad);
+    auto given = loadMesh(obj, {dir.path() / "given.png"});
+    ASSERT_TRUE(given) << given.error();
+    EXPECT_EQ(firstPixel(given.value().texture), glm::u8vec4(200, 0, 0, 255));
+    auto gone = loadMesh(obj, {dir.path() / "gone.png"});
+    ASSERT_FALSE(gone);
+    EXPECT_NE(gone.error().find("gone.png: no such file (the texture of "), std::string::npos)
+        << gone.error();
+    // A texture for a mesh that cannot show one is a warning.
+    auto points = loadMesh(dir.write("p.obj", "v 0 0 0\nv 1 0 0\n"), {dir.path() / "f.png"});
+    ASSERT_TRUE(points) << points.error();
+    ASSERT_EQ(points.warnings().size(), 1u);
+    EXPECT_NE(points.warnings()[0].find("texture f.png not drawn: points are not textured"),
+              std::string::npos)
+        << points.warnings()[0];
+    auto plain = loadMesh(dir.write("plain.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
+                          {dir.path() / "f.png"});
+    ASSERT_TRUE(plain) << plain.error();
+    ASSERT_EQ(plain.warnings().size(), 1u);
+    EXPECT_NE(plain.warnings()[0].find("texture f.png not drawn: the mesh has no texture "
+                                       "coordinates"),
+              std::string::npos)
+        << plain.warnings()[0];
+}
+
+TEST(MeshLoader, AFifoOrADeviceNamedLikeAMeshIsRefusedNotRead)
+{
+    TempDir dir;
+    // With no writer, opening a FIFO for reading blocks forever; /dev/zero never ends.
+    const fs::path fifo = dir.path() / "frame.ply";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto fromFifo = loadMesh(fifo);
+    ASSERT_FALSE(fromFifo);
+    EXPECT_NE(fromFifo.error().find("frame.ply: is a FIFO (named pipe), not a regular file"),
+              std::string::npos)
+        << fromFifo.error();
+    const fs::path zero = dir.path() / "z.obj";
+    fs::create_symlink("/dev/zero", zero);
+    auto fromZero = loadMesh(zero);
+    ASSERT_FALSE(fromZero);
+    EXPECT_NE(fromZero.error().find("z.obj: is a character device, not a regular file"),
+              std::string::npos)
+        << fromZero.error();
+    // A texture that is a FIFO is refused too.
+    const fs::path image = dir.path() / "t.png";
+    ASSERT_EQ(::mkfifo(image.c_str(), 0600), 0);
+    auto withFifoTexture = loadMesh(dir.write("t.obj", texturedQuad));
+    ASSERT_TRUE(withFifoTexture) << withFifoTexture.error();
+    EXPECT_TRUE(withFifoTexture.value().texture.pixels.empty());
 }
 
 TEST(ObjReader, LoaderComputesNormalsForMeshesWithoutThem)
@@ -125,19 +313,54 @@ TEST(ObjReaderErrors, FaceIndicesNameWhatCameBefore)
     }
 }
 
+TEST(ObjReader, NonFiniteAndFarVerticesAreDroppedWithTheFacesThatUseThem)
+{
+    TempDir dir;
+    // A point cloud: the NaN, the infinite and the far vertex dropped, counted once.
+    auto cloud = readObj(dir.write("cloud.obj", "v 0 0 0\nv nan 0 0\nv 1 2 3\nv 0 inf 0\n"
+                                                "v 1e20 0 0\n"));
+    ASSERT_TRUE(cloud) << cloud.error();
+    EXPECT_EQ(cloud.value().positions, (std::vector<glm::vec3>{{0, 0, 0}, {1, 2, 3}}));
+    ASSERT_EQ(cloud.warnings().size(), 1u);
+    EXPECT_NE(cloud.warnings()[0].find("cloud.obj: dropped 3 of 5 points (2 with NaN or "
+                                       "infinite coordinates, 1 beyond"),
+              std::string::npos)
+        << cloud.warnings()[0];
+    // A mesh: the face using the NaN vertex goes, the other stays.
+    auto mesh = readObj(dir.write("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nv 1 1 0\n"
+                                             "f 1 2 3\nf 1 4 3\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().triangleCount(), 1u);
+    EXPECT_EQ(mesh.value().vertexCount(), 3u);
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_NE(mesh.warnings()[0].find("nan.obj: dropped 1 of 4 vertices (1 with NaN or infinite "
+                                      "coordinates) and the 1 triangle using them"),
+              std::string::npos)
+        << mesh.warnings()[0];
+    // tinyobjloader reads "0e999" as 0 * inf: NaN, a vertex to drop too.
+    auto zero = readObj(dir.write("zero.obj", "v 0 0 0\nv 0e999 0 0\nv 0 1 0\nf 1 2 3\n"));
+    ASSERT_TRUE(zero) << zero.error();
+    EXPECT_TRUE(zero.value().positions.empty());
+    ASSERT_EQ(zero.warnings().size(), 1u);
+    EXPECT_NE(zero.warnings()[0].find("no triangle is left, the mesh is empty"), std::string::npos)
+        << zero.warnings()[0];
+}
+
 TEST(ObjReaderErrors, NonFinite)
 {
     TempDir dir;
-    expectError(readObj(dir.write("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n")),
-                "nan.obj:2: 'nan' is a non-finite coordinate");
+    // Normals, texture coordinates and colours that are no numbers are errors.
+    expectError(readObj(dir.write("vn.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn nan 0 1\n"
+                                            "f 1//1 2//1 3//1\n")),
+                "vn.obj:4: 'nan' is a non-finite coordinate");
+    expectError(readObj(dir.write("rgb.obj", "v 0 0 0 1 inf 1\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")),
+                "rgb.obj:1: 'inf' is a non-finite colour");
     // Malformed and out-of-range tokens are named as such.
     expectError(readObj(dir.write("bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1.0.0 0\nf 1 2 3\n")),
                 "bad.obj:3: '1.0.0' is malformed (not a number)");
     expectError(readObj(dir.write("big.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n")),
                 "big.obj:2: '1e999' is out of range");
-    // tinyobjloader reads "0e999" as 0 * inf: NaN, in a position or in a colour.
-    expectError(readObj(dir.write("zero.obj", "v 0 0 0\nv 0e999 0 0\nv 0 1 0\nf 1 2 3\n")),
-                "zero.obj: vertex 1 has a non-finite coordinate");
+    // tinyobjloader reads "0e999" as 0 * inf: NaN, in a colour too.
     expectError(readObj(dir.write("colour.obj",
                                   "v 0 0 0 1 1 1\nv 1 0 0 0e999 1 1\nv 0 1 0 1 1 1\nf 1 2 3\n")),
                 "colour.obj: vertex 1 has a non-numeric colour");

@@ -547,10 +547,6 @@ TEST(PlyReaderErrors, MalformedAsciiNumber)
     expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
                       "property float y\nproperty float z\nend_header\n0 1e999 0\n"),
                 "property 'y' is malformed, a number out of range: \"1e999\"");
-    // A value beyond float that double holds is too large, not malformed nor non-finite.
-    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
-                      "property float y\nproperty float z\nend_header\n0 1e300 0\n"),
-                "vertex 0 has a too large (beyond float) coordinate");
 }
 
 TEST(PlyReaderErrors, NegativeListSize)
@@ -594,34 +590,215 @@ TEST(PlyReaderErrors, IndexOutOfRange)
                 "out of range");
 }
 
-TEST(PlyReaderErrors, NonFiniteCoordinates)
+/// An ascii point cloud with one point a line of `points` ("x y z r g b").
+std::string cloudWithColours(const std::vector<std::string>& points)
 {
-    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
-                      "property float y\nproperty float z\nend_header\n0 nan 0\n"),
-                "non-finite coordinate");
-    expectError(parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
-                      "property float y\nproperty float z\nend_header\n0 0 -inf\n"),
-                "non-finite coordinate");
-    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 1\n"
-             "property float x\nproperty float y\nproperty float z\nend_header\n");
-    w.put<float>(0).put<float>(std::numeric_limits<float>::infinity()).put<float>(0);
-    expectError(readPly(w.bytes, "inf.ply"), "non-finite coordinate");
+    std::string text = fmt::format("ply\nformat ascii 1.0\nelement vertex {}\nproperty float x\n"
+                                   "property float y\nproperty float z\nproperty uchar red\n"
+                                   "property uchar green\nproperty uchar blue\nend_header\n",
+                                   points.size());
+    for (const std::string& point : points)
+        text += point + "\n";
+    return text;
 }
 
-TEST(PlyReader, PlusSignsAndNonFiniteSpellingsAreNumbers)
+TEST(PlyReader, NonFinitePointsAreDroppedWithOneWarningThatCountsThem)
+{
+    // Depth sensors and PCL write NaN for points they could not measure.
+    auto mesh = parse(cloudWithColours(
+        {"0 0 0 10 0 0", "nan nan nan 20 0 0", "1 0 0 30 0 0", "2 -inf 0 40 0 0", "3 0 0 50 0 0"}));
+    ASSERT_TRUE(mesh) << mesh.error();
+    const MeshData& m = mesh.value();
+    ASSERT_EQ(m.vertexCount(), 3u);
+    EXPECT_EQ(m.positions[1], glm::vec3(1, 0, 0));
+    EXPECT_EQ(m.positions[2], glm::vec3(3, 0, 0));
+    // Each point keeps its own colour.
+    EXPECT_EQ(m.colors[1], glm::u8vec4(30, 0, 0, 255));
+    EXPECT_EQ(m.colors[2], glm::u8vec4(50, 0, 0, 255));
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_EQ(mesh.warnings()[0],
+              "test.ply: dropped 2 of 5 points (2 with NaN or infinite coordinates)");
+
+    // Binary, as PCL writes it: the same.
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 3\n"
+             "property float x\nproperty float y\nproperty float z\nend_header\n");
+    w.put<float>(0).put<float>(std::numeric_limits<float>::infinity()).put<float>(0);
+    w.put<float>(NAN).put<float>(0).put<float>(0);
+    w.put<float>(4).put<float>(5).put<float>(6);
+    auto binary = readPly(w.bytes, "pcl.ply");
+    ASSERT_TRUE(binary) << binary.error();
+    ASSERT_EQ(binary.value().positions, (std::vector<glm::vec3>{{4, 5, 6}}));
+    ASSERT_EQ(binary.warnings().size(), 1u);
+    EXPECT_NE(binary.warnings()[0].find("dropped 2 of 3 points"), std::string::npos);
+
+    // Every spelling of a non-finite value is a number to drop, not a malformed token.
+    for (const char* token : {"NaN", "-inf", "+Inf", "infinity", "nan(0x1)"}) {
+        SCOPED_TRACE(token);
+        auto spelled = parse(fmt::format("ply\nformat ascii 1.0\nelement vertex 2\nproperty "
+                                         "float x\nproperty float y\nproperty float z\n"
+                                         "end_header\n0 {} 0\n1 2 3\n",
+                                         token));
+        ASSERT_TRUE(spelled) << spelled.error();
+        EXPECT_EQ(spelled.value().positions, (std::vector<glm::vec3>{{1, 2, 3}}));
+    }
+}
+
+TEST(PlyReader, AFrameOfOnlyNonFinitePointsIsEmptyNotAFailure)
+{
+    auto mesh = parse(cloudWithColours({"nan 0 0 1 2 3", "0 nan 0 1 2 3"}));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.value().positions.empty());
+    EXPECT_TRUE(mesh.value().colors.empty());
+    EXPECT_TRUE(mesh.value().bounds().isEmpty());
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_EQ(mesh.warnings()[0], "test.ply: dropped 2 of 2 points (2 with NaN or infinite "
+                                  "coordinates): nothing is left to draw, the frame is empty");
+}
+
+TEST(PlyReader, FarOutliersAreDroppedSoTheBoundsAreTheRealPoints)
+{
+    // Two points at ±1e20 (or beyond float, or at FLT_MAX) would make the frame's bounds 1e20
+    // wide: its real points would fit in no pixel.
+    auto mesh = parse(cloudWithColours({"0 0 0 1 1 1", "1e20 1e20 1e20 1 1 1", "1 1 1 1 1 1",
+                                        "-1e20 0 0 1 1 1", "0 1e300 0 1 1 1", "0 0 3.4e38 1 1 1"}));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().vertexCount(), 2u);
+    EXPECT_EQ(mesh.value().bounds().min, glm::vec3(0, 0, 0));
+    EXPECT_EQ(mesh.value().bounds().max, glm::vec3(1, 1, 1));
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_EQ(mesh.warnings()[0],
+              fmt::format("test.ply: dropped 4 of 6 points (4 beyond ±{:g})", MaxCoordinate));
+    // Up to the bound, a coordinate is geometry (UTM northings in centimetres are 5e8).
+    auto far = parse(cloudWithColours({"5e8 0 0 1 1 1", "-1e9 0 0 1 1 1"}));
+    ASSERT_TRUE(far) << far.error();
+    EXPECT_EQ(far.value().vertexCount(), 2u);
+    EXPECT_TRUE(far.warnings().empty());
+}
+
+TEST(PlyReader, ANonFiniteMeshVertexDropsTheTrianglesThatUseIt)
+{
+    // A quad of two triangles (0 1 2) and (0 2 3), and a third (1 4 2): vertex 3 is NaN.
+    const std::string header = "ply\nformat ascii 1.0\nelement vertex 5\nproperty float x\n"
+                               "property float y\nproperty float z\nproperty float u\n"
+                               "property float v\nelement face 3\n"
+                               "property list uchar int vertex_indices\nend_header\n";
+    auto mesh = parse(header + "0 0 0 0 0\n1 0 0 1 0\n1 1 0 1 1\nnan 1 0 0 1\n2 0 0 0.5 0\n"
+                               "3 0 1 2\n3 0 2 3\n3 1 4 2\n");
+    ASSERT_TRUE(mesh) << mesh.error();
+    const MeshData& m = mesh.value();
+    ASSERT_EQ(m.vertexCount(), 4u);
+    // Vertex 4 is vertex 3 now; the triangle that used the NaN vertex is gone.
+    EXPECT_EQ(m.indices, (std::vector<std::uint32_t>{0, 1, 2, 1, 3, 2}));
+    EXPECT_EQ(m.positions[3], glm::vec3(2, 0, 0));
+    EXPECT_EQ(m.texcoords[3], glm::vec2(0.5f, 0.0f));
+    ASSERT_EQ(mesh.warnings().size(), 1u);
+    EXPECT_EQ(mesh.warnings()[0], "test.ply: dropped 1 of 5 vertices (1 with NaN or infinite "
+                                  "coordinates) and the 1 triangle using them");
+
+    // When no triangle is left, neither is any vertex: the mesh does not turn into points.
+    auto gone = parse(header + "nan 0 0 0 0\n1 0 0 1 0\n1 1 0 1 1\n0 1 0 0 1\n2 0 0 0 0\n"
+                               "3 0 1 2\n3 0 2 3\n3 0 4 2\n");
+    ASSERT_TRUE(gone) << gone.error();
+    EXPECT_TRUE(gone.value().positions.empty());
+    EXPECT_TRUE(gone.value().indices.empty());
+    ASSERT_EQ(gone.warnings().size(), 1u);
+    EXPECT_NE(gone.warnings()[0].find("and the 3 triangles using them: no triangle is left, the "
+                                      "mesh is empty"),
+              std::string::npos)
+        << gone.warnings()[0];
+}
+
+TEST(PlyReader, PlusSignsAreNumbers)
 {
     auto mesh = parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
                       "property float y\nproperty uchar z\nend_header\n+1.5 -2 +3\n");
     ASSERT_TRUE(mesh) << mesh.error();
     EXPECT_EQ(mesh.value().positions[0], glm::vec3(1.5f, -2.0f, 3.0f));
-    for (const char* token : {"NaN", "-inf", "+Inf", "infinity", "nan(0x1)"}) {
-        SCOPED_TRACE(token);
-        expectError(parse(fmt::format("ply\nformat ascii 1.0\nelement vertex 1\nproperty float "
-                                      "x\nproperty float y\nproperty float z\nend_header\n0 {} "
-                                      "0\n",
-                                      token)),
-                    "non-finite coordinate");
+}
+
+TEST(PlyReader, AUtf8ByteOrderMarkBeforeTheMagicIsSkipped)
+{
+    // As Notepad saves a PLY: EF BB BF, then "ply".
+    auto ascii = parse("\xEF\xBB\xBF" + triangleAscii);
+    ASSERT_TRUE(ascii) << ascii.error();
+    EXPECT_EQ(ascii.value().indices, (std::vector<std::uint32_t>{0, 1, 2}));
+    // The binary body starts where it would without the mark, plus its three bytes.
+    Writer w("\xEF\xBB\xBFply\r\nformat binary_little_endian 1.0\r\nelement vertex 1\r\n"
+             "property float x\r\nproperty float y\r\nproperty float z\r\nend_header\n");
+    w.put<float>(1).put<float>(2).put<float>(3);
+    auto binary = readPly(w.bytes, "bom.ply");
+    ASSERT_TRUE(binary) << binary.error();
+    EXPECT_EQ(binary.value().positions, (std::vector<glm::vec3>{{1, 2, 3}}));
+    EXPECT_TRUE(binary.warnings().empty());
+    // Only the mark: a half one is still not a PLY file.
+    expectError(parse("\xEF\xBBply\n"), "not a PLY file");
+}
+
+TEST(PlyReader, PclPackedRgbIsReadAsColours)
+{
+    // PCL's "property float rgb": the bytes 0x00RRGGBB in a float's bits, binary and ascii.
+    const std::uint32_t orange = 0x00ff8040u, teal = 0x00208080u;
+    Writer w("ply\nformat binary_little_endian 1.0\nelement vertex 2\nproperty float x\n"
+             "property float y\nproperty float z\nproperty float rgb\nend_header\n");
+    w.put<float>(0).put<float>(0).put<float>(0).put<float>(std::bit_cast<float>(orange));
+    w.put<float>(1).put<float>(0).put<float>(0).put<float>(std::bit_cast<float>(teal));
+    auto binary = readPly(w.bytes, "pcl.ply");
+    ASSERT_TRUE(binary) << binary.error();
+    EXPECT_EQ(binary.value().colors,
+              (std::vector<glm::u8vec4>{{0xff, 0x80, 0x40, 255}, {0x20, 0x80, 0x80, 255}}));
+    EXPECT_TRUE(binary.warnings().empty());
+
+    auto ascii = parse(fmt::format("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                                   "property float y\nproperty float z\nproperty float rgb\n"
+                                   "end_header\n0 0 0 {:.9g}\n",
+                                   std::bit_cast<float>(orange)));
+    ASSERT_TRUE(ascii) << ascii.error();
+    EXPECT_EQ(ascii.value().colors, (std::vector<glm::u8vec4>{{0xff, 0x80, 0x40, 255}}));
+
+    // "uint rgb" and "uint rgba": the same bytes as an integer; rgba's top byte (an alpha PCL
+    // often leaves 0) is not used, big endian too.
+    for (const char* name : {"rgb", "rgba"}) {
+        SCOPED_TRACE(name);
+        Writer big(fmt::format("ply\nformat binary_big_endian 1.0\nelement vertex 1\nproperty "
+                               "double x\nproperty double y\nproperty double z\nproperty uint "
+                               "{}\nend_header\n",
+                               name),
+                   true);
+        big.put<double>(0).put<double>(0).put<double>(0).put<std::uint32_t>(0x00ff8040u);
+        auto packed = readPly(big.bytes, "big.ply");
+        ASSERT_TRUE(packed) << packed.error();
+        EXPECT_EQ(packed.value().colors, (std::vector<glm::u8vec4>{{0xff, 0x80, 0x40, 255}}));
     }
+    auto integer = parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                         "property float y\nproperty float z\nproperty uint rgba\n"
+                         "end_header\n0 0 0 16744512\n");
+    ASSERT_TRUE(integer) << integer.error();
+    EXPECT_EQ(integer.value().colors, (std::vector<glm::u8vec4>{{0xff, 0x80, 0x40, 255}}));
+
+    // Separate red, green and blue win; a packed colour of another size is named and ignored.
+    auto both = parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                      "property float y\nproperty float z\nproperty uint rgb\nproperty uchar "
+                      "red\nproperty uchar green\nproperty uchar blue\nend_header\n"
+                      "0 0 0 16744512 1 2 3\n");
+    ASSERT_TRUE(both) << both.error();
+    EXPECT_EQ(both.value().colors, (std::vector<glm::u8vec4>{{1, 2, 3, 255}}));
+    auto small = parse("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                       "property float y\nproperty float z\nproperty ushort rgb\n"
+                       "end_header\n0 0 0 500\n");
+    ASSERT_TRUE(small) << small.error();
+    EXPECT_TRUE(small.value().colors.empty());
+    ASSERT_EQ(small.warnings().size(), 1u);
+    EXPECT_EQ(small.warnings()[0], "test.ply: property 'rgb' (ushort) ignored: a packed colour "
+                                   "is a 4-byte float, int or uint");
+}
+
+TEST(PlyReader, TextureFileCommentNamesTheTexture)
+{
+    // As MeshLab writes a textured mesh.
+    auto mesh = parse("ply\nformat ascii 1.0\ncomment TextureFile my texture.png\n" +
+                      triangleAscii.substr(std::string("ply\nformat ascii 1.0\n").size()));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().textureFile, "my texture.png");
 }
 
 TEST(PlyReader, HeaderLinesWithoutTheCommentKeywordAreSkippedWithAWarning)

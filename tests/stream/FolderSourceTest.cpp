@@ -1,9 +1,13 @@
 // File sequences: every kind of spec (folder, glob, printf pattern, manifest, single file), their
-// order and failures, and loads that decode a file into a block naming the file when it is bad.
+// order and failures, names that are no regular file, and loads that decode a file into a block
+// naming the file when it is bad; the frame-rate range of packs and the sample too.
 #include "engine/stream/FolderSource.h"
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -12,8 +16,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "engine/core/File.h"
 #include "engine/io/Image.h"
 #include "engine/stream/Block.h"
+#include "engine/stream/Open.h"
+#include "engine/stream/Pack.h"
 #include "tests/support/TempDir.h"
 
 using namespace tandem;
@@ -302,6 +309,18 @@ TEST(FolderSource, ManifestErrorsNameTheManifestAndTheProblem)
         {R"({"frames": [{"file": "a.ply", "texture": false}]})", "frames[0].texture must be"},
         {R"({"frames": ["a.ply"], "fps": "fast"})", "\"fps\" must be a number"},
         {R"({"frames": ["a.ply"], "fps": 0})", "\"fps\" must be a number"},
+        // A rate of a frame every 11 days would plan billions of output frames.
+        {R"({"frames": ["a.ply"], "fps": 1e-6})",
+         "\"fps\" must be a number from 0.1 to 1000, not 1e-06"},
+        {R"({"frames": ["a.ply"], "fps": 1001})", "from 0.1 to 1000, not 1001"},
+        // A large or deep value is described, never written out whole.
+        {R"({"frames": ["a.ply"], "fps": [[[[1, 2, 3]]]]})",
+         "\"fps\" must be a number from 0.1 to 1000, not a list of 1 entry"},
+        {R"({"frames": [{"file": {"a": [1, 2], "b": 2}}]})",
+         "frames[0].file must be a file name (a non-empty string), not an object of 2 keys"},
+        // A long string is cut, also inside a character of several bytes.
+        {"{\"frames\": [\"a.ply\"], \"fps\": \"" + std::string(59, 'x') + "\u00e9\u00e9\"}",
+         "not \"" + std::string(59, 'x') + "\ufffd\"…"},
         {R"({"frames": ["a.ply"], "textures": []})", "\"textures\" must be a list as long"},
         {R"({"frames": [{"file": "a.ply", "texture": "t.png"}], "textures": ["u.png"]})",
          "a texture both in"},
@@ -317,12 +336,121 @@ TEST(FolderSource, ManifestErrorsNameTheManifestAndTheProblem)
     }
 }
 
+TEST(FolderSource, ADeeplyNestedManifestFailsBeforeItIsParsed)
+{
+    // 70 000 levels (140 KB) overflowed the stack in the parser and in the message's dump().
+    test::TempDir dir;
+    const fs::path deep = dir.write("deep.json", "{\"frames\": " + std::string(70000, '[') +
+                                                     std::string(70000, ']') + "}");
+    auto result = open(deep);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error(), deep.string() + ": lists and objects nested more than 64 deep: not "
+                                              "a sequence manifest ({\"frames\": [...]})");
+    // Brackets inside strings do not nest; 64 levels are a manifest's business to reject.
+    dir.write("a.ply", plyCloud(1));
+    const fs::path named = dir.write("named.json", "{\"frames\": [\"a.ply\"], \"x\": \"" +
+                                                       std::string(100, '[') + "\"}");
+    EXPECT_TRUE(open(named)) << open(named).error();
+    const fs::path sixtyFour =
+        dir.write("64.json", "{\"frames\": " + std::string(63, '[') + std::string(63, ']') + "}");
+    auto ok = open(sixtyFour);
+    ASSERT_FALSE(ok);
+    EXPECT_NE(ok.error().find("frames[0] must be a file name or"), std::string::npos) << ok.error();
+}
+
 TEST(FolderSource, BadFrameRateOption)
 {
     test::TempDir dir;
     dir.write("a.ply", plyCloud(1));
-    expectFailure(open(dir.path(), {0.0, true}), "frame rate 0 is out of range");
+    expectFailure(open(dir.path(), {0.0, true}), "frame rate 0 is out of range (0.1 to 1000 fps)");
     expectFailure(open(dir.path(), {-5.0, true}), "out of range");
+    expectFailure(open(dir.path(), {0.05, true}), "frame rate 0.05 is out of range");
+    expectFailure(open(dir.path(), {NAN, true}), "out of range");
+    EXPECT_TRUE(open(dir.path(), {0.1, true}));
+    EXPECT_TRUE(open(dir.path(), {1000.0, true}));
+}
+
+TEST(OpenSource, APackOrSampleOfAFrameRateOutOfRangeIsRefused)
+{
+    // A pack whose header says 1e-6 fps (a frame every 11 days), its checksum made to match.
+    test::TempDir dir;
+    const fs::path seed =
+        fs::path(TANDEM_SOURCE_DIR) / "tests" / "fuzz" / "seeds" / "pack" / "points_none.tdpk";
+    auto bytes = readFile(seed);
+    ASSERT_TRUE(bytes) << bytes.error();
+    stream::PackHeader h;
+    std::memcpy(&h, bytes.value().data(), sizeof h);
+    ASSERT_TRUE(stream::openSource(seed.string(), {})) << "the seed pack opens";
+    h.fps = 1e-6;
+    h.headerCrc = 0;
+    h.headerCrc = stream::packCrc32({reinterpret_cast<const std::uint8_t*>(&h), sizeof h});
+    std::memcpy(bytes.value().data(), &h, sizeof h);
+    const fs::path slow =
+        dir.write("slow.tdpk", std::string(bytes.value().begin(), bytes.value().end()));
+    auto pack = stream::openSource(slow.string(), {});
+    ASSERT_FALSE(pack);
+    EXPECT_NE(pack.error().find("slow.tdpk: bad frame rate 1e-06 in the header (0.1 to 1000 fps)"),
+              std::string::npos)
+        << pack.error();
+    auto sample = stream::openSource("sample:fps=0.01", {});
+    ASSERT_FALSE(sample);
+    EXPECT_NE(sample.error().find("fps 0.1 to 1000"), std::string::npos) << sample.error();
+}
+
+TEST(FolderSource, NamesThatAreNoRegularFileAreSkippedOrRefusedNotRead)
+{
+    // A FIFO named like a frame blocked a loader forever; /dev/zero linked as z.ply was read
+    // until memory ran out.
+    test::TempDir dir;
+    dir.write("seq/frame_0.ply", plyCloud(1));
+    dir.write("seq/frame_2.ply", plyCloud(1));
+    const fs::path fifo = dir.path() / "seq" / "frame_1.ply";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    fs::create_symlink("/dev/zero", dir.path() / "seq" / "z.ply");
+    fs::create_symlink(dir.path() / "gone.ply", dir.path() / "seq" / "dangling.ply");
+
+    // A folder and a glob skip them, saying so once.
+    for (const fs::path& spec : {dir.path() / "seq", dir.path() / "seq" / "*.ply"}) {
+        SCOPED_TRACE(spec.string());
+        auto source = open(spec);
+        ASSERT_TRUE(source) << source.error();
+        EXPECT_EQ(fileNames(*source.value()),
+                  (std::vector<std::string>{"frame_0.ply", "frame_2.ply"}));
+        ASSERT_EQ(source.warnings().size(), 1u);
+        EXPECT_NE(source.warnings()[0].find("skipped 3 names that are not regular files: "
+                                            "dangling.ply (missing (a broken link?)), "
+                                            "frame_1.ply (a FIFO (named pipe)), z.ply (a "
+                                            "character device)"),
+                  std::string::npos)
+            << source.warnings()[0];
+    }
+    // A printf pattern: the FIFO is a gap, and loading it fails at once, naming it.
+    auto pattern = open(dir.path() / "seq" / "frame_%d.ply");
+    ASSERT_TRUE(pattern) << pattern.error();
+    ASSERT_EQ(pattern.value()->frameCount(), 3);
+    Staging staging;
+    auto gap = pattern.value()->load(1, staging.sink());
+    ASSERT_FALSE(gap);
+    EXPECT_EQ(gap.error(), fifo.string() + ": is a FIFO (named pipe), not a regular file: refused");
+    EXPECT_TRUE(pattern.value()->load(2, staging.sink()));
+    // A manifest, or the name itself, is refused.
+    const fs::path manifest = dir.write("seq/m.json", R"({"frames": ["frame_0.ply", "z.ply",
+                                                                     "frame_1.ply", "gone.ply"]})");
+    auto listed = open(manifest);
+    ASSERT_FALSE(listed);
+    EXPECT_EQ(listed.error(), manifest.string() + ": 1 file is missing: gone.ply; 2 names are not "
+                                                  "regular files: z.ply (a character device), "
+                                                  "frame_1.ply (a FIFO (named pipe))");
+    expectFailure(open(fifo), "frame_1.ply: is a FIFO (named pipe), not a file or folder of "
+                              "frames");
+    expectFailure(open(dir.path() / "seq" / "z.ply"), "is a character device");
+    // A folder of nothing else says why it has no frames.
+    fs::create_directories(dir.path() / "only");
+    ASSERT_EQ(::mkfifo((dir.path() / "only" / "f.ply").c_str(), 0600), 0);
+    expectFailure(open(dir.path() / "only"), "no frames (.ply or .obj files) in this folder; " +
+                                                 (dir.path() / "only").string() +
+                                                 ": skipped 1 name that is not a regular file: "
+                                                 "f.ply (a FIFO (named pipe))");
 }
 
 TEST(FolderSource, LoadRoundTripsThroughABlock)
@@ -377,13 +505,21 @@ TEST(FolderSource, TexturesLoadWithTheirFrames)
     ASSERT_TRUE(source) << source.error();
     auto* sequence = dynamic_cast<stream::FolderSource*>(source.value().get());
     ASSERT_NE(sequence, nullptr);
-    EXPECT_EQ(sequence->texture(0), dir.path() / "seq" / "frame_1.png");
+    // The image beside frame_1 is found when the frame is loaded (io::loadMesh), not named by
+    // the folder.
+    EXPECT_FALSE(sequence->texture(0));
     EXPECT_FALSE(sequence->texture(1));
     for (int i = 0; i < 2; ++i) {
         Staging staging;
         auto block = sequence->load(i, staging.sink());
         ASSERT_TRUE(block) << block.error();
-        EXPECT_TRUE(block.warnings().empty());
+        // frame_2 has texture coordinates and no image.
+        ASSERT_EQ(block.warnings().size(), i == 0 ? 0u : 1u);
+        if (i == 1) {
+            EXPECT_NE(block.warnings()[0].find("has texture coordinates but no texture"),
+                      std::string::npos)
+                << block.warnings()[0];
+        }
         auto view = stream::viewBlock(block.value(), sequence->frameName(i));
         ASSERT_TRUE(view) << view.error();
         const render::SceneView& v = view.value();
@@ -418,10 +554,59 @@ TEST(FolderSource, TexturesLoadWithTheirFrames)
     auto plain = listed.value()->load(1, staging.sink());
     ASSERT_TRUE(plain) << plain.error();
     ASSERT_EQ(plain.warnings().size(), 1u);
-    EXPECT_NE(plain.warnings()[0].find("texture frame_1.png not drawn: the frame has no texture "
+    EXPECT_NE(plain.warnings()[0].find("texture frame_1.png not drawn: the mesh has no texture "
                                        "coordinates"),
               std::string::npos)
         << plain.warnings()[0];
+
+    // A manifest's plain names take the image beside them, and the one their .mtl names.
+    dir.write("seq/mtl.mtl", "newmtl m\nmap_Kd tex/mtl_image.png\n");
+    dir.write("seq/by_mtl.obj", "mtllib mtl.mtl\nusemtl m\n" + texturedQuad);
+    fs::create_directories(dir.path() / "seq" / "tex");
+    io::Image blue = texture;
+    blue.pixels = {0, 0, 255, 255, 0, 0, 255, 255};
+    ASSERT_TRUE(io::writePng(dir.path() / "seq" / "tex" / "mtl_image.png", blue, false));
+    const fs::path names =
+        dir.write("seq/names.json", R"({"frames": ["frame_1.obj", "by_mtl.obj"]})");
+    auto plainNames = open(names);
+    ASSERT_TRUE(plainNames) << plainNames.error();
+    for (int i = 0; i < 2; ++i) {
+        auto block = plainNames.value()->load(i, staging.sink());
+        ASSERT_TRUE(block) << block.error();
+        EXPECT_TRUE(block.warnings().empty()) << block.warnings()[0];
+        auto view = stream::viewBlock(block.value(), plainNames.value()->frameName(i));
+        ASSERT_TRUE(view) << view.error();
+        const auto& expected = i == 0 ? texture.pixels : blue.pixels;
+        EXPECT_TRUE(std::equal(view.value().texels.begin(), view.value().texels.end(),
+                               expected.begin(), expected.end()))
+            << i;
+        EXPECT_TRUE(view.value().objects[0].flags & render::ObjectHasTexture) << i;
+    }
+}
+
+TEST(FolderSource, NonFinitePointsAreDroppedAndAnAllNaNFrameLoadsEmpty)
+{
+    test::TempDir dir;
+    dir.write("seq/frame_1.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                                 "property float y\nproperty float z\nend_header\n"
+                                 "0 0 0\nnan nan nan\n1 0 0\n");
+    dir.write("seq/frame_2.ply", "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\n"
+                                 "property float y\nproperty float z\nend_header\n"
+                                 "nan 0 0\n0 nan 0\n");
+    auto source = open(dir.path() / "seq");
+    ASSERT_TRUE(source) << source.error();
+    Staging staging;
+    const std::size_t points[] = {2, 0};
+    const char* const dropped[] = {"dropped 1 of 3 points", "dropped 2 of 2 points"};
+    for (int i = 0; i < 2; ++i) {
+        auto block = source.value()->load(i, staging.sink());
+        ASSERT_TRUE(block) << block.error();
+        ASSERT_EQ(block.warnings().size(), 1u);
+        EXPECT_NE(block.warnings()[0].find(dropped[i]), std::string::npos) << block.warnings()[0];
+        auto view = stream::viewBlock(block.value(), source.value()->frameName(i));
+        ASSERT_TRUE(view) << view.error();
+        EXPECT_EQ(view.value().counts().vertices, points[i]);
+    }
 }
 
 TEST(FolderSource, LoadFailureNamesTheCorruptFile)
