@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/core/Plural.h"
 #include "engine/stream/Block.h"
 #include "engine/stream/detail/PackCodec.h"
 #include "engine/stream/detail/PackQuantization.h"
