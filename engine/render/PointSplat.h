@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "engine/core/ExactMath.h"
+#include "engine/core/Srgb.h"
 
 namespace tandem::render {
 
@@ -36,7 +37,7 @@ struct PointFrame {
     float sizePixels;    ///< splat diameter in pixels (when worldSize is 0)
     float worldSize;     ///< splat diameter in world units, 0: use sizePixels
     float focalPixels;   ///< height / (2 tan(fovY / 2)): pixels per world unit at distance 1
-    int colorIsHalf;     ///< the colour target is RGBA16F (else RGBA8)
+    int colorIsHalf;     ///< the colour target is RGBA16F, linear (else RGBA8, sRGB-encoded)
     float projection[2]; ///< the projection's x and y scales (P00, P11)
     int meshDrawn;       ///< the geometry pass drew meshes: keys start from their depth; else
                          ///< the resolve writes the background to pixels no point covers
@@ -45,7 +46,8 @@ struct PointFrame {
 
 /// What the resolve needs of a point, packed once per scene: colour and octahedral normal.
 struct PointAttributes {
-    std::uint32_t color;  ///< RGB8, red in the low byte; the high byte holds PointFlag bits
+    std::uint32_t color;  ///< RGB8, sRGB as in the file, red in the low byte; the high byte
+                          ///< holds PointFlag bits
     std::uint32_t normal; ///< octahedral unit normal, two snorm16 (x low)
 };
 enum PointFlag : std::uint32_t {
@@ -65,7 +67,7 @@ struct PointObject {
 struct PointVertex {
     float position[3];
     float normal[3];
-    std::uint32_t color; ///< RGBA8, red in the low byte
+    std::uint32_t color; ///< RGBA8, sRGB as in the file, red in the low byte
     float texcoord[2];
 };
 
@@ -230,8 +232,8 @@ TANDEM_HD PointAttributes packPoint(const PointVertex& v, std::uint32_t flags)
 
 /// What the resolve writes for a pixel a point won.
 struct ResolvedPixel {
-    std::uint16_t color16[4]; ///< RGBA16F halves (colorIsHalf)
-    std::uint8_t color8[4];   ///< RGBA8 (otherwise)
+    std::uint16_t color16[4]; ///< RGBA16F halves of linear colour (colorIsHalf)
+    std::uint8_t color8[4];   ///< RGBA8: linear colour sRGB-encoded (otherwise)
     std::uint16_t normal[4];  ///< RGBA16F halves, w = 1
     float depth;              ///< view distance
     std::uint32_t id;         ///< PointIdBit | (primitive + 1)
@@ -246,10 +248,11 @@ TANDEM_HD int objectOf(const PointObject* objects, int count, std::uint32_t inde
     return -1;
 }
 
-/// Shades the point that won pixel (px, py) at view distance `depth`: its base colour (or the
-/// default grey), lit by the head light like the meshes when it has a normal (turned towards
-/// the eye), flat otherwise, with the pixel's view ray as the direction to the eye. `id` is its
-/// primitive id + 1.
+/// Shades the point that won pixel (px, py) at view distance `depth`: its base colour (its sRGB
+/// bytes decoded to linear colour, or the default grey), lit by the head light like the meshes
+/// when it has a normal (turned towards the eye), flat otherwise, with the pixel's view ray as
+/// the direction to the eye; stored as the colour target holds it (an unlit point's RGBA8 is
+/// its file's bytes). `id` is its primitive id + 1.
 TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, float depth, int px,
                                      int py, std::uint32_t id)
 {
@@ -277,16 +280,17 @@ TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, flo
             n[2] = -n[2];
         }
     }
-    float base[3] = {0.78f, 0.76f, 0.72f};
+    // The default grey, sRGB (0.78, 0.76, 0.72) = #C7C2B8, in linear colour (as shading.glsl).
+    float base[3] = {0.5704816f, 0.5382355f, 0.4769998f};
     if (a.color & PointHasColor) {
-        base[0] = unorm8(a.color & 255u);
-        base[1] = unorm8((a.color >> 8) & 255u);
-        base[2] = unorm8((a.color >> 16) & 255u);
+        base[0] = srgb8ToLinear(a.color & 255u);
+        base[1] = srgb8ToLinear((a.color >> 8) & 255u);
+        base[2] = srgb8ToLinear((a.color >> 16) & 255u);
     }
     const float light = lit ? 0.25f + 0.75f * maxf(dot3(n, f.lightDir), 0.0f) : 1.0f;
     const float rgb[3] = {base[0] * light, base[1] * light, base[2] * light};
     for (int c = 0; c < 3; ++c) {
-        out.color8[c] = toUnorm8(rgb[c]);
+        out.color8[c] = linearToSrgb8(rgb[c]);
         out.color16[c] = floatToHalf(rgb[c]);
         out.normal[c] = floatToHalf(n[c]);
     }
@@ -303,7 +307,7 @@ TANDEM_HD ResolvedPixel backgroundPixel(const PointFrame& f)
 {
     ResolvedPixel out{};
     for (int c = 0; c < 4; ++c) {
-        out.color8[c] = toUnorm8(f.background[c]);
+        out.color8[c] = c < 3 ? linearToSrgb8(f.background[c]) : toUnorm8(f.background[c]);
         out.color16[c] = floatToHalf(f.background[c]);
     }
     return out;

@@ -248,6 +248,37 @@ TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
     EXPECT_EQ(empty.depth, 0.0f);
 }
 
+TEST(PointSplat, ColourIsLinearInsideAndTheFilesBytesOutside)
+{
+    // A point's bytes are sRGB: the resolve decodes them, lights linear colour and stores it as
+    // the target holds it (RGBA8: sRGB-encoded again, RGBA16F: linear halves).
+    PointFrame f = lookDownZ(64, 64, 3.0f);
+    f.lightDir[0] = 0.0f;
+    f.lightDir[1] = 0.0f;
+    f.lightDir[2] = 1.0f;
+    PointVertex v{};
+    v.position[2] = -5.0f;
+    v.color = 0xff808080u; // mid grey, sRGB 128
+    const auto linear = [](double c) {
+        return std::pow((c / 255.0 + 0.055) / 1.055, 2.4);
+    };
+    const ResolvedPixel unlit = resolvePoint(f, packPoint(v, 1u | 2u), 5.0f, 32, 32, 1);
+    EXPECT_EQ(unlit.color8[0], 128) << "unlit: the file's byte";
+    EXPECT_NEAR(halfToFloat(unlit.color16[0]), linear(128), 2e-4) << "linear light, 0.216";
+    // Lit at a third of the head light's full diffuse term: half the light, in linear colour.
+    // sRGB of half of 0.216 is 93 (halving the byte, as before colour was linear, gave 64).
+    v.normal[0] = std::sqrt(8.0f) / 3.0f;
+    v.normal[2] = 1.0f / 3.0f;
+    const ResolvedPixel lit = resolvePoint(f, packPoint(v, 1u | 2u | 4u), 5.0f, 32, 32, 1);
+    const double half = linear(128) * 0.5;
+    const double encoded = 255.0 * (1.055 * std::pow(half, 1.0 / 2.4) - 0.055);
+    EXPECT_NEAR(lit.color8[0], encoded, 0.6);
+    EXPECT_NEAR(halfToFloat(lit.color16[0]), half, 2e-4);
+    // The background: linear in the frame, stored encoded.
+    f.background[0] = static_cast<float>(linear(0x17));
+    EXPECT_EQ(backgroundPixel(f).color8[0], 0x17);
+}
+
 TEST(SceneMemory, ACloudTooLargeForTheGpuIsAnErrorNamingSizeAndLimit)
 {
     Scene scene;
