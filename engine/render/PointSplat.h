@@ -42,6 +42,8 @@ struct PointFrame {
     int meshDrawn;       ///< the geometry pass drew meshes: keys start from their depth; else
                          ///< the resolve writes the background to pixels no point covers
     float background[4]; ///< colour of uncovered pixels, linear RGBA (when !meshDrawn)
+    std::uint8_t background8[4]; ///< the same as the RGBA8 target stores it, sRGB-encoded
+                                 ///< (setBackground() fills both; encoded once, not per pixel)
 };
 
 /// What the resolve needs of a point, packed once per scene: colour and octahedral normal.
@@ -230,7 +232,7 @@ TANDEM_HD PointAttributes packPoint(const PointVertex& v, std::uint32_t flags)
     return a;
 }
 
-/// What the resolve writes for a pixel a point won.
+/// What the resolve writes for a pixel a point won. Of the colours only the target's is set.
 struct ResolvedPixel {
     std::uint16_t color16[4]; ///< RGBA16F halves of linear colour (colorIsHalf)
     std::uint8_t color8[4];   ///< RGBA8: linear colour sRGB-encoded (otherwise)
@@ -280,19 +282,32 @@ TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, flo
             n[2] = -n[2];
         }
     }
-    // The default grey, sRGB (0.78, 0.76, 0.72) = #C7C2B8, in linear colour (as shading.glsl).
-    float base[3] = {0.5704816f, 0.5382355f, 0.4769998f};
-    if (a.color & PointHasColor) {
-        base[0] = srgb8ToLinear(a.color & 255u);
-        base[1] = srgb8ToLinear((a.color >> 8) & 255u);
-        base[2] = srgb8ToLinear((a.color >> 16) & 255u);
-    }
-    const float light = lit ? 0.25f + 0.75f * maxf(dot3(n, f.lightDir), 0.0f) : 1.0f;
-    const float rgb[3] = {base[0] * light, base[1] * light, base[2] * light};
-    for (int c = 0; c < 3; ++c) {
-        out.color8[c] = linearToSrgb8(rgb[c]);
-        out.color16[c] = floatToHalf(rgb[c]);
+    for (int c = 0; c < 3; ++c)
         out.normal[c] = floatToHalf(n[c]);
+    if (!lit && !f.colorIsHalf && (a.color & PointHasColor)) {
+        // Unlit into the sRGB-encoded target: the encoding of a byte's decoding is the byte
+        // (every code round-trips, core/Srgb.h), so neither is computed (the common captured
+        // cloud: colours, no normals).
+        for (int c = 0; c < 3; ++c)
+            out.color8[c] = static_cast<std::uint8_t>((a.color >> (8 * c)) & 255u);
+    } else {
+        // The default grey, sRGB (0.78, 0.76, 0.72) = #C7C2B8, in linear colour (as
+        // shading.glsl).
+        float base[3] = {0.5704816f, 0.5382355f, 0.4769998f};
+        if (a.color & PointHasColor) {
+            base[0] = srgb8ToLinear(a.color & 255u);
+            base[1] = srgb8ToLinear((a.color >> 8) & 255u);
+            base[2] = srgb8ToLinear((a.color >> 16) & 255u);
+        }
+        const float light = lit ? 0.25f + 0.75f * maxf(dot3(n, f.lightDir), 0.0f) : 1.0f;
+        // Only the target's format: an encoding costs a log2 and an exp2.
+        for (int c = 0; c < 3; ++c) {
+            const float linear = base[c] * light;
+            if (f.colorIsHalf)
+                out.color16[c] = floatToHalf(linear);
+            else
+                out.color8[c] = linearToSrgb8(linear);
+        }
     }
     out.color8[3] = 255;
     out.color16[3] = 0x3c00u; // 1.0
@@ -302,12 +317,21 @@ TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, flo
     return out;
 }
 
+/// Sets the frame's background to `linear` RGBA, and its sRGB-encoded bytes.
+TANDEM_HD void setBackground(PointFrame& f, const float* linear)
+{
+    for (int c = 0; c < 4; ++c) {
+        f.background[c] = linear[c];
+        f.background8[c] = c < 3 ? linearToSrgb8(linear[c]) : toUnorm8(linear[c]);
+    }
+}
+
 /// What an uncovered pixel gets when no mesh was drawn: the background, zero normal, depth, id.
 TANDEM_HD ResolvedPixel backgroundPixel(const PointFrame& f)
 {
     ResolvedPixel out{};
     for (int c = 0; c < 4; ++c) {
-        out.color8[c] = c < 3 ? linearToSrgb8(f.background[c]) : toUnorm8(f.background[c]);
+        out.color8[c] = f.background8[c];
         out.color16[c] = floatToHalf(f.background[c]);
     }
     return out;
