@@ -5,5 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh default
-TANDEM_UPDATE_REFERENCES=1 ctest --test-dir build -L gl -R '^Render\.' --output-on-failure
+# Every test that compares with a reference image (test::compareWithReference).
+TANDEM_UPDATE_REFERENCES=1 ctest --test-dir build -L gl -R '^(Render|PostfxHost|Stream)\.' \
+    --output-on-failure
 git status --short -- tests

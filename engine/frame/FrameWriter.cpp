@@ -11,6 +11,7 @@
 #include "engine/core/AtomicFile.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/Srgb.h"
 #include "engine/io/Pam.h"
 #include "engine/io/VideoWriter.h"
 #include "engine/profile/Profiler.h"
@@ -188,6 +189,10 @@ void FrameWriter::process(Job& job)
         for (int y = 0; y < f.height; ++y)
             std::memcpy(wide.data() + row / 2 * static_cast<std::size_t>(y),
                         f.pixels + row * static_cast<std::size_t>(f.height - 1 - y), row);
+        // The colour target holds linear colour; a PNG holds sRGB, as every image tandem writes.
+        for (std::size_t i = 0; i < wide.size(); ++i)
+            if (i % 4 != 3)
+                wide[i] = linearToSrgb16(wide[i]);
     }
     job.release();
     if (!error().empty())

@@ -35,7 +35,8 @@ namespace tandem::frame {
 /// How frames are written.
 enum class OutputFormat {
     Png,   ///< the presented image, 8-bit (RGB when opaque)
-    Png16, ///< the G-buffer's RGBA16F colour target as 16-bit RGBA (clamped to [0, 1])
+    Png16, ///< the G-buffer's RGBA16F colour target (linear, before the chain) clamped to
+           ///< [0, 1] and sRGB-encoded into 16-bit RGBA
     Pam,   ///< the presented image, raw 8-bit RGBA (netpbm P7)
     None,  ///< nothing written: frames are rendered only (benchmarks, dry runs)
 };

@@ -24,7 +24,8 @@ namespace tandem::frame {
 /// Pixel layout of a read-back frame.
 enum class PixelFormat {
     Rgba8,  ///< 4 bytes per pixel
-    Rgba16, ///< 4 × 16-bit unorm per pixel (from an RGBA16F colour target, clamped to [0, 1])
+    Rgba16, ///< 4 × 16-bit unorm per pixel (from an RGBA16F colour target, linear, clamped to
+            ///< [0, 1])
 };
 
 /// A frame the GPU has finished reading back: valid until its slot is released.

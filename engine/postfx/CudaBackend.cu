@@ -14,15 +14,19 @@ namespace {
 
 // --- device accessors: the same at(x, y) contract as the host's, through surface objects ---
 
+/// RGBA8 colour: linear colour sRGB-encoded (render::GBuffer), read as raw bytes (a surface
+/// does no sRGB decoding) and decoded through the device copy of srgb8ToLinearTable(), as the
+/// host does: one load a channel, where the function would cost a log2 and an exp2 per tap.
 struct SurfRgba8 {
     cudaSurfaceObject_t surface;
     int width, height;
+    const float* decode; ///< device: srgb8ToLinearTable()
     __device__ Rgba at(int x, int y) const
     {
         x = clampi(x, 0, width - 1);
         y = clampi(y, 0, height - 1);
         const uchar4 v = surf2Dread<uchar4>(surface, x * 4, y);
-        return {unorm8(v.x), unorm8(v.y), unorm8(v.z), unorm8(v.w)};
+        return {__ldg(decode + v.x), __ldg(decode + v.y), __ldg(decode + v.z), unorm8(v.w)};
     }
 };
 /// RGBA16F read as raw halves; __half2float is exact, like the host's halfToFloat.
@@ -138,13 +142,16 @@ template <class Src> __global__ void blurFusedKernel(Src src, ImageView<Rgba> ou
             out.ref(x, y) = blurPixel(vertical, x, y, 0, 1, k);
 }
 
+/// The final store: linear colour sRGB-encoded (`srgb`), or data as it is (after a debug view).
 template <class Src, class Out>
-__global__ void encodeKernel(Src src, Out out, int width, int height)
+__global__ void encodeKernel(Src src, Out out, int width, int height, bool srgb)
 {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x < width && y < height)
-        out.store(x, y, encodePixel(src.at(x, y)));
+    if (x < width && y < height) {
+        const Rgba c = src.at(x, y);
+        out.store(x, y, srgb ? encodePixel(c) : storeDataPixel(c));
+    }
 }
 
 dim3 blockSize()
@@ -156,44 +163,13 @@ dim3 gridFor(int width, int height)
     return dim3((width + 31) / 32, (height + 7) / 8);
 }
 
-/// Stage tables in device memory, uploaded again only when their version changes.
-class TableCache {
-public:
-    const float* upload(const PreparedChain::Table& table, cudaStream_t stream)
-    {
-        for (auto& slot : m_slots)
-            if (slot.version == table.version)
-                return slot.device.data();
-        // Two slots: a chain rarely has more than one tonemap; the older one is replaced.
-        Slot& slot = m_slots[m_next];
-        m_next = (m_next + 1) % 2;
-        slot.device.reserve(table.values.size());
-        // The copy reads host memory that stays alive: the table lives until its settings go,
-        // and pageable copies are staged before cudaMemcpyAsync returns.
-        TANDEM_CUDA_CHECK(cudaMemcpyAsync(slot.device.data(), table.values.data(),
-                                          table.values.size() * sizeof(float),
-                                          cudaMemcpyHostToDevice, stream));
-        slot.version = table.version;
-        return slot.device.data();
-    }
-
-private:
-    struct Slot {
-        std::uint64_t version = 0;
-        cuda::DeviceBuffer<float> device;
-    };
-    Slot m_slots[2];
-    int m_next = 0;
-};
-
 /// Executor over the mapped G-buffer's surfaces; Color is the colour target's accessor type.
 template <class Color> class DeviceExec {
 public:
     DeviceExec(Color color, SurfR32F depth, SurfRgba16F normal, SurfR32UI id, SurfaceOut out,
-               ImageView<Rgba> (&views)[3], cudaStream_t stream, TableCache& tables,
-               interop::PassHooks* hooks)
+               ImageView<Rgba> (&views)[3], cudaStream_t stream, interop::PassHooks* hooks)
         : m_color(color), m_depth(depth), m_normal(normal), m_id(id), m_out(out), m_views(views),
-          m_stream(stream), m_tables(tables), m_hooks(hooks)
+          m_stream(stream), m_hooks(hooks)
     {}
 
     void beginStage(const char* name)
@@ -209,9 +185,7 @@ public:
 
     template <class S> void stage(int src, int dst, const PreparedChain::Entry& entry)
     {
-        typename S::K k = entry.k<S>();
-        if constexpr (hasTable<S>)
-            k.table = m_tables.upload(*entry.table, m_stream);
+        const typename S::K k = entry.k<S>();
         if constexpr (std::is_same_v<S, Blur>) {
             blurFused(src, dst, k);
         } else {
@@ -230,12 +204,12 @@ public:
         }
     }
 
-    void encode(int src)
+    void encode(int src, bool srgb)
     {
         const ImageView<Rgba>& any = m_views[0];
         withSource(src, [&](auto s) {
             encodeKernel<<<gridFor(any.width, any.height), blockSize(), 0, m_stream>>>(
-                s, m_out, any.width, any.height);
+                s, m_out, any.width, any.height, srgb);
             cuda::checkLaunch("encodeKernel");
         });
     }
@@ -271,7 +245,6 @@ private:
     SurfaceOut m_out;
     ImageView<Rgba> (&m_views)[3];
     cudaStream_t m_stream;
-    TableCache& m_tables;
     interop::PassHooks* m_hooks;
 };
 
@@ -280,7 +253,22 @@ private:
 struct CudaBackend::State {
     cuda::DeviceBuffer<Rgba> buffers[3];
     ImageView<Rgba> views[3] = {};
-    TableCache tables;
+    /// srgb8ToLinearTable() in device memory, copied on the first frame.
+    cuda::DeviceBuffer<float> srgbDecode;
+
+    const float* decodeTable(cudaStream_t stream)
+    {
+        if (srgbDecode.size() == 0) {
+            const std::array<float, 256>& table = srgb8ToLinearTable();
+            srgbDecode.reserve(table.size());
+            // The host table is a static that outlives the copy (and pageable copies are staged
+            // before cudaMemcpyAsync returns).
+            TANDEM_CUDA_CHECK(cudaMemcpyAsync(srgbDecode.data(), table.data(),
+                                              table.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                              stream));
+        }
+        return srgbDecode.data();
+    }
 
     void prepareBuffers(int width, int height)
     {
@@ -320,11 +308,12 @@ void CudaBackend::run(const PreparedChain& chain, const interop::FrameTextures& 
     const SurfaceOut out{view.surface(refs.output)};
     if (t.colorIsHalf) {
         DeviceExec<SurfRgba16F> exec(SurfRgba16F{view.surface(refs.color), t.width, t.height},
-                                     depth, normal, id, out, s.views, stream, s.tables, hooks);
+                                     depth, normal, id, out, s.views, stream, hooks);
         detail::walkChain(exec, chain);
     } else {
-        DeviceExec<SurfRgba8> exec(SurfRgba8{view.surface(refs.color), t.width, t.height}, depth,
-                                   normal, id, out, s.views, stream, s.tables, hooks);
+        DeviceExec<SurfRgba8> exec(
+            SurfRgba8{view.surface(refs.color), t.width, t.height, s.decodeTable(stream)}, depth,
+            normal, id, out, s.views, stream, hooks);
         detail::walkChain(exec, chain);
     }
 }

@@ -1,8 +1,11 @@
 // A post-process stage written outside the engine (in PyTorch, through the Python package):
-// each frame, after the chain, the G-buffer is handed to a function as linear images — on the
-// CUDA path copied out of the frame's mapped textures inside its one handoff, on the frame's
-// stream; on the host path read back — and the output image, which the function may overwrite,
-// goes back into the frame's output. Rows bottom first, as GL stores them. Its own stage
+// each frame, after the chain, the G-buffer is handed to a function as images — on the CUDA
+// path copied out of the frame's mapped textures inside its one handoff, on the frame's stream;
+// on the host path read back — and the output image, which the function may overwrite, goes
+// back into the frame's output. Colour as the targets hold it: "color" is linear colour, stored
+// sRGB-encoded in RGBA8 (the file's bytes for an unlit point; decode to compute with it) or as
+// half floats in RGBA16F; "output" is the chain's result, sRGB-encoded, and what the function
+// leaves there is presented as it is. Rows bottom first, as GL stores them. Its own stage
 // ("hook") in the overlay, the trace and captures. Render thread.
 #pragma once
 #include <functional>
@@ -16,8 +19,8 @@ namespace tandem::postfx {
 
 /// An element type of a hook image.
 enum class HookType {
-    UInt8,   ///< colour (RGBA8), output
-    Float16, ///< colour (RGBA16F), normal
+    UInt8,   ///< colour (RGBA8: linear colour, sRGB-encoded), output (sRGB)
+    Float16, ///< colour (RGBA16F: linear colour), normal
     Float32, ///< depth
     Int32,   ///< id (the R32UI bits; points have bit 31 set)
 };

@@ -7,15 +7,18 @@ namespace tandem::postfx {
 namespace {
 
 /// Host accessors for read-back G-buffer memory; they convert exactly as the CUDA side does.
+/// An RGBA8 colour target holds linear colour sRGB-encoded (render::GBuffer): decoded through
+/// the table of srgb8ToLinear(), alpha as it is.
 struct HostRgba8 {
     const std::uint8_t* data;
     int width, height;
+    const float* decode; ///< srgb8ToLinearTable()
     Rgba at(int x, int y) const
     {
         x = clampi(x, 0, width - 1);
         y = clampi(y, 0, height - 1);
         const std::uint8_t* p = data + (static_cast<std::size_t>(y) * width + x) * 4;
-        return {unorm8(p[0]), unorm8(p[1]), unorm8(p[2]), unorm8(p[3])};
+        return {decode[p[0]], decode[p[1]], decode[p[2]], unorm8(p[3])};
     }
 };
 struct HostRgba16F {
@@ -59,9 +62,7 @@ public:
 
     template <class S> void stage(int src, int dst, const PreparedChain::Entry& entry)
     {
-        typename S::K k = entry.k<S>();
-        if constexpr (hasTable<S>)
-            k.table = entry.table->values.data();
+        const typename S::K k = entry.k<S>();
         constexpr int passes = passesOf<S>;
         for (int pass = 0; pass < passes; ++pass) {
             const int from = pass == 0 ? src : detail::Temporary;
@@ -75,14 +76,15 @@ public:
         }
     }
 
-    void encode(int src)
+    void encode(int src, bool srgb)
     {
         withSource(src, [&](const auto& s) {
             const int width = m_in.width;
             m_pool.parallelFor(m_in.height, [&](int begin, int end) {
                 for (int y = begin; y < end; ++y)
                     for (int x = 0; x < width; ++x) {
-                        const Rgba8 p = encodePixel(s.at(x, y));
+                        const Rgba c = s.at(x, y);
+                        const Rgba8 p = srgb ? encodePixel(c) : storeDataPixel(c);
                         std::uint8_t* out =
                             m_output.data() + (static_cast<std::size_t>(y) * width + x) * 4;
                         out[0] = p.r;
@@ -103,7 +105,8 @@ private:
         } else if (m_in.colorIsHalf) {
             f(HostRgba16F{static_cast<const std::uint16_t*>(m_in.color), m_in.width, m_in.height});
         } else {
-            f(HostRgba8{static_cast<const std::uint8_t*>(m_in.color), m_in.width, m_in.height});
+            f(HostRgba8{static_cast<const std::uint8_t*>(m_in.color), m_in.width, m_in.height,
+                        srgb8ToLinearTable().data()});
         }
     }
     template <class F> void each(int dst, F&& pixel)

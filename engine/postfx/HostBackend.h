@@ -26,8 +26,8 @@ public:
     void run(const PreparedChain& chain, const interop::FrameTextures& textures,
              interop::PassHooks* hooks = nullptr);
 
-    /// Runs `chain` on a G-buffer already in host memory and returns RGBA8, rows bottom to top.
-    /// No GL.
+    /// Runs `chain` on a G-buffer already in host memory and returns RGBA8 (sRGB-encoded
+    /// colour, or a debug view's data as it is), rows bottom to top. No GL.
     const std::vector<std::uint8_t>& process(const PreparedChain& chain,
                                              const interop::HostFrame& input,
                                              interop::PassHooks* hooks = nullptr);

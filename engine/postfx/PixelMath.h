@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "engine/core/ExactMath.h"
+#include "engine/core/Srgb.h"
 
 namespace tandem::postfx {
 
@@ -33,10 +34,12 @@ TANDEM_HD Rgba lerp(Rgba x, Rgba y, float t)
     return x + (y - x) * t;
 }
 
-/// Rec. 601 luma.
+/// A perceptual luma of linear colour: the square root of its relative luminance (Rec. 709
+/// weights, sRGB's primaries). Close to the luma of sRGB-encoded values, on which edge
+/// thresholds such as FXAA's were tuned, and exact on both backends (a sqrt, not a pow).
 TANDEM_HD float luma(Rgba c)
 {
-    return c.r * 0.299f + c.g * 0.587f + c.b * 0.114f;
+    return sqrtf_hd(maxf(c.r * 0.2126f + c.g * 0.7152f + c.b * 0.0722f, 0.0f));
 }
 
 /// A strided 2D image in host or device memory with clamp-to-edge reads. Rows bottom to top

@@ -49,15 +49,12 @@ template <class Src, class Depth, class Normal, class Id> struct Inputs {
     Id id;
 };
 
-/// Intervals of the tonemap curve's table (TonemapK::table has TonemapCurveSize + 1 entries).
-inline constexpr int TonemapCurveSize = 4096;
-/// Inputs at or above this saturate the ACES fit (it reaches 1 near 10.4).
+/// Inputs at or above this saturate the ACES fit (it reaches 1 near 10.4); clamped to it first,
+/// so an infinite input is white, not NaN.
 inline constexpr float TonemapMaxInput = 16.0f;
 
 struct TonemapK {
     float exposureScale; ///< 2^exposure
-    const float* table;  ///< gamma(aces(x)) at x = 16 s^2, s = i / TonemapCurveSize; host or
-                         ///< device memory to match the backend (set by the backend)
 };
 struct BlurK {
     int radius;                           ///< taps each side
@@ -103,26 +100,20 @@ TANDEM_HD float acesFit(float x)
     return clampf(numerator / denominator, 0.0f, 1.0f);
 }
 
-/// The tonemap curve from its table: indexed by s = sqrt(x / 16), where the curve is nearly
-/// linear (the gamma's steep start becomes a gentle slope), then interpolated linearly. Error
-/// below 1e-4; far cheaper than ACES + pow per channel on the GPU.
-TANDEM_HD float tonemapCurve(float x, const float* curve)
+/// The tone curve: linear colour in (clamped to [0, TonemapMaxInput]; NaN gives 0), linear
+/// display colour in [0, 1] out. No display gamma: the chain's final store encodes sRGB, once.
+/// A rational function, so exact on both backends (it once went through a table, when it ended
+/// in a pow()).
+TANDEM_HD float tonemapCurve(float x)
 {
-    const float s = sqrtf_hd(clampf(x, 0.0f, TonemapMaxInput) * (1.0f / TonemapMaxInput));
-    const float f = s * static_cast<float>(TonemapCurveSize);
-    const int i =
-        f < static_cast<float>(TonemapCurveSize - 1) ? static_cast<int>(f) : TonemapCurveSize - 1;
-    const float t = f - static_cast<float>(i);
-    const float a = curve[i];
-    return a + (curve[i + 1] - a) * t;
+    return acesFit(clampf(x, 0.0f, TonemapMaxInput));
 }
 
 template <class Src> TANDEM_HD Rgba tonemapPixel(const Src& src, int x, int y, const TonemapK& k)
 {
     const Rgba c = src.at(x, y);
-    return {tonemapCurve(c.r * k.exposureScale, k.table),
-            tonemapCurve(c.g * k.exposureScale, k.table),
-            tonemapCurve(c.b * k.exposureScale, k.table), c.a};
+    return {tonemapCurve(c.r * k.exposureScale), tonemapCurve(c.g * k.exposureScale),
+            tonemapCurve(c.b * k.exposureScale), c.a};
 }
 
 /// One direction of the separable Gaussian: (dx, dy) is (1, 0) or (0, 1).
@@ -285,7 +276,8 @@ template <class Src> TANDEM_HD Rgba sampleBilinear(const Src& src, float px, flo
 
 /// FXAA in the spirit of Lottes' original: find the local edge direction from the luma of the
 /// diagonal neighbours, blend along it, and keep the wider blend only if its luma stays within
-/// the neighbourhood's range.
+/// the neighbourhood's range. Edges are found on a perceptual luma (luma()), as the thresholds
+/// expect; the blend mixes linear colour.
 template <class Src> TANDEM_HD Rgba fxaaPixel(const Src& src, int x, int y, const FxaaK& k)
 {
     const Rgba m = src.at(x, y);
@@ -356,7 +348,14 @@ template <class Id> TANDEM_HD Rgba viewIdPixel(const Id& id, int x, int y)
 struct Rgba8 {
     std::uint8_t r, g, b, a;
 };
+/// The final store of colour: linear colour to 8-bit sRGB, the one place the chain encodes.
 TANDEM_HD Rgba8 encodePixel(Rgba c)
+{
+    return {linearToSrgb8(c.r), linearToSrgb8(c.g), linearToSrgb8(c.b), 255};
+}
+/// The final store of data shown as colour (the debug views' depth, normals, ids): the values
+/// as they are, not sRGB-encoded, so a depth of 0.5 of the range is byte 128.
+TANDEM_HD Rgba8 storeDataPixel(Rgba c)
 {
     return {toUnorm8(c.r), toUnorm8(c.g), toUnorm8(c.b), 255};
 }

@@ -39,6 +39,9 @@ struct StageDescriptor {
     unsigned reads;   ///< StageInput bits
     int paramCount;   ///< entries of `params` in use
     std::array<ParamDescriptor, MaxStageParams> params;
+    /// The stage writes data shown as colour (depth, normals, ids), not linear colour: a chain
+    /// holding one stores its result as it is instead of sRGB-encoding it.
+    bool writesData = false;
 };
 
 /// Every stage's descriptor, in the order --help lists them; a stage's kind is its index here.

@@ -1,8 +1,9 @@
 // Every post-process stage: its descriptor (Stage.h), how its settings become the parameter
-// block its pixel function reads (prepare, on the host, once per frame; a table such as the
-// tonemap curve only when the settings change), and the pixel function itself, shared by the
-// host and CUDA backends (PixelStages.h). Adding a stage means a struct here, its entry in
-// StageTypes, and its pixel function: the parser, the overlay and both backends follow.
+// block its pixel function reads (prepare, on the host, once per frame), and the pixel function
+// itself, shared by the host and CUDA backends (PixelStages.h). Stages work on linear colour
+// (the debug views write data); the chain's final store sRGB-encodes. Adding a stage means a struct
+// here, its entry in StageTypes, and its pixel function: the parser, the overlay and both backends
+// follow.
 //
 // A stage type S provides:
 //   static constexpr StageDescriptor descriptor;
@@ -11,12 +12,10 @@
 //   static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K& k);
 // and optionally:
 //   static constexpr int passes = N;   // then pixel(in, x, y, k, pass): pass p reads pass p-1
-//   static std::vector<float> table(const float* params);   // then K has `const float* table`
 #pragma once
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "engine/postfx/PixelStages.h"
 #include "engine/postfx/Stage.h"
@@ -38,29 +37,14 @@ inline void gaussianWeights(int radius, float sigma, float* out)
 struct Tonemap {
     static constexpr StageDescriptor descriptor{
         "tonemap",
-        "exposure, ACES filmic fit, display gamma (through a 4097-entry curve table)",
+        "exposure and the ACES filmic fit on linear colour (the chain's end encodes sRGB)",
         ReadsSource,
-        2,
-        {{{"exposure", 0.0f, -16.0f, 16.0f, false, "stops: multiplies by 2^exposure"},
-          {"gamma", 2.2f, 0.5f, 4.0f, false, "display gamma"}}}};
+        1,
+        {{{"exposure", 0.0f, -16.0f, 16.0f, false, "stops: multiplies by 2^exposure"}}}};
     using K = TonemapK;
     static K prepare(const float* p, const FrameInfo&)
     {
-        return {static_cast<float>(std::exp2(static_cast<double>(p[0]))), nullptr};
-    }
-    /// The curve: 4097 pow() calls, worth skipping every frame.
-    static std::vector<float> table(const float* p)
-    {
-        std::vector<float> curve(TonemapCurveSize + 1);
-        for (int i = 0; i <= TonemapCurveSize; ++i) {
-            const double s = static_cast<double>(i) / TonemapCurveSize;
-            const double x = TonemapMaxInput * s * s;
-            const double aces =
-                std::clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0);
-            curve[static_cast<std::size_t>(i)] =
-                static_cast<float>(std::pow(aces, 1.0 / static_cast<double>(p[1])));
-        }
-        return curve;
+        return {static_cast<float>(std::exp2(static_cast<double>(p[0])))};
     }
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K& k)
     {
@@ -132,7 +116,8 @@ struct Outline {
     using K = OutlineK;
     static K prepare(const float* p, const FrameInfo&)
     {
-        return {1.0f / p[0], 1.0f / p[1], p[2], Rgba{0.02f, 0.02f, 0.02f, 1.0f}};
+        // Near black: sRGB 0.02 (byte 5), in linear colour.
+        return {1.0f / p[0], 1.0f / p[1], p[2], Rgba{0.0015480f, 0.0015480f, 0.0015480f, 1.0f}};
     }
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K& k)
     {
@@ -198,7 +183,8 @@ struct Fxaa {
     }
 };
 
-/// What the debug views share: no parameters; the camera's depth range.
+/// What the debug views share: no parameters; the camera's depth range; they write data, not
+/// colour (the chain stores it as it is).
 struct ViewStage {
     using K = ViewK;
     static K prepare(const float*, const FrameInfo& frame)
@@ -209,7 +195,7 @@ struct ViewStage {
 
 struct ViewDepth : ViewStage {
     static constexpr StageDescriptor descriptor{
-        "view-depth", "debug view: linear depth, near white to far dark", ReadsDepth, 0, {}};
+        "view-depth", "debug view: linear depth, near white to far dark", ReadsDepth, 0, {}, true};
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K& k)
     {
         return viewDepthPixel(in.depth, x, y, k);
@@ -218,7 +204,7 @@ struct ViewDepth : ViewStage {
 
 struct ViewNormal : ViewStage {
     static constexpr StageDescriptor descriptor{
-        "view-normal", "debug view: world normals as colour", ReadsNormal, 0, {}};
+        "view-normal", "debug view: world normals as colour", ReadsNormal, 0, {}, true};
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K&)
     {
         return viewNormalPixel(in.normal, x, y);
@@ -227,7 +213,7 @@ struct ViewNormal : ViewStage {
 
 struct ViewId : ViewStage {
     static constexpr StageDescriptor descriptor{
-        "view-id", "debug view: primitive ids in false colour", ReadsId, 0, {}};
+        "view-id", "debug view: primitive ids in false colour", ReadsId, 0, {}, true};
     template <class In> static TANDEM_HD Rgba pixel(const In& in, int x, int y, const K&)
     {
         return viewIdPixel(in.id, x, y);
@@ -273,12 +259,6 @@ struct StagePasses<S> {
 
 /// Passes of stage type S (1 unless it says otherwise). A variable, so device code can read it.
 template <class S> inline constexpr int passesOf = detail::StagePasses<S>::value;
-
-/// Whether stage type S prepares a table.
-template <class S> inline constexpr bool hasTable = requires(const float* p)
-{
-    S::table(p);
-};
 
 /// Calls S's pixel function for `pass`.
 template <class S, class In>

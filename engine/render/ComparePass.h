@@ -1,7 +1,8 @@
 // The compare pass: two sequences on one timeline and one camera shown as one image. The frame
 // is rendered twice (A, then B) and each presented image is copied aside (capture); compose()
 // draws them into the present target side by side, split at a divider, or as their difference.
-// Render thread, GL context current.
+// The images are presented ones, sRGB-encoded, and are copied as they are (nothing decodes or
+// encodes again); the difference is of those displayed values. Render thread, GL context current.
 #pragma once
 
 #include <string>
@@ -18,7 +19,7 @@ namespace tandem::render {
 enum class CompareMode {
     SideBySide, ///< A left, B right: the middle half of each
     Split,      ///< A left of the divider, B right of it, same pixels
-    Difference, ///< |A - B| per channel, scaled by 4
+    Difference, ///< |A - B| per channel of the displayed (sRGB) values, scaled by 4
 };
 /// "side", "split", "difference".
 const char* compareModeName(CompareMode mode);

@@ -7,6 +7,16 @@
 // region, so a window resize within the capacity reallocates (and re-registers) nothing. It owns
 // the CUDA registrations of its textures and drops them in the function that reallocates them.
 // Render thread only.
+//
+// The colour target holds linear colour. RGBA16F holds it as halves. RGBA8 holds it
+// sRGB-encoded, as GL_SRGB8_ALPHA8 would, but in a plain RGBA8 texture encoded and decoded by
+// hand (core/Srgb.h, shaders/common/colour.glsl): the resolve's image stores and CUDA surfaces
+// see raw bytes of either format, and sRGB formats are not among those CUDA documents for
+// registering GL images. Why not linear bytes: 8 bits of linear colour band the darks. Of the
+// 256 codes of an 8-bit sRGB file, a linear RGBA8 round trip keeps 183: codes 0-17 land on
+// linear codes 0 and 1, 18-25 all on 2, so the background #17171C comes back #16161C. Encoded,
+// every code comes back exactly (so a frame without a chain shows a file's colours unchanged),
+// and RGBA16F's 11 significant bits keep each within 0.04 of a code.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +28,11 @@
 
 namespace tandem::render {
 
-/// Storage format of the colour target.
-enum class ColorFormat { Rgba8, Rgba16F };
+/// Storage format of the colour target (linear colour either way).
+enum class ColorFormat {
+    Rgba8,   ///< sRGB-encoded bytes
+    Rgba16F, ///< linear halves
+};
 
 /// How a resize grows the textures.
 enum class Headroom {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "engine/core/Srgb.h"
 #include "engine/gl/Debug.h"
 #include "engine/render/Bindings.h"
 #include "engine/render/Camera.h"
@@ -33,6 +34,12 @@ float focalPixels(const Camera& camera, int height)
     return static_cast<float>(height) * 0.5f / std::tan(glm::radians(camera.fovY) * 0.5f);
 }
 
+std::array<float, 4> linearBackground(const GeometryOptions& options)
+{
+    return {srgb8ToLinear(options.background[0]), srgb8ToLinear(options.background[1]),
+            srgb8ToLinear(options.background[2]), 1.0f};
+}
+
 GeometryPass::GeometryPass()
     : m_visibilityTriangles({{GL_VERTEX_SHADER, "render/Visibility.vert.glsl"},
                              {GL_FRAGMENT_SHADER, "render/Visibility.frag.glsl"}},
@@ -62,8 +69,8 @@ void GeometryPass::drawVisibility(GBuffer& target, const GpuScene& scene, const 
     CameraBlock block = makeCameraBlock(camera, target.width(), target.height());
     block.params = glm::vec4(options.pointSize, options.pointWorldSize,
                              focalPixels(camera, target.height()), 0.0f);
-    block.background = glm::vec4(options.background[0], options.background[1],
-                                 options.background[2], options.background[3]);
+    const std::array<float, 4> background = linearBackground(options);
+    block.background = glm::vec4(background[0], background[1], background[2], background[3]);
     m_cameraBlock.write(0, &block, sizeof block);
     glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboCamera, m_cameraBlock.id());
 

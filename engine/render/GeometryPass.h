@@ -5,6 +5,9 @@
 // and the camera uniform buffer. Render thread only.
 #pragma once
 
+#include <array>
+#include <cstdint>
+
 #include <glm/glm.hpp>
 
 #include "engine/gl/Buffer.h"
@@ -25,7 +28,7 @@ struct CameraBlock {
     glm::vec4 eye;        ///< xyz: world position
     glm::vec4 lightDir;   ///< xyz: unit direction towards the light, world space
     glm::vec4 params;     ///< x: point size, pixels; y: point size, world (0: x); z: focal, pixels
-    glm::vec4 background; ///< colour of uncovered pixels
+    glm::vec4 background; ///< colour of uncovered pixels, linear RGBA
     glm::vec4 viewport;   ///< xy: drawn region in pixels
 };
 static_assert(sizeof(CameraBlock) == 4 * 64 + 5 * 16, "must match std140 Camera block");
@@ -39,11 +42,18 @@ float focalPixels(const Camera& camera, int height);
 
 /// Options of one geometry pass.
 struct GeometryOptions {
-    float background[4] = {0.09f, 0.09f, 0.11f, 1.0f}; ///< clear colour, linear RGBA
+    /// The colour of uncovered pixels, sRGB-encoded as a colour picker or a file gives it: the
+    /// one definition of the background (#17171C by default). The G-buffer holds it in linear
+    /// colour (linearBackground()), so with no chain the presented image has exactly these bytes.
+    std::uint8_t background[3] = {0x17, 0x17, 0x1c};
     float pointSize = 2.0f;      ///< splat diameter in pixels, for point clouds
     float pointWorldSize = 0.0f; ///< splat diameter in world units (attenuated); 0: pointSize
     bool drawPoints = true;      ///< false: a point pass (render::PointPass) draws them instead
 };
+
+/// `options`' background as the G-buffer holds it: linear RGBA, alpha 1 (srgb8ToLinear(), the
+/// function the CUDA and host point passes use too).
+std::array<float, 4> linearBackground(const GeometryOptions& options);
 
 class GeometryPass {
 public:

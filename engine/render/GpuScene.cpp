@@ -171,7 +171,8 @@ void GpuScene::setTexture(std::uint32_t width, std::uint32_t height, const std::
 {
     const int w = static_cast<int>(width), h = static_cast<int>(height);
     if (m_texture.width() != w || m_texture.height() != h) {
-        m_texture = gl::Texture(GL_RGBA8, w, h, "scene texture");
+        // Texels are sRGB, as in their files: sampling decodes them to linear colour.
+        m_texture = gl::Texture(GL_SRGB8_ALPHA8, w, h, "scene texture");
         glTextureParameteri(m_texture.id(), GL_TEXTURE_MIN_FILTER, GL_LINEAR);
         glTextureParameteri(m_texture.id(), GL_TEXTURE_MAG_FILTER, GL_LINEAR);
         glTextureParameteri(m_texture.id(), GL_TEXTURE_WRAP_S, GL_REPEAT);

@@ -100,8 +100,7 @@ PointFrame makePointFrame(const Camera& camera, int width, int height, bool colo
     f.projection[0] = block.projection[0][0];
     f.projection[1] = block.projection[1][1];
     f.meshDrawn = meshDrawn ? 1 : 0;
-    for (int i = 0; i < 4; ++i)
-        f.background[i] = options.background[i];
+    setBackground(f, linearBackground(options).data());
     return f;
 }
 

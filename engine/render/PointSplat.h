@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "engine/core/ExactMath.h"
+#include "engine/core/Srgb.h"
 
 namespace tandem::render {
 
@@ -36,16 +37,19 @@ struct PointFrame {
     float sizePixels;    ///< splat diameter in pixels (when worldSize is 0)
     float worldSize;     ///< splat diameter in world units, 0: use sizePixels
     float focalPixels;   ///< height / (2 tan(fovY / 2)): pixels per world unit at distance 1
-    int colorIsHalf;     ///< the colour target is RGBA16F (else RGBA8)
+    int colorIsHalf;     ///< the colour target is RGBA16F, linear (else RGBA8, sRGB-encoded)
     float projection[2]; ///< the projection's x and y scales (P00, P11)
     int meshDrawn;       ///< the geometry pass drew meshes: keys start from their depth; else
                          ///< the resolve writes the background to pixels no point covers
     float background[4]; ///< colour of uncovered pixels, linear RGBA (when !meshDrawn)
+    std::uint8_t background8[4]; ///< the same as the RGBA8 target stores it, sRGB-encoded
+                                 ///< (setBackground() fills both; encoded once, not per pixel)
 };
 
 /// What the resolve needs of a point, packed once per scene: colour and octahedral normal.
 struct PointAttributes {
-    std::uint32_t color;  ///< RGB8, red in the low byte; the high byte holds PointFlag bits
+    std::uint32_t color;  ///< RGB8, sRGB as in the file, red in the low byte; the high byte
+                          ///< holds PointFlag bits
     std::uint32_t normal; ///< octahedral unit normal, two snorm16 (x low)
 };
 enum PointFlag : std::uint32_t {
@@ -65,7 +69,7 @@ struct PointObject {
 struct PointVertex {
     float position[3];
     float normal[3];
-    std::uint32_t color; ///< RGBA8, red in the low byte
+    std::uint32_t color; ///< RGBA8, sRGB as in the file, red in the low byte
     float texcoord[2];
 };
 
@@ -228,10 +232,10 @@ TANDEM_HD PointAttributes packPoint(const PointVertex& v, std::uint32_t flags)
     return a;
 }
 
-/// What the resolve writes for a pixel a point won.
+/// What the resolve writes for a pixel a point won. Of the colours only the target's is set.
 struct ResolvedPixel {
-    std::uint16_t color16[4]; ///< RGBA16F halves (colorIsHalf)
-    std::uint8_t color8[4];   ///< RGBA8 (otherwise)
+    std::uint16_t color16[4]; ///< RGBA16F halves of linear colour (colorIsHalf)
+    std::uint8_t color8[4];   ///< RGBA8: linear colour sRGB-encoded (otherwise)
     std::uint16_t normal[4];  ///< RGBA16F halves, w = 1
     float depth;              ///< view distance
     std::uint32_t id;         ///< PointIdBit | (primitive + 1)
@@ -246,10 +250,11 @@ TANDEM_HD int objectOf(const PointObject* objects, int count, std::uint32_t inde
     return -1;
 }
 
-/// Shades the point that won pixel (px, py) at view distance `depth`: its base colour (or the
-/// default grey), lit by the head light like the meshes when it has a normal (turned towards
-/// the eye), flat otherwise, with the pixel's view ray as the direction to the eye. `id` is its
-/// primitive id + 1.
+/// Shades the point that won pixel (px, py) at view distance `depth`: its base colour (its sRGB
+/// bytes decoded to linear colour, or the default grey), lit by the head light like the meshes
+/// when it has a normal (turned towards the eye), flat otherwise, with the pixel's view ray as
+/// the direction to the eye; stored as the colour target holds it (an unlit point's RGBA8 is
+/// its file's bytes). `id` is its primitive id + 1.
 TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, float depth, int px,
                                      int py, std::uint32_t id)
 {
@@ -277,18 +282,32 @@ TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, flo
             n[2] = -n[2];
         }
     }
-    float base[3] = {0.78f, 0.76f, 0.72f};
-    if (a.color & PointHasColor) {
-        base[0] = unorm8(a.color & 255u);
-        base[1] = unorm8((a.color >> 8) & 255u);
-        base[2] = unorm8((a.color >> 16) & 255u);
-    }
-    const float light = lit ? 0.25f + 0.75f * maxf(dot3(n, f.lightDir), 0.0f) : 1.0f;
-    const float rgb[3] = {base[0] * light, base[1] * light, base[2] * light};
-    for (int c = 0; c < 3; ++c) {
-        out.color8[c] = toUnorm8(rgb[c]);
-        out.color16[c] = floatToHalf(rgb[c]);
+    for (int c = 0; c < 3; ++c)
         out.normal[c] = floatToHalf(n[c]);
+    if (!lit && !f.colorIsHalf && (a.color & PointHasColor)) {
+        // Unlit into the sRGB-encoded target: the encoding of a byte's decoding is the byte
+        // (every code round-trips, core/Srgb.h), so neither is computed (the common captured
+        // cloud: colours, no normals).
+        for (int c = 0; c < 3; ++c)
+            out.color8[c] = static_cast<std::uint8_t>((a.color >> (8 * c)) & 255u);
+    } else {
+        // The default grey, sRGB (0.78, 0.76, 0.72) = #C7C2B8, in linear colour (as
+        // shading.glsl).
+        float base[3] = {0.5704816f, 0.5382355f, 0.4769998f};
+        if (a.color & PointHasColor) {
+            base[0] = srgb8ToLinear(a.color & 255u);
+            base[1] = srgb8ToLinear((a.color >> 8) & 255u);
+            base[2] = srgb8ToLinear((a.color >> 16) & 255u);
+        }
+        const float light = lit ? 0.25f + 0.75f * maxf(dot3(n, f.lightDir), 0.0f) : 1.0f;
+        // Only the target's format: an encoding costs a log2 and an exp2.
+        for (int c = 0; c < 3; ++c) {
+            const float linear = base[c] * light;
+            if (f.colorIsHalf)
+                out.color16[c] = floatToHalf(linear);
+            else
+                out.color8[c] = linearToSrgb8(linear);
+        }
     }
     out.color8[3] = 255;
     out.color16[3] = 0x3c00u; // 1.0
@@ -298,12 +317,21 @@ TANDEM_HD ResolvedPixel resolvePoint(const PointFrame& f, PointAttributes a, flo
     return out;
 }
 
+/// Sets the frame's background to `linear` RGBA, and its sRGB-encoded bytes.
+TANDEM_HD void setBackground(PointFrame& f, const float* linear)
+{
+    for (int c = 0; c < 4; ++c) {
+        f.background[c] = linear[c];
+        f.background8[c] = c < 3 ? linearToSrgb8(linear[c]) : toUnorm8(linear[c]);
+    }
+}
+
 /// What an uncovered pixel gets when no mesh was drawn: the background, zero normal, depth, id.
 TANDEM_HD ResolvedPixel backgroundPixel(const PointFrame& f)
 {
     ResolvedPixel out{};
     for (int c = 0; c < 4; ++c) {
-        out.color8[c] = toUnorm8(f.background[c]);
+        out.color8[c] = f.background8[c];
         out.color16[c] = floatToHalf(f.background[c]);
     }
     return out;

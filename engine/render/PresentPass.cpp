@@ -13,7 +13,7 @@ namespace {
 
 /// std140 layout of the Present block in Present.frag.glsl.
 struct PresentBlock {
-    glm::ivec4 mode; ///< x: 0 colour, 1 output
+    glm::ivec4 mode; ///< x: 0 colour, 1 output; y: 1 the colour is linear floats (encode)
 };
 
 } // namespace
@@ -46,7 +46,8 @@ void PresentPass::draw(const GBuffer& source, PresentSource what, GLuint target)
 {
     gl::DebugGroup group("present");
     TANDEM_ASSERT(!source.isMappedByCuda(), "render::PresentPass::draw(): G-buffer mapped by CUDA");
-    PresentBlock block{glm::ivec4(what == PresentSource::Output ? 1 : 0, 0, 0, 0)};
+    PresentBlock block{glm::ivec4(what == PresentSource::Output ? 1 : 0,
+                                  source.colorFormat() == ColorFormat::Rgba16F ? 1 : 0, 0, 0)};
     m_block.write(0, &block, sizeof block);
     glBindFramebuffer(GL_FRAMEBUFFER, target);
     glViewport(0, 0, source.width(), source.height());

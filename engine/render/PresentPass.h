@@ -1,6 +1,9 @@
 // The present pass: draws the G-buffer's colour or the post-process output into a framebuffer:
-// the window's (id 0) or an offscreen target when headless. Also the offscreen target and a
-// blocking read-back (tests, captures). Render thread.
+// the window's (id 0) or an offscreen target when headless, sRGB-encoded (the encoding happens
+// once: in the chain's final store, in the G-buffer's RGBA8 target, or here for an RGBA16F one;
+// the framebuffer is not an sRGB one, so GL encodes nothing more, and the overlay's sRGB UI
+// colours land as they are). Also the offscreen target and a blocking read-back (tests,
+// captures). Render thread.
 #pragma once
 
 #include "engine/gl/Buffer.h"
@@ -17,7 +20,7 @@ class GBuffer;
 /// What the present pass shows.
 enum class PresentSource { Color, Output };
 
-/// An RGBA8 colour target to present into when there is no window.
+/// An RGBA8 colour target to present into when there is no window: sRGB-encoded bytes.
 class OffscreenTarget {
 public:
     OffscreenTarget(int width, int height);

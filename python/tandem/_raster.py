@@ -177,7 +177,8 @@ def interpolate(attr, rast, tri):
     tri: the int32 [T, 3] given to rasterize().
 
     Returns [B, H, W, A]: u * attr[i0] + v * attr[i1] + (1 - u - v) * attr[i2] of the pixel's
-    triangle (i0, i1, i2), 0 where nothing covers the pixel.
+    triangle (i0, i1, i2), 0 where nothing covers the pixel. Attributes are data: nothing is
+    decoded or encoded (unlike tandem.render's colours, which are sRGB).
     """
     _expect_tensor(attr, "attr")
     _expect_tensor(rast, "rast")

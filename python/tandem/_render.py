@@ -14,8 +14,9 @@ _CHANNELS = {  # name: (dtype, channels per pixel) as read back
 
 class Mesh:
     """A mesh or a point cloud for render(): positions [N, 3] (any float dtype), optional
-    indices [T, 3] (integers; none: a point cloud), colors [N, 3 or 4] (uint8, or floats in
-    0..1), normals [N, 3]. Tensors may live on any device; render() copies them to host memory
+    indices [T, 3] (integers; none: a point cloud), colors [N, 3 or 4] (sRGB-encoded, as image
+    and mesh files hold them: uint8, or floats in 0..1 that are rounded to 8 bits; not linear
+    light), normals [N, 3]. Tensors may live on any device; render() copies them to host memory
     to upload them (a read-back for CUDA tensors: tandem.Viewer uploads device to device)."""
 
     def __init__(self, positions, indices=None, colors=None, normals=None):
@@ -155,7 +156,9 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
         chain, with the G-buffer as a dict of tensors [H, W, C], rows bottom first as GL
         stores them: "color" (uint8 x4), "depth" (float32 x1), "normal" (float16 x4), "id"
         (int32 x1) and "output" (uint8 x4, the chain's result), which it may overwrite in
-        place; what "output" holds afterwards is presented ("image"). On a CUDA device with
+        place; what "output" holds afterwards is presented ("image"). "color" is linear colour
+        stored sRGB-encoded (decode it, ((c / 255 + 0.055) / 1.055) ** 2.4 above 0.04045, to
+        compute with light); "output" is sRGB and is presented as it is. On a CUDA device with
         GL-CUDA interop they are CUDA tensors copied out of the frame's mapped textures inside
         its one handoff, and the hook runs with the frame's stream as the current stream;
         elsewhere they are CPU tensors read back. Valid only during the call (clone to keep).
@@ -163,7 +166,10 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
 
     Returns a dict of tensors, rows top first (as images are stored, unlike rasterize()):
     uint8 [H, W, 4] for image/color/output, float32 [H, W] depth, float32 [H, W, 4] normal,
-    int64 [H, W] id. Blocks until the frame is read back.
+    int64 [H, W] id. image, color and output are sRGB-encoded, as a PNG is: without postfx an
+    unlit point's pixels are its colour's bytes; "color" is the G-buffer's linear colour
+    (before the chain, shaded) in that encoding. Depth, normal and id are data. Blocks until
+    the frame is read back.
     """
     meshes = scene if isinstance(scene, (list, tuple)) else [scene]
     if not meshes or not all(isinstance(m, Mesh) for m in meshes):

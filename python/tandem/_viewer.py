@@ -143,7 +143,8 @@ class Viewer:
             pass
 
     def image(self):
-        """The last frame's image, uint8 [H, W, 4], rows top first. Blocks (a read-back)."""
+        """The last frame's image, uint8 [H, W, 4], rows top first: sRGB-encoded, what the
+        window shows (and tandem.render's "image"). Blocks (a read-back)."""
         data = self._native.image()
         return torch.frombuffer(bytearray(data), dtype=torch.uint8).reshape(
             self._native.height, self._native.width, 4)

@@ -7,6 +7,6 @@ layout(std140, binding = TANDEM_UBO_CAMERA) uniform Camera {
     vec4 eye;        // xyz: camera position, world space
     vec4 lightDir;   // xyz: unit direction towards the light, world space
     vec4 params;     // x: point size (pixels); y, z, w: unused
-    vec4 background; // clear colour of uncovered pixels
+    vec4 background; // colour of uncovered pixels, linear
     vec4 viewport;   // xy: drawn region in pixels
 } camera;

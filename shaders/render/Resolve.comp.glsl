@@ -5,13 +5,18 @@
 // pixel's view ray hits inside at the rasterized depth. The ray's barycentrics on it are
 // perspective-correct: normal and colour are interpolated, shaded, and written with the linear
 // view depth and the primitive id + 1 (triangles of all meshes first, then points; points' ids
-// carry PointIdBit, as the CUDA point pass writes them). Points take their vertex directly. Uncovered pixels get the background. COLOR_RGBA16F selects the colour
-// target's image format. A mesh flagged as textured multiplies its colour by the scene's
-// texture at its interpolated texture coordinates ((0, 0) at the image's bottom left, as in OBJ;
-// the texture's rows are stored top first).
+// carry PointIdBit, as the CUDA point pass writes them). Points take their vertex directly.
+// Uncovered pixels get the background. Colour is linear from here on: vertex colours are sRGB
+// bytes, decoded per vertex before they are interpolated; the scene texture is GL_SRGB8_ALPHA8,
+// so sampling decodes (before filtering). COLOR_RGBA16F selects the colour target's image format:
+// linear halves there, else RGBA8 holding the sRGB encoding (render::GBuffer says why). A mesh
+// flagged as textured multiplies its colour by the scene's texture at its interpolated texture
+// coordinates ((0, 0) at the image's bottom left, as in OBJ; the texture's rows are stored top
+// first).
 #include "common/bindings.glsl"
 #include "common/camera.glsl"
 #include "common/shading.glsl"
+#include "common/srgb.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -64,7 +69,21 @@ uvec4 objectOf(uint vertex)
 
 vec3 positionOf(uint i) { return vec3(vertices[i].px, vertices[i].py, vertices[i].pz); }
 vec3 normalOf(uint i) { return vec3(vertices[i].nx, vertices[i].ny, vertices[i].nz); }
-vec4 colorOf(uint i) { return unpackUnorm4x8(vertices[i].color); }
+vec4 colorOf(uint i)
+{
+    vec4 c = unpackUnorm4x8(vertices[i].color);
+    return vec4(srgbToLinear(c.rgb), c.a);
+}
+
+// Linear colour as the colour target stores it.
+void storeColor(ivec2 pixel, vec3 linear)
+{
+#ifdef COLOR_RGBA16F
+    imageStore(colorImage, pixel, vec4(linear, 1.0));
+#else
+    imageStore(colorImage, pixel, vec4(linearToSrgb(linear), 1.0));
+#endif
+}
 vec2 texcoordOf(uint i) { return vec2(vertices[i].u, vertices[i].v); }
 
 void main()
@@ -74,7 +93,7 @@ void main()
         return;
     uint visible = texelFetch(visibility, pixel, 0).r;
     if (visible == 0u) {
-        imageStore(colorImage, pixel, camera.background);
+        storeColor(pixel, camera.background.rgb);
         imageStore(normalImage, pixel, vec4(0.0));
         imageStore(depthImage, pixel, vec4(0.0));
         imageStore(idImage, pixel, uvec4(0u));
@@ -157,7 +176,7 @@ void main()
         n = -n;
     vec3 base = baseColorOf(color, (object.w & (ObjectHasColors | ObjectHasTexture)) != 0u);
     bool lit = !isPoint || hasNormal;
-    imageStore(colorImage, pixel, vec4(lit ? shade(base, n, toEye) : base, 1.0));
+    storeColor(pixel, lit ? shade(base, n, toEye) : base);
     imageStore(normalImage, pixel, vec4(n, 1.0));
     imageStore(depthImage, pixel, vec4(-(camera.view * vec4(position, 1.0)).z));
     imageStore(idImage, pixel, uvec4(isPoint ? (primitive + 1u) | PointIdBit : primitive + 1u));

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/core/Srgb.h"
 #include "engine/core/Stall.h"
 #include "engine/frame/OutputRing.h"
 #include "tests/support/FrameFixture.h"
@@ -120,12 +121,14 @@ TEST_F(FrameGL, Rgba16FColourReadsBackAsSixteenBits)
     });
     const io::Image presented = stack.renderer.readPresented();
     ASSERT_EQ(wide.size(), 32u * 24u * 4u);
-    // 16-bit samples agree with the 8-bit presentation within a step, and use the extra bits.
+    // 16-bit samples of linear colour, sRGB-encoded (as the png16 writer does), agree with the
+    // 8-bit presentation within a step, and use the extra bits.
     bool finer = false;
     for (int y = 0; y < 24; ++y)
         for (int x = 0; x < 32; ++x)
             for (int c = 0; c < 3; ++c) {
-                const int v16 = wide[(static_cast<std::size_t>(23 - y) * 32 + x) * 4 + c];
+                const int v16 =
+                    linearToSrgb16(wide[(static_cast<std::size_t>(23 - y) * 32 + x) * 4 + c]);
                 const int v8 = presented.row(y)[x * 4 + c];
                 EXPECT_NEAR(v16 / 257.0, v8, 1.01) << x << "," << y;
                 finer = finer || v16 % 257 != 0;

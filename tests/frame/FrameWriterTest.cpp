@@ -3,10 +3,13 @@
 // PNG), named by frame, never over an existing file, the first error reported and nothing
 // written after it; a video gets every frame in order. And the progress line's text.
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <vector>
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -14,6 +17,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <spng.h>
 
 #include "engine/core/AtomicFile.h"
 #include "engine/core/Progress.h"
@@ -151,6 +155,41 @@ TEST(FrameWriter, SixteenBitFramesBecomeSixteenBitPngs)
     ASSERT_GT(bytes.size(), 26u);
     EXPECT_EQ(bytes[24], 16) << "bit depth";
     EXPECT_EQ(bytes[25], 6) << "colour type RGBA";
+}
+
+TEST(FrameWriter, SixteenBitFramesHoldTheSrgbEncodingOfLinearColour)
+{
+    // The RGBA16F colour target holds linear colour; a PNG, as every image tandem writes,
+    // holds sRGB: linear mid grey (0.2159) is written as sRGB 0.5 (32896 of 65535), alpha as
+    // it is. (Linear samples written as they are read 14146 there, half as bright on screen.)
+    test::TempDir dir;
+    OutputSettings settings;
+    settings.dir = dir.path();
+    settings.format = OutputFormat::Png16;
+    auto writer = FrameWriter::open(settings, 2, 1, nullptr);
+    ASSERT_TRUE(writer) << writer.error();
+    const std::vector<std::uint16_t> linear = {14146, 0, 65535, 14146, 1000, 30000, 45000, 65535};
+    ReadyFrame frame;
+    frame.width = 2;
+    frame.height = 1;
+    frame.format = PixelFormat::Rgba16;
+    frame.pixels = reinterpret_cast<const std::uint8_t*>(linear.data());
+    writer.value()->submit(frame, [] {});
+    ASSERT_TRUE(writer.value()->finish());
+    std::ifstream file(dir.path() / "frame_00000.png", std::ios::binary);
+    std::vector<unsigned char> png((std::istreambuf_iterator<char>(file)), {});
+    std::unique_ptr<spng_ctx, void (*)(spng_ctx*)> ctx(spng_ctx_new(0), spng_ctx_free);
+    ASSERT_EQ(spng_set_png_buffer(ctx.get(), png.data(), png.size()), 0);
+    std::vector<std::uint16_t> decoded(8);
+    ASSERT_EQ(spng_decode_image(ctx.get(), decoded.data(), decoded.size() * 2, SPNG_FMT_RGBA16, 0),
+              0);
+    const auto srgb = [](double v) {
+        v /= 65535.0;
+        return 65535.0 * (v <= 0.0031308 ? 12.92 * v : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055);
+    };
+    for (std::size_t i = 0; i < decoded.size(); ++i)
+        EXPECT_NEAR(decoded[i], i % 4 == 3 ? linear[i] : srgb(linear[i]), 0.51) << i;
+    EXPECT_NEAR(decoded[0], 32896, 1);
 }
 
 TEST(FrameWriter, UnwritableFolderIsAnError)

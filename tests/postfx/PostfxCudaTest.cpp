@@ -2,9 +2,12 @@
 // as the host backend on the same G-buffer, for every stage and a whole chain, with RGBA8 and
 // RGBA16F colour. The two backends share the stages' pixel functions and avoid FMA
 // contraction, so the 8-bit outputs are expected to be bit-exact; the test reports how many
-// pixels differ and by how much. Registrations happen once, again only after the G-buffer is
-// reallocated; captured frames upload the same image through GL.
+// pixels differ and by how much. Colours of known value come out as the formulas say through no
+// chain, tonemap and tonemap,fxaa, with the CUDA point pass, equal to the host's. Registrations
+// happen once, again only after the G-buffer is reallocated; captured frames upload the same
+// image through GL.
 #include <cstdlib>
+#include <tuple>
 
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -13,6 +16,7 @@
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
 #include "engine/platform/Context.h"
+#include "tests/postfx/ColourScene.h"
 #include "tests/support/FrameFixture.h"
 #include "tests/support/GpuTestContext.h"
 #include "tests/support/SceneFixtures.h"
@@ -129,6 +133,48 @@ TEST_F(PostfxCuda, WholeChainEqualsHostRgba8AndRgba16F)
     expectSame(runBoth(chain, render::ColorFormat::Rgba8, 333, 197), "chain rgba8");
     expectSame(runBoth(chain, render::ColorFormat::Rgba16F, 333, 197), "chain rgba16f");
     expectSame(runBoth("none", render::ColorFormat::Rgba16F, 100, 80), "none rgba16f");
+}
+
+TEST_F(PostfxCuda, KnownColoursAreEncodedOnceAndEqualTheHost)
+{
+    // The gl tier's PostfxHost.KnownColoursAreEncodedOnceThroughEveryChain on CUDA: CUDA points
+    // and the CUDA backend against the formulas, and bit for bit against host points and the
+    // host backend on the same renderer.
+    const render::GpuScene scene = test::colourScene();
+    const render::Camera camera = test::colourCamera();
+    const render::GeometryOptions options = test::colourOptions();
+    using test::ColourChain;
+    const std::tuple<const char*, frame::Channel, ColourChain, int> cases[] = {
+        {"none", frame::Channel::Color, ColourChain::None, 0},
+        {"none", frame::Channel::Output, ColourChain::None, 0},
+        {"tonemap", frame::Channel::Output, ColourChain::Tonemap, 1},
+        {"tonemap,fxaa", frame::Channel::Output, ColourChain::Tonemap, 1}};
+    for (const render::ColorFormat format :
+         {render::ColorFormat::Rgba8, render::ColorFormat::Rgba16F}) {
+        render::SceneRenderer renderer(test::ColourSceneSize, test::ColourSceneSize, format, true);
+        profile::ProfilerOptions off;
+        off.enabled = false;
+        profile::Profiler profiler(off);
+        auto cudaProcessor = processor(BackendChoice::Cuda);
+        auto hostProcessor = processor(BackendChoice::Host);
+        frame::Frame cudaFrame(renderer, *cudaProcessor, profiler);
+        frame::Frame hostFrame(renderer, *hostProcessor, profiler);
+        cudaFrame.setPointPath(render::PointPath::Cuda);
+        hostFrame.setPointPath(render::PointPath::Host);
+        for (const auto& [text, channel, chain, tolerance] : cases) {
+            const std::string what = fmt::format(
+                "{} ({}, {})", text, channel == frame::Channel::Color ? "colour" : "output",
+                format == render::ColorFormat::Rgba8 ? "rgba8" : "rgba16f");
+            const Chain parsed = parseChain(text).value();
+            cudaFrame.render(scene, camera, parsed, channel, options);
+            cudaFrame.synchronize();
+            const io::Image cuda = renderer.readPresented();
+            EXPECT_EQ(test::checkColours(cuda, chain, tolerance), "") << "CUDA, " << what;
+            hostFrame.render(scene, camera, parsed, channel, options);
+            const io::Image host = renderer.readPresented();
+            EXPECT_EQ(cuda.pixels, host.pixels) << "CUDA and host differ, " << what;
+        }
+    }
 }
 
 TEST_F(PostfxCuda, RegistersOnceAndAgainOnlyAfterReallocation)

@@ -91,6 +91,34 @@ class Render(unittest.TestCase):
         self.assertGreater(int(points.sum()), 100)
         torch.testing.assert_close(frame["depth"].cpu() > 0, frame["id"].cpu() > 0, rtol=0, atol=0)
 
+    def test_colours_are_srgb_in_and_out_and_encoded_once(self):
+        # One unlit point as a big splat: without postfx the image and the colour channel hold
+        # its bytes; tonemap is the sRGB encoding of the ACES curve of the decoded colour.
+        colour = (200, 30, 0x17)
+        cloud = tandem.Mesh(torch.zeros(1, 3), colors=torch.tensor([colour], dtype=torch.uint8))
+        camera = tandem.Camera(eye=(0, 0, 3), target=(0, 0, 0))
+
+        def decode(c):
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+        def encode(v):
+            return 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+
+        def aces(x):
+            return min(max(x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14), 0), 1)
+
+        for postfx in (None, "tonemap"):
+            frame = tandem.render(cloud, camera, resolution=(32, 32), postfx=postfx, point_size=16,
+                                  channels=("image", "color"), device=DEVICE)
+            centre = frame["image"].cpu()[16, 16, :3].tolist()
+            self.assertEqual(frame["color"].cpu()[16, 16, :3].tolist(), list(colour))
+            if postfx is None:
+                self.assertEqual(centre, list(colour))
+            else:
+                expected = [255 * encode(aces(decode(c / 255))) for c in colour]
+                for got, due in zip(centre, expected):
+                    self.assertLessEqual(abs(got - due), 1.0, f"{centre} where {expected} is due")
+
     def test_bad_arguments_raise_value_error_naming_them(self):
         mesh = tandem.Mesh(torch.zeros(3, 3), torch.tensor([[0, 1, 2]]))
         cases = [

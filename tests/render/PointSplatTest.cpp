@@ -239,13 +239,50 @@ TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
     EXPECT_GE(s.color8[0], 254) << "light nearly straight on: nearly full colour";
     // An uncovered pixel without meshes: the background.
     PointFrame b = f;
-    b.background[0] = 1.0f;
-    b.background[3] = 1.0f;
+    const float red[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+    setBackground(b, red);
     const ResolvedPixel empty = backgroundPixel(b);
     EXPECT_EQ(empty.color8[0], 255);
     EXPECT_EQ(empty.color8[1], 0);
     EXPECT_EQ(empty.id, 0u);
     EXPECT_EQ(empty.depth, 0.0f);
+}
+
+TEST(PointSplat, ColourIsLinearInsideAndTheFilesBytesOutside)
+{
+    // A point's bytes are sRGB: the resolve decodes them, lights linear colour and stores it as
+    // the target holds it (RGBA8: sRGB-encoded again, RGBA16F: linear halves).
+    PointFrame f = lookDownZ(64, 64, 3.0f);
+    f.lightDir[0] = 0.0f;
+    f.lightDir[1] = 0.0f;
+    f.lightDir[2] = 1.0f;
+    PointVertex v{};
+    v.position[2] = -5.0f;
+    v.color = 0xff808080u; // mid grey, sRGB 128
+    const auto linear = [](double c) {
+        return std::pow((c / 255.0 + 0.055) / 1.055, 2.4);
+    };
+    PointFrame half = f;
+    half.colorIsHalf = 1;
+    const ResolvedPixel unlit = resolvePoint(f, packPoint(v, 1u | 2u), 5.0f, 32, 32, 1);
+    EXPECT_EQ(unlit.color8[0], 128) << "unlit: the file's byte";
+    const ResolvedPixel unlitHalf = resolvePoint(half, packPoint(v, 1u | 2u), 5.0f, 32, 32, 1);
+    EXPECT_NEAR(halfToFloat(unlitHalf.color16[0]), linear(128), 2e-4) << "linear light, 0.216";
+    // Lit at a third of the head light's full diffuse term: half the light, in linear colour.
+    // sRGB of half of 0.216 is 93 (halving the byte, as before colour was linear, gave 64).
+    v.normal[0] = std::sqrt(8.0f) / 3.0f;
+    v.normal[2] = 1.0f / 3.0f;
+    const ResolvedPixel lit = resolvePoint(f, packPoint(v, 1u | 2u | 4u), 5.0f, 32, 32, 1);
+    const double halfLight = linear(128) * 0.5;
+    const double encoded = 255.0 * (1.055 * std::pow(halfLight, 1.0 / 2.4) - 0.055);
+    EXPECT_NEAR(lit.color8[0], encoded, 0.6);
+    const ResolvedPixel litHalf = resolvePoint(half, packPoint(v, 1u | 2u | 4u), 5.0f, 32, 32, 1);
+    EXPECT_NEAR(halfToFloat(litHalf.color16[0]), halfLight, 2e-4);
+    // The background: linear in the frame, stored encoded.
+    const float dark[4] = {static_cast<float>(linear(0x17)), 0.0f, 0.0f, 1.0f};
+    setBackground(f, dark);
+    EXPECT_EQ(backgroundPixel(f).color8[0], 0x17);
+    EXPECT_NEAR(halfToFloat(backgroundPixel(f).color16[0]), linear(0x17), 1e-5);
 }
 
 TEST(SceneMemory, ACloudTooLargeForTheGpuIsAnErrorNamingSizeAndLimit)

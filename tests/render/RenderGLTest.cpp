@@ -190,6 +190,44 @@ TEST_F(Render, TexturedMeshTakesItsTexels)
     EXPECT_GT(std::min({p[0], p[1], p[2]}), 100) << "untextured: white";
 }
 
+TEST_F(Render, TexelsAndVertexColoursAreSrgbAndLitInLinearColour)
+{
+    // A grey quad facing the camera, once coloured by its vertices and once by a texture of
+    // the same sRGB grey: both decode to linear colour (the texture through GL_SRGB8_ALPHA8
+    // sampling), are lit alike and encoded once. The head light meets the quad at
+    // cos = 1 / |(-0.3, 0.5, 1)| (GeometryPass), so the light is 0.25 + 0.75 cos = 0.898 of the
+    // full, and grey 128 shows as the sRGB encoding of 0.898 × 0.216: 122 (lighting the byte
+    // itself, as when colours were taken as linear, gave 115).
+    const glm::u8vec4 grey(128, 128, 128, 255);
+    io::MeshData quad;
+    quad.positions = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    quad.normals.assign(4, glm::vec3(0, 0, 1));
+    quad.indices = {0, 1, 2, 0, 2, 3};
+    Scene coloured;
+    coloured.objects.push_back({"coloured quad", quad});
+    coloured.objects[0].mesh.colors.assign(4, grey);
+    Scene textured;
+    textured.objects.push_back({"textured quad", quad});
+    textured.objects[0].mesh.texcoords = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    textured.texture.width = 2;
+    textured.texture.height = 2;
+    for (int i = 0; i < 4; ++i)
+        textured.texture.pixels.insert(textured.texture.pixels.end(), {128, 128, 128, 255});
+    test::FrameStack stack(64, 64);
+    Camera camera;
+    camera.eye = {0.0f, 0.0f, 2.0f};
+    camera.fovY = 60.0f;
+    const double light = 0.25 + 0.75 / std::sqrt(0.09 + 0.25 + 1.0);
+    const double linear = std::pow((128.0 / 255.0 + 0.055) / 1.055, 2.4) * light;
+    const double expected = 255.0 * (1.055 * std::pow(linear, 1.0 / 2.4) - 0.055);
+    for (const Scene* scene : {&coloured, &textured}) {
+        const GpuScene gpu(*scene, scene->objects[0].name.c_str());
+        const io::Image image = stack.render(gpu, camera, postfx::Chain{}, Channel::Color);
+        for (int c = 0; c < 3; ++c)
+            EXPECT_NEAR(image.row(32)[32 * 4 + c], expected, 1.0) << scene->objects[0].name;
+    }
+}
+
 TEST_F(Render, SampleAssetRenders)
 {
     auto sample = io::loadMesh(std::filesystem::path(TANDEM_SOURCE_DIR) / "assets" / "sample.ply");

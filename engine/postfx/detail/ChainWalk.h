@@ -14,13 +14,19 @@ inline constexpr int Temporary = 2;
 
 /// `Exec` provides: beginStage(name), endStage(name), template <class S> stage(src, dst, entry)
 /// (all of S's passes: pass 0 reads `src`, the last writes `dst`, a two-pass stage goes through
-/// Temporary), and encode(src) (the final RGBA8 store, a stage called "encode").
+/// Temporary), and encode(src, srgb) (the final RGBA8 store, a stage called "encode": linear
+/// colour to sRGB when `srgb`, else the values as they are: after a debug view, which writes
+/// data, whatever follows it).
 template <class Exec> void walkChain(Exec& exec, const PreparedChain& chain)
 {
     int src = GBufferColor;
+    bool colour = true;
     for (const PreparedChain::Entry& entry : chain.entries()) {
         const int dst = src == 0 ? 1 : 0;
-        const char* name = stageDescriptors()[static_cast<std::size_t>(entry.kind)].name;
+        const StageDescriptor& descriptor =
+            stageDescriptors()[static_cast<std::size_t>(entry.kind)];
+        const char* name = descriptor.name;
+        colour = colour && !descriptor.writesData;
         exec.beginStage(name);
         visitStage(entry.kind, [&]<class S>() {
             static_assert(passesOf<S> <= 2, "a stage has at most two passes (one temporary)");
@@ -30,7 +36,7 @@ template <class Exec> void walkChain(Exec& exec, const PreparedChain& chain)
         src = dst;
     }
     exec.beginStage("encode");
-    exec.encode(src);
+    exec.encode(src, colour);
     exec.endStage("encode");
 }
 
