@@ -36,6 +36,14 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice)
     return std::move(context.value());
 }
 
+postfx::Chain parseChainOrThrow(const std::string& text)
+{
+    auto chain = postfx::parseChain(text);
+    if (!chain)
+        throw Error(chain.error());
+    return chain.value();
+}
+
 std::unique_ptr<postfx::PostProcessor> makeProcessor(const Settings& settings,
                                                      const platform::Context& context,
                                                      postfx::BackendChoice choice,

@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/Log.h"
-#include "engine/core/StopSignal.h"
+#include "engine/core/StopToken.h"
 #include "engine/frame/Progress.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
@@ -137,7 +137,7 @@ struct ConvertOptions {
 int convert(const ConvertOptions& o)
 {
     // SIGINT or SIGTERM: the conversion stops and the writer removes its temporary file.
-    installStopSignals();
+    const StopSignals signals;
     const auto start = std::chrono::steady_clock::now();
     stream::SequenceOptions sequence;
     if (o.fpsGiven) {
@@ -233,7 +233,7 @@ int convert(const ConvertOptions& o)
     for (int i = 0; i < count; ++i) {
         std::unique_lock lock(mutex);
         changed.wait(lock, [&] { return ready.count(i) > 0; });
-        if (const int signal = stopSignal(); signal != 0) {
+        if (const int signal = signals.signal(); signal != 0) {
             lock.unlock();
             stopWorkers();
             // The writer, destroyed on return, removes its temporary file.

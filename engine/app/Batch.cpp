@@ -168,7 +168,7 @@ nlohmann::json BatchPlan::toJson(const std::string& sequence, double fps,
 }
 
 Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
-                                                      CommonOptions& options, int frameCount,
+                                                      SessionSettings& options, int frameCount,
                                                       double fps, const std::string& spec,
                                                       bool& usage)
 {
@@ -178,26 +178,23 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
     if (options.spin != 0.0f)
         return fail("--spin turns the camera by rendered frame, which differs between pieces "
                     "of a batch: give a camera path (--camera-paths orbit)");
-    if (options.frames > 0)
+    if (options.frames)
         return fail("--frames with --frame-range: the range says which frames");
-    if (!options.video.empty() && (batch.resume || batch.cameraPaths.size() > 1))
+    if (options.video && (batch.resume || batch.cameraPaths.size() > 1))
         return fail("--video with --resume or several camera paths: render frames and let "
                     "scripts/batch/merge.py make the videos");
-    if (!options.cameraPath.empty() && !batch.cameraPaths.empty())
+    if (options.cameraPath && !batch.cameraPaths.empty())
         return fail("--camera-path and --camera-paths: give the paths to --camera-paths");
-    auto format = frame::parseOutputFormat(options.format);
-    if (!format)
-        return fail(format.error());
     if (auto range = parseFrameRange(batch.frameRange.empty() ? ":" : batch.frameRange, frameCount);
         !range)
         return fail(range.error());
     usage = false;
     auto plan =
-        BatchPlan::make(batch, frameCount, options.outDir, frame::extensionOf(format.value()));
+        BatchPlan::make(batch, frameCount, options.outDir, frame::extensionOf(options.format));
     if (!plan)
         return fail(plan.error());
     if (!batch.planPath.empty()) {
-        const nlohmann::json json = plan.value().toJson(spec, fps, options.size);
+        const nlohmann::json json = plan.value().toJson(spec, fps, formatSize(options.size));
         if (auto written = writeTextFile(batch.planPath, json.dump(1) + "\n", options.overwrite);
             !written)
             return fail(written.error());

@@ -10,29 +10,6 @@ std::atomic<std::uint64_t> g_counts[StallCauseCount];
 
 } // namespace
 
-const char* stallName(StallCause cause)
-{
-    switch (cause) {
-    case StallCause::Readback:
-        return "readback";
-    case StallCause::QueryWait:
-        return "query-wait";
-    case StallCause::StreamSync:
-        return "stream-sync";
-    case StallCause::DeviceSync:
-        return "device-sync";
-    case StallCause::Finish:
-        return "finish";
-    case StallCause::Calibration:
-        return "calibration";
-    case StallCause::Throttle:
-        return "throttle";
-    case StallCause::Count:
-        break;
-    }
-    return "?";
-}
-
 void recordStall(StallCause cause)
 {
     g_counts[static_cast<std::size_t>(cause)].fetch_add(1, std::memory_order_relaxed);

@@ -46,19 +46,6 @@ float elapsedMs(cudaEvent_t from, cudaEvent_t to)
 
 } // namespace
 
-const char* apiName(Api api)
-{
-    switch (api) {
-    case Api::Cpu:
-        return "CPU";
-    case Api::Gl:
-        return "GL";
-    case Api::Cuda:
-        return "CUDA";
-    }
-    return "?";
-}
-
 CpuTrack::CpuTrack(int index, const char* name, std::int64_t startNs, bool recording)
     : m_index(index), m_name(name), m_startNs(startNs), m_recording(recording)
 {}

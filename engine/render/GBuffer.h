@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "engine/core/EnumTable.h"
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Texture.h"
 #include "engine/interop/FrameTextures.h"
@@ -20,6 +21,11 @@ namespace tandem::render {
 
 /// Storage format of the colour target.
 enum class ColorFormat { Rgba8, Rgba16F };
+/// --color-format's values.
+inline constexpr EnumTable<ColorFormat, 2> ColorFormats{
+    "colour format",
+    {{{ColorFormat::Rgba8, "rgba8", "8 bits a channel"},
+      {ColorFormat::Rgba16F, "rgba16f", "16-bit floats a channel"}}}};
 
 /// How a resize grows the textures.
 enum class Headroom {

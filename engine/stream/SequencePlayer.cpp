@@ -22,11 +22,6 @@
 
 namespace tandem::stream {
 
-const char* uploadPathName(UploadPath path)
-{
-    return path == UploadPath::CudaCopy ? "cuda-copy" : "gl-subdata";
-}
-
 // The CUDA side: the copy stream; per buffer set, CUDA memory for compact points and the
 // events that order its copies with the frames that read it; and the mesh copy waiting for this
 // frame's handoff.

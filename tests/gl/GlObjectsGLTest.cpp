@@ -198,9 +198,35 @@ TEST_F(GlObjects, DebugOutputCountsErrors)
 {
     glBindBuffer(0x1234, 0); // invalid enum on purpose
     glFinish();
-    EXPECT_EQ(errorCount(), 1u);
-    resetErrorCount();
+    EXPECT_EQ(s_context->glErrorCount(), 1u);
+    s_context->resetGlErrorCount();
     EXPECT_THROW(check("nothing"), GlError) << "glGetError still holds the error";
+}
+
+TEST_F(GlObjects, DebugOutputCountsErrorsPerContext)
+{
+    // Two sessions in one process each have their context: an error in one must not fail the
+    // other's exit code (the count was process-wide).
+    platform::ContextOptions options;
+    options.width = 16;
+    options.height = 16;
+    options.debug = true;
+    auto other = platform::tryCreateHeadless(options); // current now
+    ASSERT_TRUE(other) << other.error();
+    glBindBuffer(0x1234, 0); // invalid enum, in the other context
+    glFinish();
+    (void)glGetError();
+    EXPECT_EQ(other.value()->glErrorCount(), 1u);
+    s_context->makeCurrent();
+    EXPECT_EQ(s_context->glErrorCount(), 0u) << "the other context's error counted here";
+    glBindBuffer(0x1234, 0); // and one here
+    glFinish();
+    (void)glGetError();
+    EXPECT_EQ(s_context->glErrorCount(), 1u);
+    EXPECT_EQ(other.value()->glErrorCount(), 1u);
+    s_context->resetGlErrorCount();
+    other.value().reset(); // releases the current context
+    s_context->makeCurrent();
 }
 
 TEST_F(GlObjects, EngineShadersCompile)

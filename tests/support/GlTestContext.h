@@ -29,12 +29,12 @@ protected:
     {
         ASSERT_TRUE(s_context);
         s_context->makeCurrent();
-        gl::resetErrorCount();
+        s_context->resetGlErrorCount();
     }
     void TearDown() override
     {
         glFinish();
-        EXPECT_EQ(gl::errorCount(), 0u) << "GL errors were reported during the test";
+        EXPECT_EQ(s_context->glErrorCount(), 0u) << "GL errors were reported during the test";
     }
 
     static inline std::unique_ptr<platform::Context> s_context;
