@@ -1,9 +1,6 @@
 #include "engine/app/Session.h"
 
-#include <algorithm>
 #include <cstring>
-#include <filesystem>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -14,14 +11,12 @@
 #include "engine/core/Log.h"
 #include "engine/frame/Frame.h"
 #include "engine/frame/Progress.h"
-#include "engine/gl/Program.h"
+#include "engine/gl/Gl.h"
 #include "engine/platform/Context.h"
 #include "engine/profile/Trace.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/SceneRenderer.h"
 #include "engine/ui/Panels.h"
-
-namespace fs = std::filesystem;
 
 namespace tandem::app {
 

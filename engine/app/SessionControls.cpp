@@ -1,8 +1,9 @@
 // The session's own window controls: the overlay's panels (channel and timings, the passes, the
 // chain, RenderDoc) and the keys (Esc/Q quit, C channel, S/F2 screenshot, R reset view, F1
 // overlay, F12 capture), registered with handles the session holds.
-#include "engine/app/FrameOutput.h"
 #include "engine/app/Session.h"
+
+#include "engine/app/FrameOutput.h"
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/Log.h"
 #include "engine/frame/Frame.h"

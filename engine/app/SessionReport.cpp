@@ -1,7 +1,8 @@
 // The session's sections of the run report (--report): what ran where, what was shown, the
 // output and the profile. Apps add theirs through Session::onReport().
-#include "engine/app/FrameOutput.h"
 #include "engine/app/Session.h"
+
+#include "engine/app/FrameOutput.h"
 #include "engine/frame/Frame.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/SceneRenderer.h"
