@@ -207,25 +207,17 @@ TEST_F(GlObjects, DebugOutputCountsErrorsPerContext)
 {
     // Two sessions in one process each have their context: an error in one must not fail the
     // other's exit code (the count was process-wide).
-    platform::ContextOptions options;
-    options.width = 16;
-    options.height = 16;
-    options.debug = true;
-    auto other = platform::tryCreateHeadless(options); // current now
-    ASSERT_TRUE(other) << other.error();
-    glBindBuffer(0x1234, 0); // invalid enum, in the other context
-    glFinish();
-    (void)glGetError();
-    EXPECT_EQ(other.value()->glErrorCount(), 1u);
+    auto other = test::otherContext(); // current now
+    ASSERT_TRUE(other);
+    test::provokeGlError();
+    EXPECT_EQ(other->glErrorCount(), 1u);
     s_context->makeCurrent();
     EXPECT_EQ(s_context->glErrorCount(), 0u) << "the other context's error counted here";
-    glBindBuffer(0x1234, 0); // and one here
-    glFinish();
-    (void)glGetError();
+    test::provokeGlError(); // and one here
     EXPECT_EQ(s_context->glErrorCount(), 1u);
-    EXPECT_EQ(other.value()->glErrorCount(), 1u);
+    EXPECT_EQ(other->glErrorCount(), 1u);
     s_context->resetGlErrorCount();
-    other.value().reset(); // releases the current context
+    other.reset(); // releases the current context
     s_context->makeCurrent();
 }
 

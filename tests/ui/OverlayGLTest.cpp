@@ -121,12 +121,8 @@ TEST_F(OverlayGL, TwoOverlaysOnTwoContextsEachDrawTheirOwnPanels)
 {
     // Two viewers in one process (a notebook cell run twice): the second overlay used to abort
     // the process in ImGui_ImplOpenGL3_Init ("Already initialized a renderer backend!").
-    platform::ContextOptions options;
-    options.width = 64;
-    options.height = 64;
-    options.debug = true;
-    auto second = platform::tryCreateHeadless(options);
-    ASSERT_TRUE(second) << second.error();
+    std::unique_ptr<platform::Context> second = test::otherContext();
+    ASSERT_TRUE(second);
     s_context->makeCurrent();
     std::vector<std::string> drawnBy;
     ui::Overlay first(*s_context);
@@ -135,34 +131,34 @@ TEST_F(OverlayGL, TwoOverlaysOnTwoContextsEachDrawTheirOwnPanels)
                                            }});
     clear(target);
     {
-        second.value()->makeCurrent();
+        second->makeCurrent();
         gl::Texture target2(GL_RGBA8, Width, Height, "test.overlay2");
         gl::Framebuffer framebuffer2("test.overlay2");
         framebuffer2.attach(GL_COLOR_ATTACHMENT0, target2);
         framebuffer2.setDrawBuffers({GL_COLOR_ATTACHMENT0});
         framebuffer2.checkComplete();
         clear(target2);
-        ui::Overlay other(*second.value());
+        ui::Overlay other(*second);
         const Registration b = other.addPanel({"b", true, [&] {
                                                    drawnBy.push_back("b");
                                                }});
         for (int i = 0; i < 2; ++i) {
             s_context->makeCurrent();
             draw(first);
-            second.value()->makeCurrent();
+            second->makeCurrent();
             other.draw(framebuffer2.id(), Width, Height);
         }
         glFinish();
         EXPECT_GT(drawnPixels(target2, Width, Height), 1000u) << "the second overlay drew";
         EXPECT_TRUE(other.isVisible());
     } // the second overlay and its GL objects go while its context is current
-    EXPECT_EQ(second.value()->glErrorCount(), 0u);
+    EXPECT_EQ(second->glErrorCount(), 0u);
     s_context->makeCurrent();
     draw(first); // the first lives on after the second is gone
     glFinish();
     EXPECT_GT(drawnPixels(target, Width, Height), 1000u) << "the first overlay drew";
     EXPECT_EQ(drawnBy, (std::vector<std::string>{"a", "b", "a", "b", "a"}));
-    second.value().reset(); // releases whatever context is current
+    second.reset(); // releases whatever context is current
     s_context->makeCurrent();
 }
 
