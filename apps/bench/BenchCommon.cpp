@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <glad/gl.h>
 
+#include "engine/app/Settings.h"
 #include "engine/core/Error.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
@@ -34,6 +35,14 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice)
     if (!context)
         throw Error("headless context: " + context.error());
     return std::move(context.value());
+}
+
+postfx::Chain parseChainOrThrow(const std::string& text)
+{
+    auto chain = postfx::parseChain(text);
+    if (!chain)
+        throw Error(chain.error());
+    return chain.value();
 }
 
 frame::Residence makeResidence(const Settings& settings, const platform::Context& context,
@@ -118,13 +127,11 @@ std::vector<Size> parseSizes(const std::string& text)
                     sizes.push_back(size);
             continue;
         }
-        unsigned w = 0, h = 0;
-        char x = 0, extra = 0;
-        if (std::sscanf(item.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 ||
-            h < 1 || w > 16384 || h > 16384)
+        const auto size = app::parseSize(item); // the apps' --size
+        if (!size)
             throw Error("--sizes: expected 1080p, 4K or WxH, separated by commas, got '" + item +
                         "'");
-        sizes.push_back({static_cast<int>(w), static_cast<int>(h), item});
+        sizes.push_back({size.value().width, size.value().height, item});
     }
     if (sizes.empty())
         throw Error("--sizes: no size given");

@@ -18,6 +18,7 @@
 #include "engine/io/Image.h"
 #include "engine/io/MeshData.h"
 #include "engine/platform/Context.h"
+#include "engine/postfx/Chain.h"
 #include "engine/postfx/PostProcessor.h"
 
 namespace tandem::gl {
@@ -68,6 +69,9 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice);
 frame::Residence makeResidence(const Settings& settings, const platform::Context& context,
                                postfx::BackendChoice choice,
                                interop::InteropStatus* doctor = nullptr);
+
+/// The chain `text` describes; throws Error when it does not parse (a bug in a benchmark).
+postfx::Chain parseChainOrThrow(const std::string& text);
 
 /// A CUDA pass that declares what post-processing would (the G-buffer read, its output
 /// written) and does nothing else: a frame with it costs one handoff more than without.

@@ -35,7 +35,7 @@ std::vector<frame::OutputFormat> parseFormats(const std::string& text)
 {
     std::vector<frame::OutputFormat> formats;
     for (const std::string& item : splitList(text)) {
-        auto format = frame::parseOutputFormat(item);
+        auto format = frame::OutputFormats.parse(item);
         if (!format || format.value() == frame::OutputFormat::Png16)
             throw Error("--formats: expected none, pam or png, separated by commas, got '" + item +
                         "'");
@@ -103,24 +103,27 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
     std::vector<std::vector<std::string>> rows, encoderRows;
     for (const Size& size : sizes) {
         for (frame::OutputFormat format : formats) {
-            const fs::path dir = root / fmt::format("{}-{}", size.name, frame::formatName(format));
+            const fs::path dir =
+                root / fmt::format("{}-{}", size.name, frame::OutputFormats.name(format));
             fs::create_directories(dir);
-            app::CommonOptions o;
+            app::SessionSettings o;
             o.headless = true;
-            o.size = fmt::format("{}x{}", size.width, size.height);
+            o.size = {size.width, size.height};
             o.frames = settings.warmup + settings.frames;
             o.warmup = settings.warmup;
-            o.outDir = dir.string();
+            o.outDir = dir;
             o.overwrite = true;
-            o.format = frame::formatName(format);
-            o.postfx = "tonemap,fxaa";
-            o.cameraPath = "orbit";
+            o.format = format;
+            o.chain = parseChainOrThrow("tonemap,fxaa");
+            o.cameraPath = app::CameraPathChoice{true, {}};
             o.quiet = true;
-            o.device = settings.device;
-            o.outputThreads = e.threads;
-            o.reportPath = (dir / "report.json").string();
+            if (settings.device >= 0)
+                o.cudaDevice = settings.device;
+            if (e.threads > 0)
+                o.outputThreads = e.threads;
+            o.report = dir / "report.json";
             app::OpenFailure failure;
-            auto session = app::Session::open({"tandem-bench", ""}, o, settings.argv, failure);
+            auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
             if (!session)
                 throw Error(failure.message);
             session->setScene(scene);
@@ -135,7 +138,6 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
             if (const int code = session->finish(); code != 0)
                 return code;
             const double seconds = secondsSince(steady);
-            session.reset();
             const nlohmann::json report = nlohmann::json::parse(std::ifstream(dir / "report.json"));
             const auto& profile = report["profile"];
             const double gpuMs = profile["gpu_stages"]["frame"]["p50_ms"].get<double>();
@@ -147,16 +149,17 @@ int runExportBench(const Settings& settings, const ExportSettings& e)
                 files += entry.path().filename().string().rfind("frame_", 0) == 0 ? 1 : 0;
             const double fps = settings.frames / seconds;
             nlohmann::json output = report["output"];
-            rows.push_back({size.name, frame::formatName(format), fmt::format("{:.1f}", fps),
-                            fmt::format("{:.2f}", gpuMs), fmt::format("{:.2f}", stalls),
-                            fmt::format("{:.2f}", throttles), std::to_string(files),
+            rows.push_back({size.name, std::string(frame::OutputFormats.name(format)),
+                            fmt::format("{:.1f}", fps), fmt::format("{:.2f}", gpuMs),
+                            fmt::format("{:.2f}", stalls), fmt::format("{:.2f}", throttles),
+                            std::to_string(files),
                             output.contains("threads") ? output["threads"].dump() : "-",
                             output.contains("mean_write_ms")
                                 ? fmt::format("{:.1f}", output["mean_write_ms"].get<double>())
                                 : "-"});
             results.push_back({{"size", size.name},
                                {"resolution", {size.width, size.height}},
-                               {"format", frame::formatName(format)},
+                               {"format", frame::OutputFormats.name(format)},
                                {"frames", settings.frames},
                                {"frames_per_second", fps},
                                {"gpu_frame_ms_p50", gpuMs},

@@ -231,9 +231,9 @@ int runInteropBench(const Settings& settings)
         };
         const double base = timeFrames(settings, render, finishFrame);
         HandoffProbe probe(renderer.gbuffer());
-        frame.addPass(probe);
+        Registration added = frame.addPass(probe);
         const double withHandoff = timeFrames(settings, render, finishFrame);
-        frame.removePass(probe);
+        added.reset();
         rows.push_back({size.name, "5", ms(base), ms(withHandoff - base)});
         engine.push_back({{"size", size.name},
                           {"resources", 5},

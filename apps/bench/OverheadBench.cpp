@@ -75,7 +75,7 @@ int runOverheadBench(const Settings& settings)
     camera.fit(gpuMesh.bounds());
 
     nlohmann::json json = header("overhead", settings);
-    json["backend"] = interop::pathName(residence.path);
+    json["backend"] = interop::Paths.name(residence.path);
     json["chain"] = "tonemap,fxaa";
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
@@ -113,14 +113,12 @@ int runOverheadBench(const Settings& settings)
         // own would run on CUDA streams of their own, and on an H200 (2026-11-30) that alone
         // moved a variant's frame time by up to 1.5 %, by more than the profiler costs.
         frame::Frame pipeline(renderer, residence, *profilers[0]);
+        Registration stamp; // the variant's stamp pass, if it has one
         auto useVariant = [&](std::size_t v) {
             pipeline.setProfiler(*profilers[v]);
-            for (std::size_t i = 4; i < variants.size(); ++i) {
-                if (i == v)
-                    pipeline.addPass(*stamps[i - 4]);
-                else
-                    pipeline.removePass(*stamps[i - 4]);
-            }
+            stamp.reset();
+            if (v >= 4)
+                stamp = pipeline.addPass(*stamps[v - 4]);
         };
         if (&size == &BenchSizes[0]) { // --renderdoc: one whole frame, CUDA output included
             useVariant(0);
@@ -230,7 +228,7 @@ int runOverheadBench(const Settings& settings)
     }
     std::printf("\nprofiler on vs off (backend %s; frame: GPU time per frame, median over blocks "
                 "of back-to-back frames; CPU: median issue time)\n",
-                interop::pathName(residence.path));
+                interop::Paths.name(residence.path).data());
     printTable({"size", "frame ms on", "frame ms off", "frame time", "CPU us on", "CPU us off",
                 "CPU per frame"},
                rows);

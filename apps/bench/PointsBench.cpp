@@ -203,7 +203,7 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
                 frame.setPointPath(render::PointPath::Gl);
                 BareAtomicMinPass bare(
                     gpu, render::makePointFrame(camera, size.width, size.height, false, {}, false));
-                frame.addPass(bare);
+                Registration added = frame.addPass(bare);
                 render::GeometryOptions noPoints;
                 noPoints.drawPoints = false;
                 bareMs = spanOr(timeSpans(profiler, settings.warmup, settings.frames,
@@ -212,7 +212,7 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
                                                            noPoints);
                                           }),
                                 "points.bare");
-                frame.removePass(bare);
+                added.reset();
             }
             for (const float splat : splats) {
                 render::GeometryOptions options;
@@ -282,15 +282,15 @@ int runPointsBench(const Settings& settings, const PointsSettings& points)
                     frame.setPointPath(path);
                     const auto spans =
                         timeSpans(profiler, settings.warmup, settings.frames, render);
-                    e2e[std::string(render::pointPathName(path)) + "_frame_gpu_ms"] =
+                    e2e[std::string(render::PointPaths.name(path)) + "_frame_gpu_ms"] =
                         spanOr(spans, "frame");
                     nlohmann::json stages;
                     for (const auto& [name, value] : spans)
                         stages[name] = value;
-                    e2e[std::string(render::pointPathName(path)) + "_spans_ms"] = stages;
+                    e2e[std::string(render::PointPaths.name(path)) + "_spans_ms"] = stages;
                     std::printf("whole frame, %zu points, %s, tonemap+fxaa, points by %s: %.3f ms "
                                 "GPU\n",
-                                count, size.name.c_str(), render::pointPathName(path),
+                                count, size.name.c_str(), render::PointPaths.name(path).data(),
                                 spanOr(spans, "frame"));
                 }
                 json["end_to_end"] = e2e;

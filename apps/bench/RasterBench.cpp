@@ -162,9 +162,9 @@ int runRasterBench(const Settings& settings, int triangles)
             };
             const double without = timeFrames(settings, render, finish);
             HandoffProbe probe(renderer.gbuffer());
-            frame.addPass(probe);
+            Registration added = frame.addPass(probe);
             const double with = timeFrames(settings, render, finish);
-            frame.removePass(probe);
+            added.reset();
             handoffMs = with - without;
             handoffFrame = nullptr;
         }

@@ -348,29 +348,29 @@ struct EndToEnd {
 nlohmann::json runViewer(const Settings& settings, const Size& size, const EndToEnd& e,
                          const fs::path& reportPath, std::vector<std::vector<std::string>>& rows)
 {
-    app::CommonOptions o;
+    app::SessionSettings o;
     o.headless = true;
-    o.size = fmt::format("{}x{}", size.width, size.height);
+    o.size = {size.width, size.height};
     o.frames = settings.warmup + e.frames;
-    o.format = "none";
-    o.postfx = "tonemap,fxaa";
+    o.format = frame::OutputFormat::None;
+    o.chain = parseChainOrThrow("tonemap,fxaa");
     o.quiet = true;
-    o.device = settings.device;
-    o.reportPath = reportPath.string();
+    if (settings.device >= 0)
+        o.cudaDevice = settings.device;
+    o.report = reportPath;
     o.overwrite = true;
     app::OpenFailure failure;
-    auto session = app::Session::open({"tandem-bench", ""}, o, settings.argv, failure);
+    auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
     if (!session)
         throw Error(failure.message);
     app::SequenceSettings s;
+    s.spec = e.spec;
     s.everyFrame = true;
-    s.loop = "loop";
-    s.framesGiven = o.frames;
+    s.loop = stream::LoopMode::Loop;
     s.preload = e.preload;
-    s.quiet = true;
     s.stream.budgetBytes = e.budgetBytes;
     bool usage = false;
-    auto source = stream::openSource(e.spec, s.sequence);
+    auto source = stream::openSource(s.spec, s.sequence);
     if (!source)
         throw Error(source.error());
     auto run = app::SequenceRun::open(*session, std::move(source.value()), s, usage);
@@ -390,8 +390,6 @@ nlohmann::json runViewer(const Settings& settings, const Size& size, const EndTo
     const double seconds = msSince(steady) * 1e-3;
     if (code != 0)
         throw Error(fmt::format("the viewer run '{}' failed (exit {})", e.name, code));
-    run.value().reset();
-    session.reset();
     const nlohmann::json report = nlohmann::json::parse(std::ifstream(reportPath));
     const double fps = e.frames / seconds;
     const auto& streaming = report["streaming"];

@@ -145,9 +145,9 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
         };
         const double without = timeFrames(settings, render, finishFrame);
         HandoffProbe probe(renderer.gbuffer());
-        frame.addPass(probe);
+        Registration added = frame.addPass(probe);
         const double with = timeFrames(settings, render, finishFrame);
-        frame.removePass(probe);
+        added.reset();
         const double handoffMs = with - without;
         const double reference = engineMs + handoffMs;
 
@@ -160,7 +160,8 @@ int runTensorRasterBench(const Settings& settings, int gridSize)
                                                 size.height};
             cuda::DeviceBuffer<float> output(shape.outputBytes() / sizeof(float));
             for (auto* raster : {&pulled, &primitiveIds}) {
-                const char* ids = render::triangleIdsName(raster->raster().triangleIds());
+                const char* ids =
+                    render::TriangleIdChoices.name(raster->raster().triangleIds()).data();
                 const double tensorMs = timeFrames(
                     settings,
                     [&] {

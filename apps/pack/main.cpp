@@ -23,7 +23,7 @@
 #include "engine/core/Plural.h"
 #include "engine/core/Printable.h"
 #include "engine/core/Progress.h"
-#include "engine/core/StopSignal.h"
+#include "engine/core/StopToken.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
 
@@ -153,6 +153,7 @@ struct ConvertOptions {
     bool fpsGiven = false;
     bool overwrite = false;
     bool quiet = false;
+    StopToken stop; ///< the entry point's SIGINT and SIGTERM
 };
 
 /// A stop asked for by SIGINT or SIGTERM: says so and returns the exit code, 128 + the signal.
@@ -175,7 +176,7 @@ int convert(const ConvertOptions& o)
         sequence.fpsGiven = true;
     }
     auto opened = stream::openSource(o.source, sequence);
-    if (const int signal = stopSignal(); signal != 0)
+    if (const int signal = o.stop.stopRequested(); signal != 0)
         return stopped(signal, nullptr, 0, 0);
     if (!opened)
         return exitWith(ExitInput, opened.error());
@@ -185,7 +186,7 @@ int convert(const ConvertOptions& o)
     // A re-packed pack keeps its frames' original names (a file sequence's file names).
     std::vector<std::string> names;
     for (int i = 0; i < source.frameCount(); ++i) {
-        if (const int signal = stopSignal(); signal != 0)
+        if (const int signal = o.stop.stopRequested(); signal != 0)
             return stopped(signal, nullptr, 0, source.frameCount());
         names.push_back(source.frameName(i));
     }
@@ -228,7 +229,7 @@ int convert(const ConvertOptions& o)
             {
                 std::unique_lock lock(mutex);
                 changed.wait(lock, [&] { return stop || next < written + window; });
-                if (stop || next >= count || stopSignal() != 0)
+                if (stop || next >= count || o.stop.stopRequested() != 0)
                     return;
                 index = next++;
             }
@@ -294,10 +295,10 @@ int convert(const ConvertOptions& o)
     for (int i = 0; i < count; ++i) {
         std::unique_lock lock(mutex);
         int signal = 0;
-        while (ready.count(i) == 0 && (signal = stopSignal()) == 0)
+        while (ready.count(i) == 0 && (signal = o.stop.stopRequested()) == 0)
             changed.wait_for(lock, StopPoll);
         if (signal == 0)
-            signal = stopSignal();
+            signal = o.stop.stopRequested();
         if (signal != 0) {
             lock.unlock();
             return stopNow(signal, i);
@@ -322,7 +323,7 @@ int convert(const ConvertOptions& o)
         changed.notify_all();
         progress.update(static_cast<std::uint64_t>(i + 1));
     }
-    if (const int signal = stopSignal(); signal != 0)
+    if (const int signal = o.stop.stopRequested(); signal != 0)
         return stopNow(signal, count);
     stopWorkers();
     auto finished = writer.finish();
@@ -363,8 +364,9 @@ int main(int argc, char** argv)
 {
     // The process's signals are this entry point's: SIGINT or SIGTERM asks every loop of the
     // run, set-up included, to stop.
-    installStopSignals();
+    const StopSignals signals;
     ConvertOptions o;
+    o.stop = signals.token();
     std::string codec = "none";
     std::string positions = "f32";
     std::string verifyFile;

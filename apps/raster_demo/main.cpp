@@ -13,7 +13,7 @@ using namespace tandem;
 
 int main(int argc, char** argv)
 {
-    app::CommonOptions options;
+    app::SessionSettings settings;
     std::vector<std::string> files;
     CLI::App cli{
         "tandem-raster: rasterize meshes and point clouds (PLY, OBJ) into a G-buffer, "
@@ -23,10 +23,10 @@ int main(int argc, char** argv)
         "S or F2 screenshot (into --out), R reset view, F1 overlay, F12 RenderDoc capture, Esc "
         "or Q quit."};
     cli.add_option("FILES", files, "meshes or point clouds (.ply, .obj); default: built-in sample");
-    app::addCommonOptions(cli, options);
-    return app::runApp(cli, options, argc, argv, [&] {
+    app::addCommonOptions(cli, settings);
+    return app::runApp(cli, settings, {"tandem-raster", ""}, argc, argv, [&](const auto& info) {
         app::OpenFailure failure;
-        auto session = app::Session::open({"tandem-raster", ""}, options, argv, failure);
+        auto session = app::Session::open(info, settings, failure);
         if (!session)
             return app::exitWith(failure.exitCode, failure.message);
         if (auto loaded = session->load(files); !loaded)

@@ -173,7 +173,7 @@ nlohmann::json BatchPlan::toJson(const std::string& sequence, double fps,
 }
 
 Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
-                                                      CommonOptions& options, int frameCount,
+                                                      SessionSettings& options, int frameCount,
                                                       double fps, const std::string& spec,
                                                       bool& usage)
 {
@@ -184,29 +184,26 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
     if (options.spin != 0.0f)
         return fail("--spin turns the camera by rendered frame, which differs between pieces "
                     "of a batch: give a camera path (--camera-paths orbit)");
-    if (options.frames > 0)
+    if (options.frames)
         return fail(batch.frameRange.empty()
                         ? "--frames with --resume: a resumed render renders the whole sequence "
                           "(or --frame-range A:B)"
                         : "--frames with --frame-range: the range says which frames");
-    if (!options.video.empty() && (batch.resume || batch.cameraPaths.size() > 1))
+    if (options.video && (batch.resume || batch.cameraPaths.size() > 1))
         return fail("--video with --resume or several camera paths: render frames and let "
                     "scripts/batch/merge.py make the videos");
-    if (!options.cameraPath.empty() && !batch.cameraPaths.empty())
+    if (options.cameraPath && !batch.cameraPaths.empty())
         return fail("--camera-path and --camera-paths: give the paths to --camera-paths");
-    auto format = frame::parseOutputFormat(options.format);
-    if (!format)
-        return fail(format.error());
     if (auto range = parseFrameRange(batch.frameRange.empty() ? ":" : batch.frameRange, frameCount);
         !range)
         return fail(range.error());
     usage = false;
     auto plan =
-        BatchPlan::make(batch, frameCount, options.outDir, frame::extensionOf(format.value()));
+        BatchPlan::make(batch, frameCount, options.outDir, frame::extensionOf(options.format));
     if (!plan)
         return fail(plan.error());
     if (!batch.planPath.empty()) {
-        const nlohmann::json json = plan.value().toJson(spec, fps, options.size);
+        const nlohmann::json json = plan.value().toJson(spec, fps, formatSize(options.size));
         // Names that are not UTF-8 are written with U+FFFD rather than failing.
         const std::string text =
             json.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -20,7 +20,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "engine/app/Options.h"
+#include "engine/app/Settings.h"
 #include "engine/core/Result.h"
 #include "engine/io/CameraPath.h"
 
@@ -90,11 +90,12 @@ private:
 /// A batch render's plan from an app's command line (headless only; --spin, --frames and, with
 /// --resume or several paths, --video refused: a usage error, `usage` set): null when there is
 /// nothing to render (the plan written with --batch-plan, or every frame of the range there with
-/// --resume). Else sets options.frames and options.frameName to the plan's jobs, so the session
-/// renders and names them (with --resume also options.keepExisting: a frame another run writes
-/// first is done); `spec`, `fps` and options.size go into a written plan, whose folder is made.
+/// --resume). Else sets settings.frames and settings.frameName to the plan's jobs, so the
+/// session renders and names them (with --resume also settings.keepExisting: a frame another
+/// run writes first is done); `spec`, `fps` and settings.size go into a written plan, whose
+/// folder is made.
 Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
-                                                      CommonOptions& options, int frameCount,
+                                                      SessionSettings& options, int frameCount,
                                                       double fps, const std::string& spec,
                                                       bool& usage);
 

@@ -1,8 +1,11 @@
 #include "engine/app/Options.h"
 
+#include <cmath>
 #include <cstdio>
 
-#include "engine/app/CliRange.h"
+#include <fmt/format.h>
+
+#include "engine/app/EnumOption.h"
 #include "engine/capture/CaptureOptions.h"
 #include "engine/core/AtomicFile.h"
 #include "engine/core/Error.h"
@@ -11,96 +14,180 @@
 
 namespace tandem::app {
 
-void addCommonOptions(CLI::App& cli, CommonOptions& o)
+namespace {
+
+/// An option whose value, when given, is stored in `target`.
+template <class T> CLI::Option* addOptional(CLI::App& cli, const std::string& name,
+                                            std::optional<T>& target, const std::string& help)
 {
-    cli.add_flag("--headless", o.headless,
+    return cli.add_option_function<T>(
+        name, [&target](const T& value) { target = value; }, help);
+}
+
+/// A path option (empty text is no path).
+CLI::Option* addPath(CLI::App& cli, const std::string& name,
+                     std::optional<std::filesystem::path>& target, const std::string& help)
+{
+    return cli.add_option_function<std::string>(
+        name,
+        [&target](const std::string& text) {
+            if (!text.empty())
+                target = std::filesystem::path(text);
+        },
+        help);
+}
+
+/// A memory size given in MiB, stored in bytes (its range is validate()'s).
+CLI::Option* addMebibytes(CLI::App& cli, const std::string& name, std::size_t& bytes,
+                          const std::string& help)
+{
+    return cli.add_option_function<double>(
+        name,
+        [&bytes, name](double mb) {
+            // Anything past a petabyte fails validate() as it stands; only what cannot be a
+            // size at all is refused here.
+            if (!(mb >= 0.0) || !std::isfinite(mb))
+                throw CLI::ValidationError(name, fmt::format("{} is not a size in MiB", mb));
+            bytes = static_cast<std::size_t>(std::min(mb, 1e12) * 1048576.0);
+        },
+        help);
+}
+
+} // namespace
+
+void addCommonOptions(CLI::App& cli, SessionSettings& s)
+{
+    cli.add_flag("--headless", s.headless,
                  "render without a window (EGL device platform), writing frames to --out");
-    cli.add_option("--size", o.size, "render size WxH (window: initial size)")
-        ->capture_default_str();
-    cli.add_option("--frames", o.frames,
-                   "frames to render, then exit (headless default 1; window: until closed)");
-    cli.add_option("--out", o.outDir, "folder for frames and screenshots")->capture_default_str();
-    cli.add_flag("--overwrite", o.overwrite, "replace existing frames, videos, traces, reports");
-    cli.add_option("--format", o.format,
-                   "frame files: png (libspng, off the render thread), png16 (the RGBA16F colour "
-                   "target as 16-bit PNG; needs --color-format rgba16f), pam (raw RGBA8), none "
-                   "(render only)")
-        ->check(CLI::IsMember({"png", "png16", "pam", "none"}))
-        ->capture_default_str();
-    cli.add_option("--video", o.video,
-                   "write an H.264 video (FILE.mp4) through ffmpeg instead of frame files");
-    cli.add_option("--fps", o.fps, "frame rate of --video")
-        ->check(CliRange(0.1, 1000.0))
-        ->capture_default_str();
-    cli.add_option("--output-threads", o.outputThreads,
-                   "threads encoding and writing frames (default: one per core but one)");
-    cli.add_option("--channel", o.channel,
-                   "what is shown: the G-buffer colour, a debug view of depth, normals or ids, or "
-                   "the post-processed output (the default when --postfx is given)")
-        ->check(CLI::IsMember({"color", "depth", "normal", "id", "output"}))
-        ->capture_default_str();
-    cli.add_option("--color-format", o.colorFormat, "G-buffer colour format")
-        ->check(CLI::IsMember({"rgba8", "rgba16f"}))
-        ->capture_default_str();
-    cli.add_option("--postfx", o.postfx,
-                   "post-process chain: none, or stages separated by commas, each with optional "
-                   ":key=value parameters (tonemap:exposure=1,blur:radius=4). Stages:\n" +
-                       postfx::describeStages())
-        ->capture_default_str();
-    cli.add_option("--backend", o.backend,
-                   "where passes run: auto (CUDA when GL-CUDA interop works, else host), cuda "
-                   "(an error if it cannot), host")
-        ->check(CLI::IsMember({"auto", "cuda", "host"}))
-        ->capture_default_str();
-    cli.add_option("--device", o.device, "CUDA device index (default: the first)");
-    cli.add_option("--point-size", o.pointSize,
+    cli.add_option_function<std::string>(
+           "--size",
+           [&s](const std::string& text) {
+               auto size = parseSize(text);
+               if (!size)
+                   throw CLI::ValidationError("--size", size.error());
+               s.size = size.value();
+           },
+           "render size WxH (window: initial size)")
+        ->default_str(formatSize(s.size));
+    addOptional(cli, "--frames", s.frames,
+                "frames to render, then exit (tandem-raster headless: 1; a window: until closed)");
+    cli.add_option_function<std::string>(
+           "--out", [&s](const std::string& text) { s.outDir = text; },
+           "folder for frames and screenshots")
+        ->default_str(s.outDir.string());
+    cli.add_flag("--overwrite", s.overwrite, "replace existing frames, videos, traces, reports");
+    addEnumOption(cli, "--format", s.format, frame::OutputFormats, "frame files");
+    addPath(cli, "--video", s.video,
+            "write an H.264 video (FILE.mp4) through ffmpeg instead of frame files");
+    cli.add_option("--fps", s.fps, "frame rate of --video (0.1 to 1000)")->capture_default_str();
+    addOptional(cli, "--output-threads", s.outputThreads,
+                "threads encoding and writing frames (default: one per core but one)");
+    addEnumOption(cli, "--channel", s.channel, frame::Channels,
+                  "what is shown (default: color, or output when --postfx is given)");
+    addEnumOption(cli, "--color-format", s.colorFormat, render::ColorFormats,
+                  "G-buffer colour format");
+    cli.add_option_function<std::string>(
+           "--postfx",
+           [&s](const std::string& text) {
+               auto chain = postfx::parseChain(text);
+               if (!chain)
+                   throw CLI::ValidationError(chain.error()); // names --postfx itself
+               s.chain = chain.value();
+           },
+           "post-process chain: none, or stages separated by commas, each with optional "
+           ":key=value parameters (tonemap:exposure=1,blur:radius=4). Stages:\n" +
+               postfx::describeStages())
+        ->default_str("none");
+    addEnumOption(cli, "--backend", s.backend, postfx::BackendChoices, "where passes run");
+    addOptional(cli, "--device", s.cudaDevice, "CUDA device index (default: the first)");
+    cli.add_option("--point-size", s.pointSize,
                    "splat diameter in pixels for point clouds (round, 1 to 64)")
-        ->check(CliRange(1.0f, 64.0f))
         ->capture_default_str();
-    cli.add_option("--point-world-size", o.pointWorldSize,
-                   "splat diameter in world units, shrinking with distance (1 to 64 pixels); "
-                   "replaces --point-size")
-        ->check(CLI::PositiveNumber);
-    cli.add_option("--points", o.points,
-                   "who draws point clouds: auto (CUDA when the passes run on CUDA, else GL), "
-                   "cuda (a CUDA rasterizer in the frame's handoff; an error if it cannot), gl "
-                   "(GL_POINTS), host (the CUDA rasterizer's functions on the CPU: exact, slow)")
-        ->check(CLI::IsMember({"auto", "cuda", "gl", "host"}))
-        ->capture_default_str();
-    cli.add_option("--spin", o.spin, "degrees the camera orbits each frame")->capture_default_str();
-    cli.add_option("--report", o.reportPath,
-                   "write a JSON run report: per-stage GPU/CPU stats (p50/p95/p99, share), "
-                   "handoffs and stalls per frame, output, device, driver, interop path, chain");
-    cli.add_option("--trace", o.tracePath,
-                   "write a Chrome trace (chrome://tracing, Perfetto) of the first --trace-frames "
-                   "frames after --warmup");
-    cli.add_option("--trace-frames", o.traceFrames, "frames in the trace")->capture_default_str();
-    cli.add_option("--camera-path", o.cameraPath,
-                   "deterministic camera for benchmarks: 'orbit' (one turn per 360 frames) or a "
-                   "JSON file of keyframes");
-    cli.add_option("--warmup", o.warmup,
+    addOptional(cli, "--point-world-size", s.pointWorldSize,
+                "splat diameter in world units, shrinking with distance (1 to 64 pixels); "
+                "replaces --point-size");
+    addEnumOption(cli, "--points", s.points, render::PointChoices, "who draws point clouds");
+    cli.add_option("--spin", s.spin, "degrees the camera orbits each frame")->capture_default_str();
+    addPath(cli, "--report", s.report,
+            "write a JSON run report: per-stage GPU/CPU stats (p50/p95/p99, share), handoffs "
+            "and stalls per frame, output, device, driver, interop path, chain");
+    addPath(cli, "--trace", s.trace,
+            "write a Chrome trace (chrome://tracing, Perfetto) of the first --trace-frames frames "
+            "after --warmup");
+    cli.add_option("--trace-frames", s.traceFrames, "frames in the trace")->capture_default_str();
+    cli.add_option_function<std::string>(
+        "--camera-path", [&s](const std::string& text) { s.cameraPath = cameraPathChoice(text); },
+        "deterministic camera for benchmarks: 'orbit' (one turn per 360 frames) or a JSON file "
+        "of keyframes");
+    cli.add_option("--warmup", s.warmup,
                    "first frames left out of the statistics, trace and report")
         ->capture_default_str();
-    cli.add_flag("--overlay", o.overlay,
+    cli.add_flag("--overlay", s.overlay,
                  "draw the timing overlay into headless output too (a window always has it; F1 "
                  "toggles)");
-    cli.add_flag("--profile-detail", o.profileDetail,
+    cli.add_flag("--profile-detail", s.profileDetail,
                  "time the geometry pass's visibility and resolve halves apart (one more GPU sync "
                  "point per frame)");
-    cli.add_flag("--no-profile", o.noProfile,
-                 "no timer queries or events at all (to measure the profiler's own cost)");
-    capture::addCaptureOptions(cli, o.capture,
+    cli.add_flag_function(
+        "--no-profile", [&s](std::int64_t) { s.profile = false; },
+        "no timer queries or events at all (to measure the profiler's own cost)");
+    capture::addCaptureOptions(cli, s.capture,
                                "capture this frame (0-based) with RenderDoc, headless too; in a "
                                "window F12 or the overlay's button captures the next");
-    cli.add_flag("--capture-no-upload", o.captureNoUpload,
+    cli.add_flag("--capture-no-upload", s.captureNoUpload,
                  "on captured frames, leave CUDA's output out of the GL stream (RenderDoc then "
                  "replays the textures CUDA wrote as they were before the frame)");
-    cli.add_option("--egl-device", o.eglDevice, "headless: use this EGL device index");
-    cli.add_flag("--no-vsync", o.noVsync, "window: do not wait for vertical sync");
-    cli.add_flag("--gl-debug", o.glDebug,
+    addOptional(cli, "--egl-device", s.eglDevice, "headless: use this EGL device index");
+    cli.add_flag_function(
+        "--no-vsync", [&s](std::int64_t) { s.vsync = false; },
+        "window: do not wait for vertical sync");
+    cli.add_flag("--gl-debug", s.glDebug,
                  "debug GL context with synchronous KHR_debug output (also TANDEM_GL_DEBUG=1)");
-    cli.add_flag("-v,--verbose", o.verbose, "print debug messages");
-    cli.add_flag("-q,--quiet", o.quiet, "print only warnings and errors (no progress line)");
+    cli.add_flag("-v,--verbose", s.verbose, "print debug messages");
+    cli.add_flag("-q,--quiet", s.quiet, "print only warnings and errors (no progress line)");
+}
+
+void addSequenceOptions(CLI::App& cli, SequenceSettings& s)
+{
+    cli.add_option("SEQUENCE", s.spec,
+                   "a folder of .ply/.obj frames (natural order), a .json manifest, a pattern "
+                   "(frame_*.ply, frame_%04d.ply), a .tdpk pack, or sample[:mesh,points=N,"
+                   "frames=N,fps=F] (default: the built-in sample)");
+    cli.add_flag("--every-frame", s.everyFrame,
+                 "show every sequence frame once, in order, whatever the time (headless: render "
+                 "each frame; default: the sequence clock)");
+    cli.add_flag("--preload", s.preload,
+                 "load the whole sequence into staging memory before playing (--cache-mb must "
+                 "hold it)");
+    cli.add_option("--speed", s.speed, "playback speed, 0.1 to 8 (default 1)");
+    addEnumOption(cli, "--loop", s.loop, stream::LoopModes,
+                  "what happens at the end (default: once headless, loop in a window)");
+    addMebibytes(cli, "--cache-mb", s.stream.budgetBytes,
+                 "staging memory for loaded frames, MiB, 16 to 1048576 (default 1024): host "
+                 "memory stays within it whatever the sequence length");
+    addMebibytes(cli, "--gpu-memory-mb", s.stream.gpuBudgetBytes,
+                 "GPU memory the streamed frames' buffers may take, MiB, 1 to 1048576 (both "
+                 "buffer sets; default: what the GPU has free); a frame that needs more is "
+                 "skipped, named");
+    cli.add_option("--loader-threads", s.stream.loaderThreads,
+                   fmt::format("threads reading and decoding frames, 1 to {} (default: three "
+                               "quarters of the cores, 1 to 12)",
+                               stream::MaxLoaderThreads));
+    addEnumOption(cli, "--upload", s.upload, UploadChoices, "how streamed frames reach the GPU");
+    addOptional(cli, "--compare", s.compare,
+                "a second sequence on the same timeline and camera (ground truth against "
+                "reconstruction), shown as --compare-mode says");
+    addEnumOption(cli, "--compare-mode", s.compareMode, render::CompareModes,
+                  "how --compare shows the two");
+    cli.add_option("--divider", s.divider, "where the split is, 0..1 of the width");
+    cli.add_option_function<double>(
+        "--sequence-fps",
+        [&s](double fps) {
+            s.sequence.fps = fps;
+            s.sequence.fpsGiven = true;
+        },
+        "frame rate of a folder or pattern of files, 0.1 to 1000 (default 30; a manifest or "
+        "pack says its own)");
 }
 
 int exitWith(int code, const std::string& message)
@@ -112,29 +199,32 @@ int exitWith(int code, const std::string& message)
     return code;
 }
 
-int runApp(CLI::App& cli, CommonOptions& options, int argc, char** argv,
-           const std::function<int()>& body)
+int runApp(CLI::App& cli, SessionSettings& settings, AppInfo info, int argc, char** argv,
+           const std::function<int(const AppInfo&)>& body)
 {
     try {
         cli.parse(argc, argv);
-        options.channelGiven = cli.count("--channel") > 0;
     } catch (const CLI::CallForHelp&) {
         std::printf("%s", cli.help().c_str());
         return ExitOk;
     } catch (const CLI::ParseError& e) {
         return exitWith(ExitUsage, e.what());
     }
-    if (options.verbose)
+    if (settings.verbose)
         log::setLevel(log::Level::Debug);
-    else if (options.quiet)
+    else if (settings.quiet)
         log::setLevel(log::Level::Warning);
     // However the app ends here (a return, an exception), no temporary of an unfinished output
     // is left behind, even one whose owner's destructor never ran.
     struct Temporaries {
         ~Temporaries() { removeOpenTemporaries(); }
     } temporaries;
+    // The process's signals are the entry point's: the session only polls the token.
+    const StopSignals signals;
+    info.argv = argv;
+    info.stop = signals.token();
     try {
-        return body();
+        return body(info);
     } catch (const Error& e) {
         return exitWith(ExitInput, e.what());
     } catch (const std::exception& e) {

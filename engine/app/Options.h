@@ -1,71 +1,48 @@
-// The command-line options every app that renders shares, added to a CLI11 parser in one call:
-// output (size, frames, folder, format, video), what is shown (channel, colour format,
-// post-process chain, backend, device), timing (trace, report, warm-up, camera path, overlay,
-// profiler), RenderDoc capture, and the context (headless, EGL device, vsync, GL debug, log
-// level). Plain data; Session::open() validates it.
+// The command line of the apps that render, for CLI11: the options every such app shares,
+// parsed straight into SessionSettings (sizes, enums through their tables, the chain, paths),
+// the options of a played sequence into SequenceSettings, and runApp(), an app's entry point:
+// it parses, validates, owns the process's stop signals while the app runs, and maps the
+// outcome to an exit code.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
-#include "engine/capture/FrameCapture.h"
+#include "engine/app/Settings.h"
+#include "engine/core/StopToken.h"
 
 namespace tandem::app {
 
-struct CommonOptions {
-    bool headless = false;
-    std::string size = "1280x720";
-    int frames = -1; ///< -1: headless 1, a window until it is closed
-    std::string outDir = "out";
-    bool overwrite = false;
-    std::string format = "png";
-    std::string video;
-    double fps = 30.0;
-    unsigned outputThreads = 0;
-    std::string channel = "color";
-    bool channelGiven = false; ///< set after parsing: --channel was on the command line
-    std::string colorFormat = "rgba8";
-    std::string postfx = "none";
-    std::string backend = "auto";
-    int device = -1;
-    float pointSize = 2.0f;
-    float pointWorldSize = 0.0f; ///< 0: --point-size
-    std::string points = "auto";
-    float spin = 0.0f;
-    std::string reportPath;
-    std::string tracePath;
-    int traceFrames = 100;
-    std::string cameraPath;
-    int warmup = 0;
-    bool overlay = false;
-    bool noProfile = false;
-    bool profileDetail = false;
-    bool captureNoUpload = false;
-    capture::CaptureSettings capture;
-    int eglDevice = -1;
-    bool noVsync = false;
-    bool glDebug = false;
-    bool verbose = false;
-    bool quiet = false;
-    /// Set by the app, not the command line: names frame files (frame::OutputSettings::name).
-    std::function<std::string(std::uint64_t index)> frameName;
-    /// Set by the app (a batch render's --resume): a frame already at its name is another
-    /// run's, done (frame::OutputSettings::keepExisting).
-    bool keepExisting = false;
+/// Adds every common option to `cli`, parsed into `settings` (which must outlive parsing).
+void addCommonOptions(CLI::App& cli, SessionSettings& settings);
+/// Adds the options of a played sequence (SEQUENCE, --every-frame, --preload, --speed, --loop,
+/// --cache-mb, --gpu-memory-mb, --loader-threads, --upload, --compare, --compare-mode,
+/// --divider, --sequence-fps) to `cli`, parsed into `settings`.
+void addSequenceOptions(CLI::App& cli, SequenceSettings& settings);
+
+/// Who a run is for, and what its entry point gives it.
+struct AppInfo {
+    AppInfo(std::string name, std::string controls = {}, char** argv = nullptr,
+            StopToken stop = {})
+        : name(std::move(name)), controls(std::move(controls)), argv(argv), stop(std::move(stop))
+    {}
+    std::string name;     ///< "tandem-raster": logs, the window title, capture file names
+    std::string controls; ///< extra window controls for the start-up log, or empty
+    /// The command line, for RenderDoc's re-execution with it preloaded; null: none (Python).
+    char** argv = nullptr;
+    /// Asks the run to stop (runApp's: SIGINT and SIGTERM).
+    StopToken stop;
 };
 
-/// Adds every common option to `cli`, bound to `options`.
-void addCommonOptions(CLI::App& cli, CommonOptions& options);
-
-/// Parses `argc`/`argv` with `cli` and runs `body` (the app: open a session, render, finish),
-/// mapping the outcome to an exit code: --help prints and returns 0, a usage error prints
-/// "error: …" and returns 2, a tandem::Error (a setup failure) or any other exception prints
-/// "error: …" and returns 1. Sets the log level from -v/-q.
-int runApp(CLI::App& cli, CommonOptions& options, int argc, char** argv,
-           const std::function<int()>& body);
+/// An app's entry point: parses `argc`/`argv` with `cli` and checks `settings` (validate()),
+/// then, with SIGINT and SIGTERM asking to stop (StopSignals), runs `body` with `info`
+/// completed (argv and the stop token), mapping the outcome to an exit code: --help prints and
+/// returns 0, a usage error prints "error: …" and returns 2, a tandem::Error (a setup failure)
+/// or any other exception prints "error: …" and returns 1. Sets the log level from -v/-q.
+int runApp(CLI::App& cli, SessionSettings& settings, AppInfo info, int argc, char** argv,
+           const std::function<int(const AppInfo&)>& body);
 
 /// Prints "error: `message`" (and, for a usage error, a pointer to --help) and returns `code`.
 int exitWith(int code, const std::string& message);

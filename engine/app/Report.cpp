@@ -30,7 +30,7 @@ void Report::setInterop(const interop::InteropStatus& s, const std::string& back
                         const std::string& backendDescription)
 {
     nlohmann::json j;
-    j["path"] = interop::pathName(s.path);
+    j["path"] = interop::Paths.name(s.path);
     j["reason"] = s.reason;
     j["cuda_device"] = s.cudaDevice;
     j["cuda_device_name"] = s.cudaDeviceName;
@@ -85,7 +85,7 @@ void Report::setProfile(const profile::Profiler& profiler)
     nlohmann::json stalls = nlohmann::json::object();
     const double frames = std::max<double>(1.0, static_cast<double>(profiler.framesMeasured()));
     for (std::size_t i = 0; i < StallCauseCount; ++i)
-        stalls[stallName(static_cast<StallCause>(i))] = {
+        stalls[std::string(StallCauses.name(static_cast<StallCause>(i)))] = {
             {"total", profiler.stallTotals()[i]},
             {"per_frame", static_cast<double>(profiler.stallTotals()[i]) / frames}};
     // "compiled out": built with TANDEM_PROFILER=OFF, nothing below was measured.

@@ -53,35 +53,7 @@ double residentMb()
 /// Frames between memory samples.
 constexpr int MemoryEvery = 25;
 
-Result<stream::LoopMode> parseLoop(const std::string& text)
-{
-    if (text == "loop")
-        return stream::LoopMode::Loop;
-    if (text == "ping-pong")
-        return stream::LoopMode::PingPong;
-    if (text == "once")
-        return stream::LoopMode::Once;
-    return fail(fmt::format("--loop: '{}' is not loop, ping-pong or once", text));
-}
-
 } // namespace
-
-Result<bool> SequenceRun::validate(const SequenceSettings& settings)
-{
-    if (!(settings.speed >= stream::Playback::MinSpeed &&
-          settings.speed <= stream::Playback::MaxSpeed))
-        return fail(fmt::format("--speed {} is out of range (0.1 to 8)", settings.speed));
-    if (!settings.loop.empty())
-        if (auto loop = parseLoop(settings.loop); !loop)
-            return fail(loop.error());
-    if (settings.upload != "auto" && settings.upload != "cuda" && settings.upload != "gl")
-        return fail(fmt::format("--upload: '{}' is not auto, cuda or gl", settings.upload));
-    if (auto mode = render::parseCompareMode(settings.compareMode); !mode)
-        return fail(mode.error());
-    if (!(settings.divider >= 0.0f && settings.divider <= 1.0f))
-        return fail(fmt::format("--divider {} is not between 0 and 1", settings.divider));
-    return true;
-}
 
 Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
                                                        std::unique_ptr<stream::Source> source,
@@ -94,7 +66,7 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
         return fail(valid.error());
     const bool cudaFrame = session.frame().path() == interop::Path::Cuda;
     usage = false;
-    if (settings.upload == "cuda" && !cudaFrame)
+    if (settings.upload == UploadChoice::Cuda && !cudaFrame)
         return fail("--upload cuda needs the passes on CUDA, and they run on the host here "
                     "(no GPU, or --backend host)");
     log::info("sequence: {}", source->description());
@@ -102,43 +74,43 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
     if (compare) {
         // Two sequences render each frame: both upload through GL, the CUDA point pass then
         // reading each one's vertex buffer.
-        effective.upload = "gl";
-        log::info("compare: {} ({} mode)", compare->description(), settings.compareMode);
+        effective.upload = UploadChoice::Gl;
+        log::info("compare: {} ({} mode)", compare->description(),
+                  render::CompareModes.name(settings.compareMode));
     }
     std::unique_ptr<SequenceRun> run(new SequenceRun(session, std::move(source), effective));
     if (compare) {
-        run->m_compareMode = render::parseCompareMode(settings.compareMode).value();
+        run->m_compareMode = settings.compareMode;
         run->m_divider = settings.divider;
         run->m_compareSource = std::move(compare);
         run->m_comparePlayer = std::make_unique<stream::SequencePlayer>(
             *run->m_compareSource, effective.stream, stream::UploadPath::GlSubData,
             &session.profiler());
-        session.addPanel({"Compare", true, [r = run.get()] {
-                              int mode = static_cast<int>(r->m_compareMode);
-                              ui::comparePanel(mode, r->m_divider,
-                                               r->m_compareSource->description());
-                              r->m_compareMode = static_cast<render::CompareMode>(mode);
-                          }});
+        run->m_registered.push_back(session.addPanel({"Compare", true, [r = run.get()] {
+                                                          ui::comparePanel(
+                                                              r->m_compareMode, r->m_divider,
+                                                              r->m_compareSource->description());
+                                                      }}));
     }
     if (settings.preload)
-        if (auto loaded = run->m_player->preload(settings.quiet); !loaded)
+        if (auto loaded = run->m_player->preload(session.settings().quiet); !loaded)
             return fail(loaded.error());
     run->m_start = run->m_last = std::chrono::steady_clock::now();
     return run;
 }
 
-int SequenceRun::headlessFrames(const SequenceSettings& settings, const stream::Source& source)
+int SequenceRun::headlessFrames(const SessionSettings& session, const SequenceSettings& settings,
+                                const stream::Source& source)
 {
     const int count = source.frameCount();
     if (settings.batch)
         return static_cast<int>(settings.batch->jobs().size());
-    if (settings.framesGiven > 0)
-        return settings.framesGiven;
+    if (session.frames)
+        return *session.frames;
     if (settings.everyFrame)
         return count;
     // At most a billion output frames: a tiny sequence rate cannot overflow the count.
-    const double frames =
-        std::ceil(count / source.fps() * settings.outputFps / settings.speed - 1e-9);
+    const double frames = std::ceil(count / source.fps() * session.fps / settings.speed - 1e-9);
     return static_cast<int>(std::clamp(frames, 1.0, 1e9));
 }
 
@@ -151,24 +123,25 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
     startPlayer();
     m_playback.setSpeed(settings.speed);
     m_playback.setEveryFrame(settings.everyFrame);
-    m_playback.setLoopMode(!settings.loop.empty() ? parseLoop(settings.loop).value()
-                           : headless             ? stream::LoopMode::Once
-                                                  : stream::LoopMode::Loop);
-    m_headlessFrames = headlessFrames(settings, *m_source);
+    m_playback.setLoopMode(settings.loop ? *settings.loop
+                           : headless    ? stream::LoopMode::Once
+                                         : stream::LoopMode::Loop);
+    m_headlessFrames = headlessFrames(session.settings(), settings, *m_source);
     if (headless)
         session.setFrameLimit(m_headlessFrames);
     session.driveCameraPath(true);
     bindKeys();
-    session.addPanel({"Playback", true, [this] {
-                          ui::playbackPanel(m_playback, m_player->stats(), m_player->streamStats(),
-                                            m_player->recentWarnings(), m_source->description(),
-                                            m_player->shownFrame(), sequenceKeysHelp());
-                      }});
-    session.onReport([this](Report& r) { report(r); });
-    session.onDrop([this](const std::string& path) {
+    m_registered.push_back(session.addPanel(
+        {"Playback", true, [this] {
+             ui::playbackPanel(m_playback, m_player->stats(), m_player->streamStats(),
+                               m_player->recentWarnings(), m_source->description(),
+                               m_player->shownFrame(), sequenceKeysHelp());
+         }}));
+    m_registered.push_back(session.onReport([this](Report& r) { report(r); }));
+    m_registered.push_back(session.onDrop([this](const std::string& path) {
         log::info("dropped on the window: {}", path);
         m_dropped = path;
-    });
+    }));
     m_start = m_last = std::chrono::steady_clock::now();
 }
 
@@ -176,21 +149,21 @@ void SequenceRun::startPlayer()
 {
     frame::Frame& frame = m_session.frame();
     const bool cudaFrame = frame.path() == interop::Path::Cuda;
-    const stream::UploadPath path = m_settings.upload == "gl" || !cudaFrame
+    const stream::UploadPath path = m_settings.upload == UploadChoice::Gl || !cudaFrame
                                         ? stream::UploadPath::GlSubData
                                         : stream::UploadPath::CudaCopy;
     m_player = std::make_unique<stream::SequencePlayer>(*m_source, m_settings.stream, path,
                                                         &m_session.profiler());
     if (path == stream::UploadPath::CudaCopy) {
-        frame.addFirstPass(m_player->uploadPass());
-        frame.addPass(m_player->joinPass());
+        m_uploadPass = frame.addFirstPass(m_player->uploadPass());
+        m_joinPass = frame.addPass(m_player->joinPass());
     }
     const stream::StreamStats s = m_player->streamStats();
     log::info("streaming: {}, {}, {:.0f} of {:.0f} MiB{}, upload {}",
               counted(s.loaderThreads, "loader thread", "loader threads"),
               counted(s.slots, "staging slot", "staging slots"), s.allocatedBytes / 1048576.0,
               s.budgetBytes / 1048576.0, s.pinned ? " page-locked" : "",
-              stream::uploadPathName(path));
+              stream::UploadPaths.name(path));
     m_fitted = false;
     std::optional<io::Bounds> bounds = m_source->bounds();
     if (!bounds && m_settings.batch) {
@@ -230,8 +203,8 @@ void SequenceRun::openDropped()
     log::info("sequence: {}", source.value()->description());
     // The old player's passes leave the frame and its buffers go before the new ones come.
     frame::Frame& frame = m_session.frame();
-    frame.removePass(m_player->uploadPass());
-    frame.removePass(m_player->joinPass());
+    m_uploadPass.reset();
+    m_joinPass.reset();
     if (render::PointPass* points = frame.pointPass())
         points->setDevicePoints({});
     m_player.reset();
@@ -258,14 +231,17 @@ void SequenceRun::Memory::add(double v)
 void SequenceRun::bindKeys()
 {
     using platform::Key;
-    m_session.onKey(Key::Space, [this] { m_playback.togglePlay(); });
-    m_session.onKey(Key::Right, [this] { m_playback.step(1); });
-    m_session.onKey(Key::Left, [this] { m_playback.step(-1); });
-    m_session.onKey(Key::Home, [this] { m_playback.toStart(); });
-    m_session.onKey(Key::End, [this] { m_playback.toEnd(); });
-    m_session.onKey(Key::Plus, [this] { m_playback.faster(); });
-    m_session.onKey(Key::Minus, [this] { m_playback.slower(); });
-    m_session.onKey(Key::K, [this] {
+    const auto bind = [this](Key key, std::function<void()> action) {
+        m_registered.push_back(m_session.onKey(key, std::move(action)));
+    };
+    bind(Key::Space, [this] { m_playback.togglePlay(); });
+    bind(Key::Right, [this] { m_playback.step(1); });
+    bind(Key::Left, [this] { m_playback.step(-1); });
+    bind(Key::Home, [this] { m_playback.toStart(); });
+    bind(Key::End, [this] { m_playback.toEnd(); });
+    bind(Key::Plus, [this] { m_playback.faster(); });
+    bind(Key::Minus, [this] { m_playback.slower(); });
+    bind(Key::K, [this] {
         auto& path = m_session.cameraPath();
         if (!path)
             path.emplace();
@@ -275,14 +251,11 @@ void SequenceRun::bindKeys()
         log::info("camera key at frame {} (yaw {:.1f}, pitch {:.1f}, distance {:.2f}); {}", frame,
                   c.yaw(), c.pitch(), c.distanceScale(), counted(path->keys.size(), "key", "keys"));
     });
-    m_session.onKey(Key::P, [this] { saveCameraPath(); });
-    m_session.onKey(Key::L, [this] {
-        const stream::LoopMode next =
-            m_playback.loopMode() == stream::LoopMode::Loop       ? stream::LoopMode::PingPong
-            : m_playback.loopMode() == stream::LoopMode::PingPong ? stream::LoopMode::Once
-                                                                  : stream::LoopMode::Loop;
+    bind(Key::P, [this] { saveCameraPath(); });
+    bind(Key::L, [this] {
+        const stream::LoopMode next = stream::LoopModes.next(m_playback.loopMode());
         m_playback.setLoopMode(next);
-        log::info("loop mode: {}", stream::loopModeName(next));
+        log::info("loop mode: {}", stream::LoopModes.name(next));
     });
 }
 
@@ -321,7 +294,7 @@ void SequenceRun::update()
     const bool headless = m_session.isHeadless();
     double seconds = std::chrono::duration<double>(now - m_last).count();
     if (headless)
-        seconds = m_updates == 0 ? 0.0 : 1.0 / m_settings.outputFps;
+        seconds = m_updates == 0 ? 0.0 : 1.0 / m_session.settings().fps;
     m_last = now;
     if (m_settings.batch) {
         // The job's sequence frame, along its camera path (playing on from there, so the
@@ -405,8 +378,8 @@ void SequenceRun::report(Report& r) const
            {"sequence_fps", m_source->fps()},
            {"every_frame", m_playback.isEveryFrame()},
            {"speed", m_playback.speed()},
-           {"loop", stream::loopModeName(m_playback.loopMode())},
-           {"upload_path", stream::uploadPathName(m_player->uploadPath())},
+           {"loop", stream::LoopModes.name(m_playback.loopMode())},
+           {"upload_path", stream::UploadPaths.name(m_player->uploadPath())},
            {"staging_pinned", s.pinned},
            {"cache_budget_mb", s.budgetBytes / 1048576.0},
            {"cache_allocated_mb", s.allocatedBytes / 1048576.0},

@@ -2,13 +2,18 @@
 // sequence player (the CUDA upload inside the frame's handoff when the frame's passes run on
 // CUDA, else GL), drives the playback clock — wall time in a window, the output frame rate or
 // every frame headless —, binds the playback keys and the overlay panel, shows the frame the
-// clock wants, and adds streaming statistics to the report. Render thread.
+// clock wants, and adds streaming statistics to the report. What it registers with the session
+// (keys, panels, the drop and report handlers, the player's passes in the frame) it holds
+// handles to: destroyed before the session, it leaves nothing behind. Render thread.
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "engine/app/Settings.h"
+#include "engine/core/Registration.h"
 #include "engine/core/Result.h"
 #include "engine/render/ComparePass.h"
 #include "engine/stream/FolderSource.h"
@@ -17,43 +22,22 @@
 
 namespace tandem::app {
 
-class BatchPlan;
 class Session;
-
-struct SequenceSettings {
-    stream::StreamSettings stream;
-    stream::SequenceOptions sequence; ///< frame rate of file sequences (--sequence-fps)
-    std::string upload = "auto";      ///< auto, cuda, gl
-    bool everyFrame = false;          ///< one sequence frame per rendered frame
-    bool preload = false;             ///< load every frame before playing (--preload)
-    double speed = 1.0;
-    std::string loop;        ///< loop, ping-pong, once; empty: once headless, loop in a window
-    int framesGiven = -1;    ///< --frames; -1: headless renders the sequence once
-    double outputFps = 30.0; ///< headless clock: sequence seconds advance 1/outputFps a frame
-    bool outputFpsGiven = false;
-    bool quiet = false;                ///< no progress lines (-q)
-    std::string compareMode = "split"; ///< with a second sequence: side, split, difference
-    float divider = 0.5f;              ///< split: where, 0..1 of the width
-    /// A batch render (--frame-range, --camera-paths): headless, its jobs one per frame, each
-    /// shown at its sequence frame along its camera path; null: the clock decides.
-    std::shared_ptr<const BatchPlan> batch;
-};
 
 /// The playback keys, for --help and the help panel.
 const char* sequenceKeysHelp();
 
 class SequenceRun {
 public:
-    /// Checks the settings a command line gave (speed, loop mode, upload path): a failure is a
-    /// usage error (exit 2). Call before opening the session.
-    static Result<bool> validate(const SequenceSettings& settings);
-    /// The frames a headless run of `source` renders with `settings`: the batch's jobs,
-    /// --frames, every sequence frame, or the sequence's length at the output rate.
-    static int headlessFrames(const SequenceSettings& settings, const stream::Source& source);
+    /// The frames a headless run of `source` renders with `settings` in a session of
+    /// `session`: the batch's jobs, --frames, every sequence frame, or the sequence's length
+    /// at the output rate (--fps), at most a billion.
+    static int headlessFrames(const SessionSettings& session, const SequenceSettings& settings,
+                              const stream::Source& source);
     /// Plays `source` (from stream::openSource, opened before the session, so a missing or
     /// broken sequence fails without a context) in `session`: fails with a usage error for bad
-    /// settings (exit 2) or an input error (exit 1: --upload cuda without CUDA, a --preload
-    /// larger than the budget), `usage` saying which. `compare` (may be null): a second
+    /// settings (validate(), exit 2) or an input error (exit 1: --upload cuda without CUDA, a
+    /// --preload larger than the budget), `usage` saying which. `compare` (may be null): a second
     /// sequence on the same timeline and camera, shown with the first as settings.compareMode
     /// says (both upload through GL then).
     static Result<std::unique_ptr<SequenceRun>>
@@ -107,6 +91,9 @@ private:
     std::unique_ptr<stream::SequencePlayer> m_comparePlayer;
     render::CompareMode m_compareMode = render::CompareMode::Split;
     float m_divider = 0.5f;
+    // Last, so they go first: what this run registered with the session.
+    Registration m_uploadPass, m_joinPass; ///< the player's passes in the frame
+    std::vector<Registration> m_registered;
 };
 
 } // namespace tandem::app

@@ -18,7 +18,9 @@ namespace tandem {
 /// One value of an enumerated choice.
 template <class E> struct EnumEntry {
     E value;
-    std::string_view name; ///< lower case, as typed: "ping-pong"
+    /// As typed, usually lower case: "ping-pong". A string literal, so name.data() is
+    /// null-terminated (printf, ImGui).
+    std::string_view name;
     std::string_view help; ///< a phrase for --help and tooltips; may be empty
 };
 

@@ -9,29 +9,6 @@ thread_local StallScope* t_innermost = nullptr;
 
 } // namespace
 
-const char* stallName(StallCause cause)
-{
-    switch (cause) {
-    case StallCause::Readback:
-        return "readback";
-    case StallCause::QueryWait:
-        return "query-wait";
-    case StallCause::StreamSync:
-        return "stream-sync";
-    case StallCause::DeviceSync:
-        return "device-sync";
-    case StallCause::Finish:
-        return "finish";
-    case StallCause::Calibration:
-        return "calibration";
-    case StallCause::Throttle:
-        return "throttle";
-    case StallCause::Count:
-        break;
-    }
-    return "?";
-}
-
 void StallCounter::record(StallCause cause) noexcept
 {
     m_counts[static_cast<std::size_t>(cause)].fetch_add(1, std::memory_order_relaxed);

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "engine/core/EnumTable.h"
+
 namespace tandem {
 
 /// Why the CPU waited for the GPU.
@@ -31,8 +33,16 @@ enum class StallCause {
 
 inline constexpr std::size_t StallCauseCount = static_cast<std::size_t>(StallCause::Count);
 
-/// "readback", "query-wait", ...
-const char* stallName(StallCause cause);
+/// The causes' names in reports and the overlay (Count is none).
+inline constexpr EnumTable<StallCause, StallCauseCount> StallCauses{
+    "stall cause",
+    {{{StallCause::Readback, "readback", ""},
+      {StallCause::QueryWait, "query-wait", ""},
+      {StallCause::StreamSync, "stream-sync", ""},
+      {StallCause::DeviceSync, "device-sync", ""},
+      {StallCause::Finish, "finish", ""},
+      {StallCause::Calibration, "calibration", ""},
+      {StallCause::Throttle, "throttle", ""}}}};
 
 /// Whether waits of `cause` drain the GPU's queue (every cause but Throttle).
 constexpr bool isStall(StallCause cause)

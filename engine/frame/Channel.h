@@ -4,19 +4,20 @@
 // instead of the chain. Plain data, any thread.
 #pragma once
 
-#include <optional>
-#include <string_view>
+#include "engine/core/EnumTable.h"
 
 namespace tandem::frame {
 
 enum class Channel { Color, Depth, Normal, Id, Output };
 
-/// "color", "depth", "normal", "id", "output".
-std::string_view channelName(Channel channel);
-/// Parses a channel name; nullopt when unknown.
-std::optional<Channel> parseChannel(std::string_view name);
-/// The next channel in the cycle color → depth → normal → id → output → color.
-Channel nextChannel(Channel channel);
+/// The channels' names (--channel, the overlay, reports); C cycles through them in this order.
+inline constexpr EnumTable<Channel, 5> Channels{
+    "channel",
+    {{{Channel::Color, "color", "the G-buffer colour"},
+      {Channel::Depth, "depth", "linear view depth, near bright"},
+      {Channel::Normal, "normal", "world normals as colours"},
+      {Channel::Id, "id", "primitive ids as colours"},
+      {Channel::Output, "output", "the post-processed output (the default with --postfx)"}}}};
 /// The post-process stage that draws a debug channel ("view-depth"...), or null for colour and
 /// output.
 const char* debugStageOf(Channel channel);

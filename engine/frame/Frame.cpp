@@ -100,22 +100,20 @@ render::PointPath Frame::pointPath() const
     return m_points ? m_points->pointPath() : render::PointPath::Gl;
 }
 
-void Frame::addPass(interop::Pass& pass)
+Registration Frame::addPass(interop::Pass& pass)
 {
-    if (std::find(m_extraPasses.begin(), m_extraPasses.end(), &pass) == m_extraPasses.end())
-        m_extraPasses.push_back(&pass);
+    if (std::find(m_extraPasses.begin(), m_extraPasses.end(), &pass) != m_extraPasses.end())
+        return {};
+    m_extraPasses.push_back(&pass);
+    return m_registrations.make([this, &pass] { std::erase(m_extraPasses, &pass); });
 }
 
-void Frame::addFirstPass(interop::Pass& pass)
+Registration Frame::addFirstPass(interop::Pass& pass)
 {
-    if (std::find(m_firstPasses.begin(), m_firstPasses.end(), &pass) == m_firstPasses.end())
-        m_firstPasses.push_back(&pass);
-}
-
-void Frame::removePass(interop::Pass& pass)
-{
-    std::erase(m_firstPasses, &pass);
-    std::erase(m_extraPasses, &pass);
+    if (std::find(m_firstPasses.begin(), m_firstPasses.end(), &pass) != m_firstPasses.end())
+        return {};
+    m_firstPasses.push_back(&pass);
+    return m_registrations.make([this, &pass] { std::erase(m_firstPasses, &pass); });
 }
 
 void Frame::render(const render::GpuScene& scene, const render::Camera& camera,

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/core/Registration.h"
 #include "engine/frame/Channel.h"
 #include "engine/frame/Residence.h"
 #include "engine/interop/Pass.h"
@@ -62,13 +63,15 @@ public:
     render::PointPass* pointPass() { return m_points.get(); }
 
     /// Adds a pass that runs after post-processing, before present, on the path it says (CUDA
-    /// passes next to other CUDA passes share the frame's handoff). It must outlive the frame or
-    /// be removed first.
-    void addPass(interop::Pass& pass);
+    /// passes next to other CUDA passes share the frame's handoff). The handle removes it again:
+    /// hold it no longer than the pass lives (the frame may die first). A pass already added is
+    /// not added twice (the second handle holds nothing).
+    Registration addPass(interop::Pass& pass);
     /// Adds a pass that runs first, before the point pass (a streamed frame's upload starts
-    /// there, so its copies overlap the passes after it in the same handoff).
-    void addFirstPass(interop::Pass& pass);
-    void removePass(interop::Pass& pass);
+    /// there, so its copies overlap the passes after it in the same handoff). As addPass().
+    Registration addFirstPass(interop::Pass& pass);
+    /// Passes added and not yet removed, first passes first (tests).
+    std::size_t passCount() const { return m_firstPasses.size() + m_extraPasses.size(); }
 
     /// Times the geometry pass as two spans (geometry.visibility, geometry.resolve) instead of
     /// one. Each GL timestamp between passes is a sync point that stops the GPU from
@@ -125,6 +128,8 @@ private:
     bool m_geometryDetail = false;
     bool m_captureFaithful = false;
     std::uint64_t m_handoffs = 0;
+    /// Expires with the frame: handles of passes added to it then do nothing.
+    RegistrationOwner m_registrations;
 };
 
 } // namespace tandem::frame

@@ -18,33 +18,9 @@
 
 namespace tandem::frame {
 
-const char* formatName(OutputFormat format)
-{
-    switch (format) {
-    case OutputFormat::Png:
-        return "png";
-    case OutputFormat::Png16:
-        return "png16";
-    case OutputFormat::Pam:
-        return "pam";
-    case OutputFormat::None:
-        return "none";
-    }
-    return "png";
-}
-
 const char* extensionOf(OutputFormat format)
 {
     return format == OutputFormat::Pam ? ".pam" : ".png";
-}
-
-Result<OutputFormat> parseOutputFormat(const std::string& text)
-{
-    for (OutputFormat f :
-         {OutputFormat::Png, OutputFormat::Png16, OutputFormat::Pam, OutputFormat::None})
-        if (text == formatName(f))
-            return f;
-    return fail("--format: expected png, png16, pam or none, got '" + text + "'");
 }
 
 FrameWriter::FrameWriter(const OutputSettings& settings, int width, int height)

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
 #include "engine/core/Result.h"
 #include "engine/frame/OutputRing.h"
 #include "engine/io/Image.h"
@@ -40,12 +41,16 @@ enum class OutputFormat {
     Pam,   ///< the presented image, raw 8-bit RGBA (netpbm P7)
     None,  ///< nothing written: frames are rendered only (benchmarks, dry runs)
 };
-/// "png", "png16", "pam", "none".
-const char* formatName(OutputFormat format);
+/// --format's values.
+inline constexpr EnumTable<OutputFormat, 4> OutputFormats{
+    "frame format",
+    {{{OutputFormat::Png, "png", "8-bit PNG (libspng, off the render thread)"},
+      {OutputFormat::Png16, "png16",
+       "the RGBA16F colour target as 16-bit PNG; needs --color-format rgba16f"},
+      {OutputFormat::Pam, "pam", "raw RGBA8 (netpbm PAM)"},
+      {OutputFormat::None, "none", "nothing written: render only"}}}};
 /// The file extension, with the dot.
 const char* extensionOf(OutputFormat format);
-/// Parses "png", "png16", "pam", "none".
-Result<OutputFormat> parseOutputFormat(const std::string& text);
 
 struct OutputSettings {
     std::filesystem::path dir = "out"; ///< frames go to DIR/PREFIX_NNNNNN.EXT

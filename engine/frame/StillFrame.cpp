@@ -56,23 +56,6 @@ std::size_t bytesPerPixel(StillChannel channel)
     return channel == StillChannel::Normal ? 16 : 4;
 }
 
-std::optional<StillChannel> parseStillChannel(std::string_view name)
-{
-    if (name == "image")
-        return StillChannel::Image;
-    if (name == "color")
-        return StillChannel::Color;
-    if (name == "depth")
-        return StillChannel::Depth;
-    if (name == "normal")
-        return StillChannel::Normal;
-    if (name == "id")
-        return StillChannel::Id;
-    if (name == "output")
-        return StillChannel::Output;
-    return std::nullopt;
-}
-
 StillFrame::StillFrame(const interop::InteropStatus& doctor)
     : m_residence(residenceFor(doctor)), m_off(profilerOff())
 {}
@@ -80,8 +63,6 @@ StillFrame::StillFrame(const interop::InteropStatus& doctor)
 StillFrame::~StillFrame()
 {
     // The frame (and its handoff) before the targets and the scene it drew.
-    if (m_frame && m_added)
-        m_frame->removePass(*m_added);
     m_frame.reset();
     m_renderer.reset();
     m_scene.reset();
@@ -104,10 +85,9 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
         m_renderer->resize(width, height);
     }
     if (m_added != m_hook) {
-        if (m_added)
-            m_frame->removePass(*m_added);
+        m_addedPass.reset();
         if (m_hook)
-            m_frame->addPass(*m_hook);
+            m_addedPass = m_frame->addPass(*m_hook);
         m_added = m_hook;
     }
     if (m_hook) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/core/Registration.h"
 #include "engine/frame/Channel.h"
 #include "engine/frame/Residence.h"
 #include "engine/interop/Doctor.h"
@@ -43,8 +44,15 @@ enum class StillChannel {
 
 /// Bytes one pixel of `channel` takes.
 std::size_t bytesPerPixel(StillChannel channel);
-/// Parses "image", "color", "depth", "normal", "id", "output"; nullopt when unknown.
-std::optional<StillChannel> parseStillChannel(std::string_view name);
+/// The names tandem.render's `channels` take: the frame's channels' names, and "image".
+inline constexpr EnumTable<StillChannel, 6> StillChannels{
+    "channel",
+    {{{StillChannel::Image, "image", "the presented channel"},
+      {StillChannel::Color, Channels.name(Channel::Color), "the G-buffer colour"},
+      {StillChannel::Depth, Channels.name(Channel::Depth), "linear view depth"},
+      {StillChannel::Normal, Channels.name(Channel::Normal), "world normals"},
+      {StillChannel::Id, Channels.name(Channel::Id), "primitive ids + 1"},
+      {StillChannel::Output, Channels.name(Channel::Output), "the post-process output"}}}};
 
 class StillFrame {
 public:
@@ -84,6 +92,7 @@ private:
     profile::Profiler* m_profiler = nullptr;
     postfx::HookPass* m_hook = nullptr;
     postfx::HookPass* m_added = nullptr; ///< the hook the frame has now
+    Registration m_addedPass;            ///< removes m_added from the frame
     std::unique_ptr<render::SceneRenderer> m_renderer;
     std::unique_ptr<Frame> m_frame;
     /// The scene drawn last, alive until the next one replaces it.

@@ -11,8 +11,6 @@ namespace tandem::gl {
 
 namespace {
 
-std::atomic<std::uint64_t> g_errorCount{0};
-
 const char* sourceName(GLenum source)
 {
     switch (source) {
@@ -32,7 +30,7 @@ const char* sourceName(GLenum source)
 }
 
 void GLAD_API_PTR onDebugMessage(GLenum source, GLenum type, GLuint id, GLenum severity,
-                                 GLsizei length, const GLchar* message, const void*)
+                                 GLsizei length, const GLchar* message, const void* errors)
 {
     const std::string_view text(message, length >= 0 ? static_cast<std::size_t>(length)
                                                      : std::char_traits<char>::length(message));
@@ -43,7 +41,9 @@ void GLAD_API_PTR onDebugMessage(GLenum source, GLenum type, GLuint id, GLenum s
         return;
     }
     if (type == GL_DEBUG_TYPE_ERROR) {
-        g_errorCount.fetch_add(1, std::memory_order_relaxed);
+        // The counter of the context that reported it (a const void* by the API's signature).
+        static_cast<std::atomic<std::uint64_t>*>(const_cast<void*>(errors))
+            ->fetch_add(1, std::memory_order_relaxed);
         log::error("GL error ({}, id {}): {}", sourceName(source), id, text);
         return;
     }
@@ -58,26 +58,16 @@ void GLAD_API_PTR onDebugMessage(GLenum source, GLenum type, GLuint id, GLenum s
 
 } // namespace
 
-void enableDebugOutput(bool synchronous)
+void enableDebugOutput(bool synchronous, std::atomic<std::uint64_t>& errors)
 {
     glEnable(GL_DEBUG_OUTPUT);
     if (synchronous)
         glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
     else
         glDisable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-    glDebugMessageCallback(onDebugMessage, nullptr);
+    glDebugMessageCallback(onDebugMessage, &errors);
     glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DONT_CARE, 0, nullptr, GL_TRUE);
     check("glDebugMessageCallback");
-}
-
-std::uint64_t errorCount()
-{
-    return g_errorCount.load(std::memory_order_relaxed);
-}
-
-void resetErrorCount()
-{
-    g_errorCount.store(0, std::memory_order_relaxed);
 }
 
 bool debugOutputRequested()

@@ -1,7 +1,10 @@
-// KHR_debug output routed to the log with GL errors counted, debug groups named after passes,
-// and object labels. Needs a current context (GL 4.3+ or KHR_debug).
+// KHR_debug output routed to the log with GL errors counted per context (the callback's
+// userParam is that context's counter, so one context's error never shows in another's count),
+// debug groups named after passes, and object labels. Needs a current context (GL 4.3+ or
+// KHR_debug).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string_view>
 
@@ -9,15 +12,12 @@
 
 namespace tandem::gl {
 
-/// Installs the debug message callback on the current context: errors are logged and counted,
-/// other high/medium messages logged as warnings, low ones at debug level, notifications dropped.
-/// `synchronous` makes the driver report inside the failing call (slower; use for debugging).
-void enableDebugOutput(bool synchronous);
-
-/// GL errors reported through the debug callback since start or the last resetErrorCount().
-std::uint64_t errorCount();
-/// Zeroes errorCount().
-void resetErrorCount();
+/// Installs the debug message callback on the current context: errors are logged and counted
+/// in `errors` (the context's own counter: platform::Context::glErrorCount(); it must live as
+/// long as the context), other high/medium messages logged as warnings, low ones at debug
+/// level, notifications dropped. `synchronous` makes the driver report inside the failing call
+/// (slower; use for debugging).
+void enableDebugOutput(bool synchronous, std::atomic<std::uint64_t>& errors);
 
 /// Whether GL debug output should be on: debug builds, or TANDEM_GL_DEBUG=1 in the environment.
 bool debugOutputRequested();

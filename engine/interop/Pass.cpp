@@ -4,11 +4,6 @@
 
 namespace tandem::interop {
 
-const char* pathName(Path path)
-{
-    return path == Path::Cuda ? "cuda" : "host";
-}
-
 namespace {
 
 Intent unite(Intent a, Intent b)

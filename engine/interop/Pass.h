@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
+
 namespace tandem::gl {
 class Texture;
 class Buffer;
@@ -23,8 +25,11 @@ class Registrations;
 /// upload) where GL↔CUDA interop cannot work.
 enum class Path { Cuda, Host };
 
-/// "cuda" or "host".
-const char* pathName(Path path);
+/// The paths' names (reports, the overlay).
+inline constexpr EnumTable<Path, 2> Paths{
+    "pass path",
+    {{{Path::Cuda, "cuda", "inside the frame's GL-CUDA handoff"},
+      {Path::Host, "host", "on CPU threads: read back, process, upload"}}}};
 
 /// What CUDA does with a resource during the handoff. The registration flags follow from it.
 enum class Intent {

@@ -9,7 +9,7 @@
 
 namespace tandem::platform {
 
-void initializeGl(const ContextOptions& options)
+void initializeGl(const ContextOptions& options, Context& context)
 {
     auto text = [](GLenum name) {
         const auto* s = reinterpret_cast<const char*>(glGetString(name));
@@ -18,7 +18,7 @@ void initializeGl(const ContextOptions& options)
     log::debug("GL_VENDOR {}, GL_RENDERER {}, GL_VERSION {}", text(GL_VENDOR), text(GL_RENDERER),
                text(GL_VERSION));
     if (options.debug)
-        gl::enableDebugOutput(true);
+        gl::enableDebugOutput(true, context.m_glErrors);
 }
 
 Result<std::unique_ptr<Context>> createContext(ContextMode mode, const ContextOptions& options)

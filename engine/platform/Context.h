@@ -3,10 +3,13 @@
 // every GL object must die before the context does.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
 #include "engine/core/Result.h"
 #include "engine/platform/Input.h"
 
@@ -18,6 +21,12 @@ enum class ContextMode {
     Window,   ///< a window or an error
     Headless, ///< headless EGL
 };
+/// The modes' names (tandem.Viewer's `headless` maps to them).
+inline constexpr EnumTable<ContextMode, 3> ContextModes{
+    "context mode",
+    {{{ContextMode::Auto, "auto", "a window when a display is present, else headless"},
+      {ContextMode::Window, "window", "a window or an error"},
+      {ContextMode::Headless, "headless", "headless EGL"}}}};
 
 /// What to create.
 struct ContextOptions {
@@ -56,9 +65,18 @@ public:
     virtual int cudaDevice() const { return -1; }
     /// Takes the input events gathered since the last call.
     std::vector<InputEvent> takeEvents() { return std::move(m_events); }
+    /// GL errors this context's debug output reported since it was made or the last reset;
+    /// none are counted while debug output is off (ContextOptions::debug). Any thread.
+    std::uint64_t glErrorCount() const { return m_glErrors.load(std::memory_order_relaxed); }
+    void resetGlErrorCount() { m_glErrors.store(0, std::memory_order_relaxed); }
 
 protected:
+    friend void initializeGl(const ContextOptions& options, Context& context);
     std::vector<InputEvent> m_events;
+
+private:
+    /// The debug callback's userParam: it lives as long as the context.
+    std::atomic<std::uint64_t> m_glErrors{0};
 };
 
 /// Creates a window (GLFW, GL 4.5 core). Fails, with the reason, when there is no display or
@@ -74,8 +92,9 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
 /// and falls back to headless, logging why once. Fails with the reasons when nothing works.
 Result<std::unique_ptr<Context>> createContext(ContextMode mode, const ContextOptions& options);
 
-/// Logs GL_VENDOR, GL_RENDERER and GL_VERSION and turns on debug output if asked. Called by
-/// both context kinds once the GL functions are loaded.
-void initializeGl(const ContextOptions& options);
+/// Logs GL_VENDOR, GL_RENDERER and GL_VERSION and turns on debug output if asked, its errors
+/// counted in `context`'s glErrorCount(). Called by both context kinds once the GL functions
+/// are loaded, `context` current.
+void initializeGl(const ContextOptions& options, Context& context);
 
 } // namespace tandem::platform

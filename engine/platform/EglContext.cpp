@@ -288,7 +288,7 @@ Result<std::unique_ptr<Context>> tryCreateHeadless(const ContextOptions& options
     std::unique_ptr<Context> result(new EglContext(display, context, options.width, options.height,
                                                    std::move(description),
                                                    choice.value().cudaDevice));
-    initializeGl(options);
+    initializeGl(options, *result);
     return result;
 }
 

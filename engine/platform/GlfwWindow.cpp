@@ -16,6 +16,9 @@ namespace tandem::platform {
 namespace {
 
 std::string g_lastGlfwError;
+/// Windows open: GLFW is initialised once for the process and terminated with the last one
+/// (terminating it with one window would end the others).
+int g_windows = 0;
 
 void onGlfwError(int code, const char* description)
 {
@@ -85,13 +88,15 @@ public:
             event.y = y;
             self(w)->m_events.push_back(event);
         });
-        glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int) {
+        glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
             InputEvent event;
             event.type = InputEvent::Type::MouseButton;
             event.button = button == GLFW_MOUSE_BUTTON_LEFT    ? 0
                            : button == GLFW_MOUSE_BUTTON_RIGHT ? 1
                                                                : 2;
             event.pressed = action == GLFW_PRESS;
+            event.nativeCode = button;
+            event.modifiers = mods;
             self(w)->m_events.push_back(event);
         });
         glfwSetScrollCallback(window, [](GLFWwindow* w, double dx, double dy) {
@@ -101,13 +106,34 @@ public:
             event.y = dy;
             self(w)->m_events.push_back(event);
         });
-        glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
+        glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
             if (action == GLFW_REPEAT)
                 return;
             InputEvent event;
             event.type = InputEvent::Type::Key;
             event.key = toKey(key);
             event.pressed = action == GLFW_PRESS;
+            event.nativeCode = key;
+            event.scancode = scancode;
+            event.modifiers = mods;
+            self(w)->m_events.push_back(event);
+        });
+        glfwSetCharCallback(window, [](GLFWwindow* w, unsigned codepoint) {
+            InputEvent event;
+            event.type = InputEvent::Type::Char;
+            event.codepoint = codepoint;
+            self(w)->m_events.push_back(event);
+        });
+        glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
+            InputEvent event;
+            event.type = InputEvent::Type::Focus;
+            event.pressed = focused != 0;
+            self(w)->m_events.push_back(event);
+        });
+        glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int entered) {
+            InputEvent event;
+            event.type = InputEvent::Type::CursorEnter;
+            event.pressed = entered != 0;
             self(w)->m_events.push_back(event);
         });
         glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
@@ -129,7 +155,8 @@ public:
     ~GlfwWindow() override
     {
         glfwDestroyWindow(m_window);
-        glfwTerminate();
+        if (--g_windows == 0)
+            glfwTerminate();
     }
     GlfwWindow(const GlfwWindow&) = delete;
     GlfwWindow& operator=(const GlfwWindow&) = delete;
@@ -170,8 +197,14 @@ Result<std::unique_ptr<Context>> tryCreateWindow(const ContextOptions& options)
 {
     glfwSetErrorCallback(onGlfwError);
     g_lastGlfwError.clear();
-    if (!glfwInit())
+    if (g_windows == 0 && !glfwInit())
         return fail("cannot open a window: " + g_lastGlfwError);
+    // Counted from here; every failure below gives it back (terminating GLFW with the last).
+    ++g_windows;
+    auto giveBack = [] {
+        if (--g_windows == 0)
+            glfwTerminate();
+    };
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -181,13 +214,13 @@ Result<std::unique_ptr<Context>> tryCreateWindow(const ContextOptions& options)
         glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
     if (!window) {
         const std::string reason = g_lastGlfwError;
-        glfwTerminate();
+        giveBack();
         return fail("cannot create a window with GL 4.5 core: " + reason);
     }
     glfwMakeContextCurrent(window);
     if (!gladLoadGL(glfwGetProcAddress)) {
         glfwDestroyWindow(window);
-        glfwTerminate();
+        giveBack();
         return fail("cannot load GL 4.5 functions through GLFW");
     }
     glfwSwapInterval(options.vsync ? 1 : 0);
@@ -195,7 +228,7 @@ Result<std::unique_ptr<Context>> tryCreateWindow(const ContextOptions& options)
     std::unique_ptr<Context> result(
         new GlfwWindow(window, fmt::format("window (GLFW {}), {}", glfwGetVersionString(),
                                            renderer ? renderer : "unknown renderer")));
-    initializeGl(options);
+    initializeGl(options, *result);
     return result;
 }
 

@@ -33,16 +33,24 @@ enum class Key {
 
 /// One input event.
 struct InputEvent {
-    enum class Type { MouseMove, MouseButton, Scroll, Key, Resize, Drop };
+    /// Char, Focus and CursorEnter are for the overlay (text fields, focus, hover); the camera
+    /// and key bindings ignore them.
+    enum class Type { MouseMove, MouseButton, Scroll, Key, Char, Focus, CursorEnter, Resize, Drop };
     Type type = Type::MouseMove;
     double x = 0;         ///< MouseMove: cursor x in pixels; Scroll: horizontal offset
     double y = 0;         ///< MouseMove: cursor y in pixels; Scroll: vertical offset
     int button = 0;       ///< MouseButton: 0 left, 1 right, 2 middle
-    bool pressed = false; ///< MouseButton/Key: pressed (true) or released
+    bool pressed = false; ///< MouseButton/Key: pressed; Focus: gained; CursorEnter: entered
     Key key = Key::Other; ///< Key
-    int width = 0;        ///< Resize: framebuffer width
-    int height = 0;       ///< Resize: framebuffer height
-    std::string path;     ///< Drop: a file or folder dropped on the window (one event each)
+    /// The window system's own codes (GLFW's), for the overlay's ImGui backend: Key: the key,
+    /// MouseButton: the button; -1 when unknown.
+    int nativeCode = -1;
+    int scancode = 0;       ///< Key: the window system's scancode
+    int modifiers = 0;      ///< Key/MouseButton: the window system's modifier bits
+    unsigned codepoint = 0; ///< Char: a Unicode code point typed
+    int width = 0;          ///< Resize: framebuffer width
+    int height = 0;         ///< Resize: framebuffer height
+    std::string path;       ///< Drop: a file or folder dropped on the window (one event each)
 };
 
 } // namespace tandem::platform

@@ -11,17 +11,6 @@
 
 namespace tandem::postfx {
 
-Result<BackendChoice> parseBackendChoice(const std::string& text)
-{
-    if (text == "auto")
-        return BackendChoice::Auto;
-    if (text == "cuda")
-        return BackendChoice::Cuda;
-    if (text == "host")
-        return BackendChoice::Host;
-    return fail("--backend: expected auto, cuda or host, got '" + text + "'");
-}
-
 /// The chain on CPU threads: read back, process, upload (blocks; the read-back is a counted
 /// stall by design of this path).
 class PostProcessor::HostPass final : public interop::Pass {

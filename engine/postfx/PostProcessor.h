@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/core/EnumTable.h"
 #include "engine/core/Result.h"
 #include "engine/interop/Doctor.h"
 #include "engine/interop/FrameTextures.h"
@@ -20,8 +21,12 @@ namespace tandem::postfx {
 /// What the user asked for.
 enum class BackendChoice { Auto, Cuda, Host };
 
-/// Parses "auto", "cuda", "host".
-Result<BackendChoice> parseBackendChoice(const std::string& text);
+/// --backend's values.
+inline constexpr EnumTable<BackendChoice, 3> BackendChoices{
+    "backend",
+    {{{BackendChoice::Auto, "auto", "CUDA when GL-CUDA interop works, else host"},
+      {BackendChoice::Cuda, "cuda", "CUDA, an error if it cannot"},
+      {BackendChoice::Host, "host", "CPU threads"}}}};
 
 class PostProcessor {
 public:

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
 #include "engine/core/Stall.h"
 #include "engine/profile/Stats.h"
 #include "engine/profile/Tracks.h"

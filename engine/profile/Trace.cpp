@@ -42,7 +42,7 @@ nlohmann::json complete(const char* name, Api api, int track, double startMs, do
                         std::uint64_t frame)
 {
     return {{"name", name},
-            {"cat", apiName(api)},
+            {"cat", Apis.name(api)},
             {"ph", "X"},
             {"pid", pidOf(api)},
             {"tid", track + 1},

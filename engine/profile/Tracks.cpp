@@ -12,19 +12,6 @@ std::int64_t steadyNs()
         .count();
 }
 
-const char* apiName(Api api)
-{
-    switch (api) {
-    case Api::Cpu:
-        return "CPU";
-    case Api::Gl:
-        return "GL";
-    case Api::Cuda:
-        return "CUDA";
-    }
-    return "?";
-}
-
 CpuTrack::CpuTrack(int index, const char* name, std::int64_t startNs, bool recording)
     : m_index(index), m_name(name), m_startNs(startNs), m_recording(recording)
 {}

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
+
 #ifndef TANDEM_PROFILER_ENABLED
 #error "TANDEM_PROFILER_ENABLED is a compile definition of tandem_profile_tracks: link it"
 #endif
@@ -23,8 +25,9 @@ inline constexpr bool CompiledIn = TANDEM_PROFILER_ENABLED != 0;
 
 /// Which clock and queue a span was measured on.
 enum class Api { Cpu, Gl, Cuda };
-/// "CPU", "GL", "CUDA".
-const char* apiName(Api api);
+/// The APIs' names in traces and reports.
+inline constexpr EnumTable<Api, 3> Apis{
+    "profiling api", {{{Api::Cpu, "CPU", ""}, {Api::Gl, "GL", ""}, {Api::Cuda, "CUDA", ""}}}};
 
 /// One timed interval on the common timeline (ms since the profiler started).
 struct Span {

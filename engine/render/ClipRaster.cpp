@@ -34,11 +34,6 @@ void grow(gl::Buffer& buffer, std::size_t bytes, std::string_view label,
 
 } // namespace
 
-const char* triangleIdsName(TriangleIds ids)
-{
-    return ids == TriangleIds::Pulled ? "pulled" : "primitive-id";
-}
-
 ClipRaster::ClipRaster(TriangleIds ids)
     : m_ids(ids), m_visibility(visibilityProgram(ids)),
       m_resolve({{GL_COMPUTE_SHADER, "render/ClipResolve.comp.glsl"}}, "raster.resolve"),

@@ -6,6 +6,7 @@
 // its GL buffers and their CUDA registrations; filling the inputs and reading the output is the
 // caller's (frame::TensorRaster). Forward only. Render thread, the GL context current.
 #pragma once
+#include "engine/core/EnumTable.h"
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Program.h"
@@ -26,8 +27,11 @@ enum class TriangleIds {
                  ///< an index past the vertex count reads nothing
 };
 
-/// "pulled" or "primitive-id".
-const char* triangleIdsName(TriangleIds ids);
+/// The ways' names (tandem.rasterize's triangle_ids, benchmarks).
+inline constexpr EnumTable<TriangleIds, 2> TriangleIdChoices{
+    "triangle ids",
+    {{{TriangleIds::PrimitiveId, "primitive-id", "indexed draw, gl_PrimitiveID"},
+      {TriangleIds::Pulled, "pulled", "vertices pulled through the indices"}}}};
 
 class ClipRaster {
 public:

@@ -20,27 +20,6 @@ struct CompareBlock {
 
 } // namespace
 
-const char* compareModeName(CompareMode mode)
-{
-    switch (mode) {
-    case CompareMode::SideBySide:
-        return "side";
-    case CompareMode::Split:
-        return "split";
-    case CompareMode::Difference:
-        return "difference";
-    }
-    return "?";
-}
-
-Result<CompareMode> parseCompareMode(const std::string& text)
-{
-    for (CompareMode mode : {CompareMode::SideBySide, CompareMode::Split, CompareMode::Difference})
-        if (text == compareModeName(mode))
-            return mode;
-    return fail(fmt::format("--compare-mode: '{}' is not side, split or difference", text));
-}
-
 ComparePass::ComparePass()
     : m_program({{GL_VERTEX_SHADER, "render/Present.vert.glsl"},
                  {GL_FRAGMENT_SHADER, "render/Compare.frag.glsl"}},

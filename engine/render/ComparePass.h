@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "engine/core/EnumTable.h"
 #include "engine/core/Result.h"
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Framebuffer.h"
@@ -21,9 +22,12 @@ enum class CompareMode {
     Split,      ///< A left of the divider, B right of it, same pixels
     Difference, ///< |A - B| per channel of the displayed (sRGB) values, scaled by 4
 };
-/// "side", "split", "difference".
-const char* compareModeName(CompareMode mode);
-Result<CompareMode> parseCompareMode(const std::string& text);
+/// --compare-mode's values (and the overlay's combo).
+inline constexpr EnumTable<CompareMode, 3> CompareModes{
+    "compare mode",
+    {{{CompareMode::SideBySide, "side", "the middle half of each, side by side"},
+      {CompareMode::Split, "split", "split at the divider, draggable in the overlay"},
+      {CompareMode::Difference, "difference", "|A - B| x 4"}}}};
 
 class ComparePass {
 public:

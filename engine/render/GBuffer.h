@@ -21,6 +21,7 @@
 
 #include <cstdint>
 
+#include "engine/core/EnumTable.h"
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Texture.h"
 #include "engine/interop/FrameTextures.h"
@@ -33,6 +34,11 @@ enum class ColorFormat {
     Rgba8,   ///< sRGB-encoded bytes
     Rgba16F, ///< linear halves
 };
+/// --color-format's values.
+inline constexpr EnumTable<ColorFormat, 2> ColorFormats{
+    "colour format",
+    {{{ColorFormat::Rgba8, "rgba8", "8 bits a channel, sRGB-encoded"},
+      {ColorFormat::Rgba16F, "rgba16f", "16-bit floats a channel, linear"}}}};
 
 /// How a resize grows the textures.
 enum class Headroom {

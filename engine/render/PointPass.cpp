@@ -22,32 +22,6 @@ namespace tandem::render {
 static_assert(sizeof(PointVertex) == sizeof(Vertex), "PointVertex mirrors Vertex");
 static_assert(sizeof(PointObject) == sizeof(GpuObject), "PointObject mirrors GpuObject");
 
-const char* pointPathName(PointPath path)
-{
-    switch (path) {
-    case PointPath::Cuda:
-        return "cuda";
-    case PointPath::Host:
-        return "host";
-    case PointPath::Gl:
-        return "gl";
-    }
-    return "gl";
-}
-
-Result<PointChoice> parsePointChoice(const std::string& text)
-{
-    if (text == "auto")
-        return PointChoice::Auto;
-    if (text == "cuda")
-        return PointChoice::Cuda;
-    if (text == "host")
-        return PointChoice::Host;
-    if (text == "gl")
-        return PointChoice::Gl;
-    return fail("--points: expected auto, cuda, host or gl, got '" + text + "'");
-}
-
 struct PointPass::Host {
     ThreadPool pool;
     interop::HostTransfer transfer;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
 #include "engine/core/Result.h"
 #include "engine/cuda/DeviceBuffer.h"
 #include "engine/gl/Buffer.h"
@@ -33,13 +34,23 @@ enum class PointPath {
     Host, ///< the same functions on CPU threads (reads the G-buffer back: slow, exact)
     Gl,   ///< GL_POINTS in the geometry pass (round sprites, size attenuation)
 };
-/// "cuda", "host", "gl".
-const char* pointPathName(PointPath path);
+/// The paths' names (reports, the overlay).
+inline constexpr EnumTable<PointPath, 3> PointPaths{
+    "point path",
+    {{{PointPath::Cuda, "cuda", "the CUDA rasterizer"},
+      {PointPath::Host, "host", "the CUDA rasterizer's functions on the CPU"},
+      {PointPath::Gl, "gl", "GL_POINTS"}}}};
 
 /// What the user asked for: auto picks CUDA when the frame's interop works, else GL_POINTS.
 enum class PointChoice { Auto, Cuda, Host, Gl };
-/// Parses "auto", "cuda", "host", "gl".
-Result<PointChoice> parsePointChoice(const std::string& text);
+/// --points' values.
+inline constexpr EnumTable<PointChoice, 4> PointChoices{
+    "point path",
+    {{{PointChoice::Auto, "auto", "CUDA when the passes run on CUDA, else GL"},
+      {PointChoice::Cuda, "cuda",
+       "a CUDA rasterizer in the frame's handoff; an error if it cannot"},
+      {PointChoice::Gl, "gl", "GL_POINTS"},
+      {PointChoice::Host, "host", "the CUDA rasterizer's functions on the CPU: exact, slow"}}}};
 
 /// The frame data the point functions need for `camera` drawing a `width`×`height` region with
 /// the splat sizes and background of `options`; `meshDrawn`: the geometry pass drew meshes.

@@ -12,19 +12,6 @@ constexpr std::array<double, 7> Presets = {0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0};
 
 } // namespace
 
-const char* loopModeName(LoopMode mode)
-{
-    switch (mode) {
-    case LoopMode::Loop:
-        return "loop";
-    case LoopMode::PingPong:
-        return "ping-pong";
-    case LoopMode::Once:
-        return "once";
-    }
-    return "?";
-}
-
 Playback::Playback(int frameCount, double fps)
     : m_count(std::max(frameCount, 1)), m_fps(fps > 0.0 ? fps : 30.0)
 {}

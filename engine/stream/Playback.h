@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "engine/core/EnumTable.h"
+
 namespace tandem::stream {
 
 enum class LoopMode {
@@ -13,8 +15,12 @@ enum class LoopMode {
     PingPong, ///< back and forth
     Once,     ///< stop (pause) on the last frame
 };
-/// "loop", "ping-pong", "once".
-const char* loopModeName(LoopMode mode);
+/// --loop's values; L cycles through them in this order.
+inline constexpr EnumTable<LoopMode, 3> LoopModes{
+    "loop mode",
+    {{{LoopMode::Loop, "loop", "after the last frame, the first"},
+      {LoopMode::PingPong, "ping-pong", "back and forth"},
+      {LoopMode::Once, "once", "stop on the last frame"}}}};
 
 class Playback {
 public:

@@ -16,11 +16,6 @@
 
 namespace tandem::stream {
 
-const char* uploadPathName(UploadPath path)
-{
-    return path == UploadPath::CudaCopy ? "cuda-copy" : "gl-subdata";
-}
-
 // What the upload passes do this frame, and the staging slots their copies hold; the copies
 // themselves are the CUDA half's (detail/CudaUpload.h), made on the CUDA path only.
 struct SequencePlayer::Copies {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/core/EnumTable.h"
 #include "engine/interop/Pass.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/PointPass.h"
@@ -34,7 +35,11 @@ enum class UploadPath {
     GlSubData, ///< glNamedBufferSubData from staging, on the render thread
     CudaCopy,  ///< cudaMemcpyAsync from pinned staging on a copy stream, inside the handoff
 };
-const char* uploadPathName(UploadPath path);
+/// The paths' names (reports, logs).
+inline constexpr EnumTable<UploadPath, 2> UploadPaths{
+    "upload path",
+    {{{UploadPath::GlSubData, "gl-subdata", "glNamedBufferSubData on the render thread"},
+      {UploadPath::CudaCopy, "cuda-copy", "cudaMemcpyAsync on a copy stream in the handoff"}}}};
 
 /// Counters since the player started.
 struct PlayerStats {

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <imgui.h>
 #ifdef TANDEM_HAS_WINDOW
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #endif
 
@@ -27,31 +29,59 @@ double seconds()
 
 } // namespace
 
-Overlay::Overlay(platform::Context& context)
+// Debian's Dear ImGui 1.86 keeps each backend's state in the current context's
+// io.BackendRendererUserData / BackendPlatformUserData (imgui_impl_opengl3.cpp and
+// imgui_impl_glfw.cpp: "to allow support for multiple Dear ImGui contexts"), so with the
+// context set around every call each overlay has its own shaders, buffers and font texture,
+// made in its own GL context at its first draw. Only the GL function pointers the OpenGL3
+// backend loads (imgl3wInit, at each Init) are process-wide, and they are the same for every
+// context of the process.
+Overlay::Current::Current(ImGuiContext* context) : m_previous(ImGui::GetCurrentContext())
+{
+    ImGui::SetCurrentContext(context);
+}
+
+Overlay::Current::Current(const Overlay& overlay) : Current(overlay.m_imgui) {}
+
+Overlay::Current::~Current()
+{
+    ImGui::SetCurrentContext(m_previous);
+}
+
+Overlay::Overlay(platform::Context& context) : m_context(context)
 {
     IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
+    ImGuiContext* const previous = ImGui::GetCurrentContext();
+    m_imgui = ImGui::CreateContext();
+    ImGui::SetCurrentContext(previous); // CreateContext leaves the new one current if none was
+    const Current current(m_imgui);
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr; // never write imgui.ini next to the user's files
     io.LogFilename = nullptr;
     ImGui::StyleColorsDark();
     ImGui::GetStyle().Alpha = 0.92f;
+    auto undo = [this] {
+        ImGui::DestroyContext(m_imgui);
+    }; // `current` puts the previous back
 #ifdef TANDEM_HAS_WINDOW
     if (!context.isHeadless() && context.nativeWindow()) {
-        if (!ImGui_ImplGlfw_InitForOpenGL(static_cast<GLFWwindow*>(context.nativeWindow()), true))
+        // No callbacks of its own: GLFW calls one set per window, and they would feed whichever
+        // ImGui context is current; the window's events come through handle() instead.
+        if (!ImGui_ImplGlfw_InitForOpenGL(static_cast<GLFWwindow*>(context.nativeWindow()),
+                                          false)) {
+            undo();
             throw Error("the ImGui GLFW backend failed to initialise",
                         "ImGui_ImplGlfw_InitForOpenGL");
+        }
         m_window = true;
     }
-#else
-    (void)context;
 #endif
     if (!ImGui_ImplOpenGL3_Init("#version 450 core")) {
 #ifdef TANDEM_HAS_WINDOW
         if (m_window)
             ImGui_ImplGlfw_Shutdown();
 #endif
-        ImGui::DestroyContext();
+        undo();
         throw Error("the ImGui OpenGL3 backend failed to initialise (it loads libGL.so.1 itself)",
                     "ImGui_ImplOpenGL3_Init");
     }
@@ -60,33 +90,80 @@ Overlay::Overlay(platform::Context& context)
 
 Overlay::~Overlay()
 {
-    ImGui_ImplOpenGL3_Shutdown();
+    {
+        const Current current(m_imgui);
+        ImGui_ImplOpenGL3_Shutdown();
 #ifdef TANDEM_HAS_WINDOW
-    if (m_window)
-        ImGui_ImplGlfw_Shutdown();
+        if (m_window)
+            ImGui_ImplGlfw_Shutdown();
 #endif
-    ImGui::DestroyContext();
+    }
+    // DestroyContext clears the current context only when it is this one.
+    ImGui::DestroyContext(m_imgui);
 }
 
 bool Overlay::wantsMouse() const
 {
+    const Current current(m_imgui);
     return m_visible && ImGui::GetIO().WantCaptureMouse;
 }
 
 bool Overlay::wantsKeyboard() const
 {
+    const Current current(m_imgui);
     return m_visible && ImGui::GetIO().WantCaptureKeyboard;
 }
 
-void Overlay::addPanel(Panel panel)
+Registration Overlay::addPanel(Panel panel)
 {
-    m_panels.push_back(std::move(panel));
+    return m_panels.add(std::move(panel));
+}
+
+void Overlay::handle(const platform::InputEvent& event)
+{
+#ifdef TANDEM_HAS_WINDOW
+    if (!m_window)
+        return;
+    const Current current(m_imgui);
+    auto* window = static_cast<GLFWwindow*>(m_context.nativeWindow());
+    using Type = platform::InputEvent::Type;
+    switch (event.type) {
+    case Type::MouseButton:
+        if (event.nativeCode >= 0)
+            ImGui_ImplGlfw_MouseButtonCallback(window, event.nativeCode,
+                                               event.pressed ? GLFW_PRESS : GLFW_RELEASE,
+                                               event.modifiers);
+        break;
+    case Type::Scroll:
+        ImGui_ImplGlfw_ScrollCallback(window, event.x, event.y);
+        break;
+    case Type::Key:
+        if (event.nativeCode >= 0)
+            ImGui_ImplGlfw_KeyCallback(window, event.nativeCode, event.scancode,
+                                       event.pressed ? GLFW_PRESS : GLFW_RELEASE, event.modifiers);
+        break;
+    case Type::Char:
+        ImGui_ImplGlfw_CharCallback(window, event.codepoint);
+        break;
+    case Type::Focus:
+        ImGui_ImplGlfw_WindowFocusCallback(window, event.pressed ? 1 : 0);
+        break;
+    case Type::CursorEnter:
+        ImGui_ImplGlfw_CursorEnterCallback(window, event.pressed ? 1 : 0);
+        break;
+    default: // the cursor position is read by the backend itself each frame
+        break;
+    }
+#else
+    (void)event;
+#endif
 }
 
 void Overlay::draw(GLuint framebuffer, int width, int height)
 {
     if (!m_visible)
         return;
+    const Current current(m_imgui);
     gl::DebugGroup group("overlay");
     ImGuiIO& io = ImGui::GetIO();
     const double now = seconds();
@@ -109,14 +186,15 @@ void Overlay::draw(GLuint framebuffer, int width, int height)
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
     ImGui::Begin("tandem", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-    for (const Panel& panel : m_panels) {
-        ImGui::PushID(&panel);
+    int id = 0;
+    m_panels.forEach([&id](const Panel& panel) {
+        ImGui::PushID(id++);
         if (panel.title.empty() ||
             ImGui::CollapsingHeader(panel.title.c_str(),
                                     panel.openByDefault ? ImGuiTreeNodeFlags_DefaultOpen : 0))
             panel.draw();
         ImGui::PopID();
-    }
+    });
     ImGui::TextDisabled("F1 hides this overlay");
     ImGui::End();
     ImGui::Render();

@@ -1,17 +1,22 @@
 // The ImGui overlay: one window ("tandem") whose sections are panels an app composes — free
 // functions that draw with ImGui (ui/Panels.h has the engine's), added with addPanel(), so a
 // new app adds its own panel without editing ui/. Draws into the window or, headless, into any
-// bound framebuffer (no platform backend: the display size is set by hand). Render thread; the
-// GL context current.
+// bound framebuffer (no platform backend: the display size is set by hand). Each overlay owns
+// its ImGui context (made current around each use and the one before put back), so several
+// overlays live in one process (two viewers, a notebook cell run twice); a window's input
+// reaches it through handle(), from the events the window gathered, never through callbacks
+// that would go to whichever overlay is current. Render thread; the GL context current.
 #pragma once
 
 #include <functional>
 #include <string>
-#include <vector>
 
 #include <glad/gl.h>
 
+#include "engine/core/Registration.h"
 #include "engine/platform/Context.h"
+
+struct ImGuiContext;
 
 namespace tandem::ui {
 
@@ -25,19 +30,24 @@ struct Panel {
 
 class Overlay {
 public:
-    /// Sets up Dear ImGui with its OpenGL3 backend, and GLFW input when `context` is a window.
-    /// Throws tandem::Error when the backend cannot initialise.
+    /// Makes an ImGui context with its OpenGL3 backend (and the GLFW one when `context` is a
+    /// window: its input then comes through handle()). Throws tandem::Error when the backend
+    /// cannot initialise. `context` must outlive the overlay.
     explicit Overlay(platform::Context& context);
     ~Overlay();
     Overlay(const Overlay&) = delete;
     Overlay& operator=(const Overlay&) = delete;
 
-    /// Adds a panel below the ones added before.
-    void addPanel(Panel panel);
+    /// Adds a panel below the ones added before; the handle removes it (the overlay may die
+    /// first).
+    Registration addPanel(Panel panel);
 
     /// Builds the panels and renders them into `framebuffer` (0: the window) of size
     /// `width`×`height`, in debug group "overlay". Nothing while hidden.
     void draw(GLuint framebuffer, int width, int height);
+    /// Gives a window event to ImGui (mouse buttons, wheel, keys, text, focus); call before the
+    /// draw() that should see it. Nothing headless.
+    void handle(const platform::InputEvent& event);
 
     bool isVisible() const { return m_visible; }
     void setVisible(bool visible) { m_visible = visible; }
@@ -45,13 +55,32 @@ public:
     /// Whether ImGui wants the mouse or keyboard (the camera should not react then).
     bool wantsMouse() const;
     bool wantsKeyboard() const;
+    /// Panels added and not removed.
+    std::size_t panelCount() const { return m_panels.size(); }
+
+    /// Makes an overlay's ImGui context current for a scope and puts the previous one back
+    /// after (for code that talks to ImGui directly: tests feeding input).
+    class Current {
+    public:
+        explicit Current(const Overlay& overlay);
+        ~Current();
+        Current(const Current&) = delete;
+        Current& operator=(const Current&) = delete;
+
+    private:
+        explicit Current(ImGuiContext* context);
+        friend class Overlay;
+        ImGuiContext* m_previous;
+    };
 
 private:
+    platform::Context& m_context;
+    ImGuiContext* m_imgui = nullptr;
     bool m_window = false;
     bool m_visible = true;
     bool m_fontLabelled = false;
     double m_lastTime = 0;
-    std::vector<Panel> m_panels;
+    Registry<Panel> m_panels;
 };
 
 } // namespace tandem::ui

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include "engine/ui/EnumCombo.h"
+
 namespace tandem::ui {
 
 namespace {
@@ -120,6 +122,12 @@ void interopPanel(const interop::InteropStatus& status, const std::string& path,
     ImGui::TextWrapped("%s", status.reason.c_str());
 }
 
+bool channelCombo(frame::Channel& channel)
+{
+    ImGui::SetNextItemWidth(150);
+    return enumCombo("channel (C)", channel, frame::Channels);
+}
+
 bool chainPanel(postfx::Chain& chain)
 {
     bool changed = false;
@@ -176,7 +184,8 @@ bool chainPanel(postfx::Chain& chain)
             break;
         }
     }
-    static int toAdd = 0;
+    // The stage to add, kept per overlay (in its ImGui context's storage, not in a static).
+    int& toAdd = *ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("##add-choice"), 0);
     std::string items;
     for (const postfx::StageDescriptor& d : postfx::stageDescriptors()) {
         items += d.name;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/frame/Channel.h"
 #include "engine/interop/Doctor.h"
 #include "engine/postfx/Chain.h"
 #include "engine/profile/Profiler.h"
@@ -29,6 +30,10 @@ void timingsPanel(const profile::Profiler& profiler,
 /// doctor's reason and the handoff it measured at start.
 void interopPanel(const interop::InteropStatus& status, const std::string& path,
                   const std::string& pointPath);
+
+/// The channel shown, as a combo of the names --channel takes (C cycles through them).
+/// Returns whether the user picked another.
+bool channelCombo(frame::Channel& channel);
 
 /// The chain's stages: enable, reorder, remove, edit parameters (sliders over each
 /// parameter's range from its descriptor), add a stage. Returns whether anything changed.

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "engine/core/Log.h"
+#include "engine/ui/EnumCombo.h"
 
 namespace tandem::ui {
 
@@ -58,11 +59,10 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
     if (ImGui::Checkbox("every frame", &everyFrame))
         playback.setEveryFrame(everyFrame);
     ImGui::SameLine();
-    int mode = static_cast<int>(playback.loopMode());
-    const char* modes[] = {"loop", "ping-pong", "once"};
+    stream::LoopMode mode = playback.loopMode();
     ImGui::SetNextItemWidth(110.0f);
-    if (ImGui::Combo("##loop", &mode, modes, 3))
-        playback.setLoopMode(static_cast<stream::LoopMode>(mode));
+    if (enumCombo("##loop", mode, stream::LoopModes))
+        playback.setLoopMode(mode);
 
     const float fill =
         streaming.slots > 0 ? static_cast<float>(streaming.readySlots) / streaming.slots : 0.0f;
@@ -90,12 +90,11 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
     }
 }
 
-void comparePanel(int& mode, float& divider, const std::string& second)
+void comparePanel(render::CompareMode& mode, float& divider, const std::string& second)
 {
     ImGui::TextWrapped("against %s", second.c_str());
-    const char* modes[] = {"side by side", "split", "difference"};
-    ImGui::Combo("mode", &mode, modes, 3);
-    if (mode == 1)
+    enumCombo("mode", mode, render::CompareModes);
+    if (mode == render::CompareMode::Split)
         ImGui::SliderFloat("divider", &divider, 0.0f, 1.0f, "%.2f");
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/render/ComparePass.h"
 #include "engine/stream/Playback.h"
 #include "engine/stream/SequencePlayer.h"
 #include "engine/stream/Streamer.h"
@@ -18,8 +19,8 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
                    const stream::StreamStats& streaming, const std::vector<std::string>& warnings,
                    const std::string& source, int shownFrame, const char* keysHelp);
 
-/// Compare mode's controls: `mode` (0 side by side, 1 split, 2 difference) and the split's
-/// `divider` (0..1 of the width, a slider to drag); `second` names the other sequence.
-void comparePanel(int& mode, float& divider, const std::string& second);
+/// Compare mode's controls: `mode` (the names --compare-mode takes) and the split's `divider`
+/// (0..1 of the width, a slider to drag); `second` names the other sequence.
+void comparePanel(render::CompareMode& mode, float& divider, const std::string& second);
 
 } // namespace tandem::ui

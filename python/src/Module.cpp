@@ -4,6 +4,7 @@
 // arrays alive for the call and the capsule's own destructor releases them. Validation with
 // messages for users lives in the Python layer (tandem/_raster.py); the checks here guard
 // memory only. Calls release the GIL while GL and CUDA work is issued. One thread at a time.
+#include <csignal>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "engine/app/Session.h"
 #include "engine/core/Error.h"
 #include "engine/core/Log.h"
+#include "engine/core/StopToken.h"
 #include "engine/cuda/Copy.h"
 #include "engine/cuda/Device.h"
 #include "engine/frame/Frame.h"
@@ -205,11 +207,10 @@ public:
         } else {
             m_status.reason = "host memory";
         }
-        if (triangleIds != "pulled" && triangleIds != "primitive-id")
-            throw py::value_error("triangle_ids: 'pulled' or 'primitive-id'");
-        m_raster = std::make_unique<frame::TensorRaster>(triangleIds == "pulled"
-                                                             ? render::TriangleIds::Pulled
-                                                             : render::TriangleIds::PrimitiveId);
+        auto ids = render::TriangleIdChoices.parse(triangleIds);
+        if (!ids)
+            throw py::value_error("triangle_ids: " + ids.error());
+        m_raster = std::make_unique<frame::TensorRaster>(ids.value());
     }
 
     ~Renderer()
@@ -348,9 +349,10 @@ public:
         std::vector<std::pair<frame::StillChannel, Array>> reads;
         for (const auto& [key, value] : outputs) {
             const std::string name = key.cast<std::string>();
-            const auto channel = frame::parseStillChannel(name);
+            const auto channel = frame::StillChannels.find(name);
             if (!channel)
-                throw py::value_error(fmt::format("channels: unknown channel '{}'", name));
+                throw py::value_error(
+                    fmt::format("channels: '{}' is not {}", name, frame::StillChannels.list()));
             Array array = borrow(value.cast<py::capsule>(), name.c_str());
             if (array.device.device_type != kDLCPU ||
                 array.elements() * (array.dtype.bits / 8u) != static_cast<std::size_t>(width) *
@@ -501,6 +503,16 @@ private:
     std::unique_ptr<profile::Trace> m_trace;
 };
 
+/// The Python stop token's poll: runs Python's signal handlers (the main thread only; elsewhere
+/// nothing), SIGINT when one raised (the exception stays set for the caller to raise).
+int pythonSignals()
+{
+    py::gil_scoped_acquire gil;
+    if (PyErr_Occurred())
+        return SIGINT; // raised already (an earlier poll): stay stopped
+    return PyErr_CheckSignals() != 0 ? SIGINT : 0;
+}
+
 /// tandem.Viewer's native half: an app session (a window, or headless) showing a TensorScene
 /// the Python loop replaces, with the overlay, the orbit camera, capture and post-processing.
 class Viewer {
@@ -510,43 +522,50 @@ public:
            const py::object& hook, int captureFrame, const std::string& captureDir)
         : m_cudaDevice(cudaDevice)
     {
-        app::CommonOptions options;
-        options.headless = mode == "headless";
-        options.size = fmt::format("{}x{}", width, height);
-        options.postfx = postfx;
-        options.channelGiven = false;
-        options.pointSize = pointSize;
-        options.overlay = overlay;
-        if (!hook.is_none()) {
-            // What the hook leaves in the output is what the window shows.
-            options.channel = "output";
-            options.channelGiven = true;
-        }
-        options.format = "none";
+        const auto context = platform::ContextModes.parse(mode);
+        if (!context)
+            throw py::value_error("mode: " + context.error());
+        auto chain = postfx::parseChain(postfx);
+        if (!chain)
+            throw py::value_error(chain.error());
+        app::SessionSettings settings;
+        settings.headless = context.value() == platform::ContextMode::Headless;
+        settings.size = {width, height};
+        settings.chain = chain.value();
+        settings.pointSize = pointSize;
+        settings.overlay = overlay;
+        if (!hook.is_none())
+            settings.channel = frame::Channel::Output; // what the hook leaves there is shown
+        settings.format = frame::OutputFormat::None;
         // The loop decides when it ends (setFrameLimit(-1) below); this only passes the checks
         // that --capture-frame lies within the run.
-        options.frames = std::numeric_limits<int>::max();
-        options.backend = cudaDevice >= 0 ? "auto" : "host";
-        options.device = cudaDevice;
-        options.quiet = quiet;
+        settings.frames = std::numeric_limits<int>::max();
+        settings.backend =
+            cudaDevice >= 0 ? postfx::BackendChoice::Auto : postfx::BackendChoice::Host;
+        if (cudaDevice >= 0)
+            settings.cudaDevice = cudaDevice;
+        settings.quiet = quiet;
         // RenderDoc captures when it is in the process (preloaded, or under renderdoccmd).
-        options.capture.frame = captureFrame;
-        options.capture.captureDir = captureDir;
+        settings.capture.frame = captureFrame;
+        settings.capture.captureDir = captureDir;
         if (quiet)
             log::setLevel(log::Level::Warning);
-        app::AppInfo info{title, "the Python loop drives the frames"};
+        // Python keeps its own SIGINT handler: Ctrl-C sets its flag, and the session, polling
+        // it each frame, stops the loop; step() then raises the KeyboardInterrupt.
+        app::AppInfo info{title, "the Python loop drives the frames", nullptr,
+                          StopToken(pythonSignals)};
         app::OpenFailure failure;
         DeviceScope scope(cudaDevice);
-        m_session = app::Session::open(info, options, nullptr, failure);
+        m_session = app::Session::open(info, settings, failure);
         if (!m_session)
             throw std::runtime_error("tandem.Viewer: " + failure.message);
-        if (mode == "window" && m_session->isHeadless())
+        if (context.value() == platform::ContextMode::Window && m_session->isHeadless())
             throw std::runtime_error("tandem.Viewer: no window could be opened (no display)");
         m_session->setFrameLimit(-1);
         m_owner = std::this_thread::get_id();
         if (!hook.is_none()) {
             m_hook = makeHookPass(hook, m_session->frame().path(), cudaDevice);
-            m_session->frame().addPass(*m_hook);
+            m_hookPass = m_session->frame().addPass(*m_hook);
         }
     }
 
@@ -622,15 +641,23 @@ public:
         if (!m_scene->scene())
             throw std::runtime_error("tandem.Viewer: update() a scene before the first step()");
         checkThread();
-        py::gil_scoped_release release;
-        DeviceScope scope(m_cudaDevice);
-        m_session->context().makeCurrent();
-        if (!m_session->nextFrame())
-            return false;
-        if (m_hook) // the targets of this frame (a resize may have made new ones)
-            m_hook->setFrame(m_session->renderer().gbuffer().frameTextures());
-        m_session->renderFrame();
-        return true;
+        bool rendered = false;
+        {
+            py::gil_scoped_release release;
+            DeviceScope scope(m_cudaDevice);
+            m_session->context().makeCurrent();
+            if (m_session->nextFrame()) {
+                if (m_hook) // the targets of this frame (a resize may have made new ones)
+                    m_hook->setFrame(m_session->renderer().gbuffer().frameTextures());
+                m_session->renderFrame();
+                rendered = true;
+            }
+        }
+        // A signal handler that raised (Ctrl-C: KeyboardInterrupt) stopped the loop: the
+        // caller gets its exception.
+        if (PyErr_Occurred())
+            throw py::error_already_set();
+        return rendered;
     }
 
     /// The image the last frame presented, rows top first (RGBA8). Blocks (a read-back).
@@ -662,8 +689,7 @@ public:
         DeviceScope scope(m_cudaDevice);
         m_session->context().makeCurrent();
         m_session->showScene(nullptr);
-        if (m_hook)
-            m_session->frame().removePass(*m_hook);
+        m_hookPass.reset();
         const int code = m_session->finish();
         m_scene.reset();   // GL objects while the context lives...
         m_session.reset(); // ...then the context
@@ -692,6 +718,7 @@ private:
     /// After the session: destroyed first (close() resets both in that order).
     std::unique_ptr<frame::TensorScene> m_scene = std::make_unique<frame::TensorScene>();
     std::unique_ptr<postfx::HookPass> m_hook;
+    Registration m_hookPass; ///< m_hook in the session's frame
 };
 
 } // namespace
@@ -806,4 +833,8 @@ PYBIND11_MODULE(_tandem, module)
         "engine draws with for `camera` over a scene of these bounds at this size.");
     module.def("is_built_with_cuda", &tandem::cuda::isBuiltWithCuda,
                "Whether this build includes CUDA.");
+    py::list stillChannels; // tandem.render's channel names, from the engine's one table
+    for (const auto& entry : tandem::frame::StillChannels.entries())
+        stillChannels.append(std::string(entry.name));
+    module.attr("still_channels") = stillChannels;
 }

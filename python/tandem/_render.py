@@ -6,10 +6,13 @@ import torch.utils.dlpack
 from . import _tandem
 from ._raster import renderer
 
-_CHANNELS = {  # name: (dtype, channels per pixel) as read back
+# Each channel as read back: (dtype, channels per pixel), for the names the engine has
+# (frame::StillChannels, in its order; a name without a layout here fails at import).
+_LAYOUT = {
     "image": (torch.uint8, 4), "color": (torch.uint8, 4), "output": (torch.uint8, 4),
     "depth": (torch.float32, 1), "normal": (torch.float32, 4), "id": (torch.int32, 1),
 }
+_CHANNELS = {name: _LAYOUT[name] for name in _tandem.still_channels}
 
 
 class Mesh:

@@ -132,7 +132,9 @@ class Viewer:
 
     def step(self):
         """Renders one frame and handles window input; returns False once the window is closed
-        (nothing rendered then). Does not wait for the GPU."""
+        (nothing rendered then). Does not wait for the GPU. Ctrl-C (SIGINT) raises
+        KeyboardInterrupt here as anywhere in Python; this viewer then renders no more, a new
+        one does."""
         return self._native.step()
 
     def show(self):

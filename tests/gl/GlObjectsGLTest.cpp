@@ -198,9 +198,27 @@ TEST_F(GlObjects, DebugOutputCountsErrors)
 {
     glBindBuffer(0x1234, 0); // invalid enum on purpose
     glFinish();
-    EXPECT_EQ(errorCount(), 1u);
-    resetErrorCount();
+    EXPECT_EQ(s_context->glErrorCount(), 1u);
+    s_context->resetGlErrorCount();
     EXPECT_THROW(check("nothing"), GlError) << "glGetError still holds the error";
+}
+
+TEST_F(GlObjects, DebugOutputCountsErrorsPerContext)
+{
+    // Two sessions in one process each have their context: an error in one must not fail the
+    // other's exit code (the count was process-wide).
+    auto other = test::otherContext(); // current now
+    ASSERT_TRUE(other);
+    test::provokeGlError();
+    EXPECT_EQ(other->glErrorCount(), 1u);
+    s_context->makeCurrent();
+    EXPECT_EQ(s_context->glErrorCount(), 0u) << "the other context's error counted here";
+    test::provokeGlError(); // and one here
+    EXPECT_EQ(s_context->glErrorCount(), 1u);
+    EXPECT_EQ(other->glErrorCount(), 1u);
+    s_context->resetGlErrorCount();
+    other.reset(); // releases the current context
+    s_context->makeCurrent();
 }
 
 TEST_F(GlObjects, EngineShadersCompile)

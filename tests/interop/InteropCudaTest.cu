@@ -128,8 +128,8 @@ TEST_F(InteropCuda, PassesShareOneHandoffAndGlSeesWhatCudaWrote)
     ASSERT_EQ(stack.frame.path(), Path::Cuda);
     FillPass fill(1000);
     ReadPass read(scene, stack.renderer.gbuffer());
-    stack.frame.addPass(fill);
-    stack.frame.addPass(read);
+    const Registration addedFill = stack.frame.addPass(fill);
+    const Registration addedRead = stack.frame.addPass(read);
     auto chain = postfx::parseChain("tonemap");
     ASSERT_TRUE(chain);
     const render::Camera camera = test::fittedCamera(scene.bounds());
@@ -168,8 +168,6 @@ TEST_F(InteropCuda, PassesShareOneHandoffAndGlSeesWhatCudaWrote)
     for (float z : glDepth)
         covered += z > 0.0f ? 1 : 0;
     EXPECT_GT(covered, glDepth.size() / 10) << "the meshes cover part of the frame";
-    stack.frame.removePass(fill);
-    stack.frame.removePass(read);
 }
 
 TEST_F(InteropCuda, AChangedIntentRegistersAgain)
@@ -178,7 +176,7 @@ TEST_F(InteropCuda, AChangedIntentRegistersAgain)
     test::FrameStack stack(32, 24, render::ColorFormat::Rgba8, false, s_doctor,
                            postfx::BackendChoice::Cuda);
     FillPass fill(64);
-    stack.frame.addPass(fill);
+    const Registration added = stack.frame.addPass(fill);
     const render::Camera camera = test::fittedCamera(scene.bounds());
     stack.frame.render(scene, camera, postfx::Chain{}, frame::Channel::Color, {});
     fill.intent = Intent::ReadWrite;
@@ -187,7 +185,6 @@ TEST_F(InteropCuda, AChangedIntentRegistersAgain)
     stack.frame.synchronize();
     EXPECT_EQ(fill.registrations.registrationsMade(), 2u);
     EXPECT_EQ(fill.registrations.size(), 1u);
-    stack.frame.removePass(fill);
 }
 
 } // namespace

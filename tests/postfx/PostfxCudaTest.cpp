@@ -215,7 +215,7 @@ TEST_F(PostfxCuda, ResizeStormKeepsRegistrationsRightAndMemoryFlat)
     CubeFrame cube("tonemap,blur,fxaa", 320, 240);
     render::SceneRenderer& renderer = cube.renderer;
     const interop::Registrations& registrations = cube.registrations();
-    const std::uint64_t glErrorsBefore = gl::errorCount();
+    const std::uint64_t glErrorsBefore = s_context->glErrorCount();
     const auto freeMb = [] {
         std::size_t free = 0, total = 0;
         EXPECT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
@@ -245,7 +245,7 @@ TEST_F(PostfxCuda, ResizeStormKeepsRegistrationsRightAndMemoryFlat)
     const double after = freeMb();
     storm();
     EXPECT_GE(freeMb(), after - 64.0) << "device memory went down over the second storm";
-    EXPECT_EQ(gl::errorCount(), glErrorsBefore);
+    EXPECT_EQ(s_context->glErrorCount(), glErrorsBefore);
 }
 
 TEST_F(PostfxCuda, CaptureFaithfulFramesUploadTheSameImageThroughGl)

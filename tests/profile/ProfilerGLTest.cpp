@@ -135,7 +135,8 @@ TEST_F(ProfilerGL, SteadyStateFramesNeverStallWithOutputOn)
     for (const auto& frame : run(quiet, 8, "none", false))
         for (std::size_t i = 0; i < StallCauseCount; ++i)
             EXPECT_EQ(frame.stalls[i], 0u)
-                << "frame " << frame.index << " stalled: " << stallName(static_cast<StallCause>(i));
+                << "frame " << frame.index
+                << " stalled: " << StallCauses.name(static_cast<StallCause>(i));
     // Headless output reads each frame back through the ring: still no stall (a throttle, the
     // CPU a full ring ahead waiting for the oldest frame, would not drain the GPU).
     Profiler reading;
@@ -144,8 +145,8 @@ TEST_F(ProfilerGL, SteadyStateFramesNeverStallWithOutputOn)
     for (const auto& frame : frames)
         for (std::size_t i = 0; i < StallCauseCount; ++i) {
             if (isStall(static_cast<StallCause>(i))) {
-                EXPECT_EQ(frame.stalls[i], 0u)
-                    << "frame " << frame.index << ": " << stallName(static_cast<StallCause>(i));
+                EXPECT_EQ(frame.stalls[i], 0u) << "frame " << frame.index << ": "
+                                               << StallCauses.name(static_cast<StallCause>(i));
             }
         }
     EXPECT_EQ(reading.counters().summary("stalls").max, 0.0);

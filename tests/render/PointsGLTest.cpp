@@ -113,10 +113,10 @@ TEST_F(Points, SplatSizesAndWorldSizes)
             options.pointSize = size;
             counts.push_back(countPoints(render(scene, frontCamera(), path, options)));
         }
-        EXPECT_EQ(counts[0], 1u) << pointPathName(path);
-        EXPECT_EQ(counts[1], 9u) << pointPathName(path);
-        EXPECT_GE(counts[2], 44u) << pointPathName(path) << ": a disc of radius 4";
-        EXPECT_LE(counts[2], 56u) << pointPathName(path) << ": not its 64-pixel square";
+        EXPECT_EQ(counts[0], 1u) << PointPaths.name(path);
+        EXPECT_EQ(counts[1], 9u) << PointPaths.name(path);
+        EXPECT_GE(counts[2], 44u) << PointPaths.name(path) << ": a disc of radius 4";
+        EXPECT_LE(counts[2], 56u) << PointPaths.name(path) << ": not its 64-pixel square";
     }
     // World size: the same point nearer the camera is wider.
     GeometryOptions world;
@@ -160,11 +160,11 @@ TEST_F(Points, CompositeWithAMeshBothWays)
                 }
             }
             ASSERT_GT(cubePixels, 1000u);
-            EXPECT_GT(pointsOutside, 1000u) << pointPathName(path) << " z " << z;
+            EXPECT_GT(pointsOutside, 1000u) << PointPaths.name(path) << " z " << z;
             if (z > 0)
-                EXPECT_GT(pointsOverCube, cubePixels / 2) << pointPathName(path);
+                EXPECT_GT(pointsOverCube, cubePixels / 2) << PointPaths.name(path);
             else
-                EXPECT_EQ(pointsOverCube, 0u) << pointPathName(path);
+                EXPECT_EQ(pointsOverCube, 0u) << PointPaths.name(path);
         }
     }
 }
@@ -227,8 +227,8 @@ TEST_F(Points, IdsOfPointsAreToldFromTriangles)
                 EXPECT_LE(t.id[i], 12u);
             }
         }
-        EXPECT_GT(triangles, 100u) << pointPathName(path);
-        EXPECT_GT(points, 500u) << pointPathName(path);
+        EXPECT_GT(triangles, 100u) << PointPaths.name(path);
+        EXPECT_GT(points, 500u) << PointPaths.name(path);
     }
 }
 

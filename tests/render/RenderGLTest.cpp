@@ -51,7 +51,7 @@ TEST_F(Render, CubeEveryChannelMatchesReference)
 {
     for (Channel channel : {Channel::Color, Channel::Depth, Channel::Normal, Channel::Id}) {
         const io::Image image = renderChannel(colouredCube(), channel, ColorFormat::Rgba8);
-        const std::string name = "cube_" + std::string(frame::channelName(channel)) + ".png";
+        const std::string name = "cube_" + std::string(frame::Channels.name(channel)) + ".png";
         EXPECT_EQ(test::compareWithReference(image, references / name), "") << name;
         EXPECT_GT(test::nonBackgroundFraction(image), 0.1) << name << " is blank";
     }

@@ -40,9 +40,10 @@ protected:
         StreamSettings streaming;
         streaming.loaderThreads = 2;
         SequencePlayer player(*source, streaming, path, nullptr);
+        Registration upload, join;
         if (path == UploadPath::CudaCopy) {
-            stack.frame.addFirstPass(player.uploadPass());
-            stack.frame.addPass(player.joinPass());
+            upload = stack.frame.addFirstPass(player.uploadPass());
+            join = stack.frame.addPass(player.joinPass());
         }
         // Every frame is loaded first, so each next frame is ready for the upload that
         // overlaps the frame before it.

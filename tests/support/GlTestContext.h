@@ -11,6 +11,27 @@
 
 namespace tandem::test {
 
+/// A second small headless context with debug output, left current (tests of what is per
+/// context). Expects a headless EGL device.
+inline std::unique_ptr<platform::Context> otherContext()
+{
+    platform::ContextOptions options;
+    options.width = 16;
+    options.height = 16;
+    options.debug = true;
+    auto context = platform::tryCreateHeadless(options);
+    EXPECT_TRUE(context) << context.error();
+    return context ? std::move(context.value()) : nullptr;
+}
+
+/// Makes a GL error in the current context (an invalid enum) and clears glGetError.
+inline void provokeGlError()
+{
+    glBindBuffer(0x1234, 0);
+    glFinish();
+    (void)glGetError();
+}
+
 class GlTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
@@ -29,12 +50,12 @@ protected:
     {
         ASSERT_TRUE(s_context);
         s_context->makeCurrent();
-        gl::resetErrorCount();
+        s_context->resetGlErrorCount();
     }
     void TearDown() override
     {
         glFinish();
-        EXPECT_EQ(gl::errorCount(), 0u) << "GL errors were reported during the test";
+        EXPECT_EQ(s_context->glErrorCount(), 0u) << "GL errors were reported during the test";
     }
 
     static inline std::unique_ptr<platform::Context> s_context;

@@ -36,9 +36,12 @@ protected:
     {
         ASSERT_TRUE(s_context);
         s_context->makeCurrent();
-        gl::resetErrorCount();
+        s_context->resetGlErrorCount();
     }
-    void TearDown() override { EXPECT_EQ(gl::errorCount(), 0u) << "GL errors were reported"; }
+    void TearDown() override
+    {
+        EXPECT_EQ(s_context->glErrorCount(), 0u) << "GL errors were reported";
+    }
 
     static inline std::unique_ptr<platform::Context> s_context;
     static inline interop::InteropStatus s_doctor;

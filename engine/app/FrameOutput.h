@@ -1,0 +1,90 @@
+// A session's frame output: the read-back ring (pixel-pack buffers and fences), the frame writer
+// (files or a video, on worker threads), screenshots (numbered apart, through the same ring),
+// and the checks made before a run starts (the folder can be made, no frame of the run would
+// be replaced without --overwrite). Nothing here waits for the GPU on the render thread but
+// the ring itself (frame::OutputRing) and drain(). Render thread, the GL context current.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/app/Settings.h"
+#include "engine/core/Result.h"
+#include "engine/frame/FrameWriter.h"
+
+namespace tandem::frame {
+class OutputRing;
+struct ReadyFrame;
+} // namespace tandem::frame
+namespace tandem::profile {
+class Profiler;
+}
+namespace tandem::render {
+class SceneRenderer;
+}
+
+namespace tandem::app {
+
+class FrameOutput {
+public:
+    /// The output of `settings` for a run of `frames` frames (-1: until the window closes) at
+    /// `width`×`height`: frames are written when `writeFrames`. Fails when the folder cannot be
+    /// made, a frame of the run exists and --overwrite was not given, or the writer (ffmpeg)
+    /// cannot start. `profiler` (may be null) times the writer; it must outlive the output.
+    static Result<std::unique_ptr<FrameOutput>> open(const SessionSettings& settings, int frames,
+                                                     bool writeFrames, int width, int height,
+                                                     int ringDepth, profile::Profiler* profiler);
+    /// Slots the read-back ring of `settings` needs: the CPU runs that many frames ahead of the
+    /// GPU (headless nothing else holds it back), enough that the workers never wait for the
+    /// GPU, nor the GPU for them.
+    static int ringDepth(const SessionSettings& settings, bool writeFrames);
+    ~FrameOutput();
+    FrameOutput(const FrameOutput&) = delete;
+    FrameOutput& operator=(const FrameOutput&) = delete;
+
+    /// Reads frame `index` back from `renderer` (its present target, or with png16 its colour
+    /// target) when frames are written, a screenshot too when one was asked, and hands on what
+    /// the GPU has finished.
+    void readBack(const render::SceneRenderer& renderer, std::uint64_t index);
+    /// Asks for a screenshot of the next frame read back (S, F2).
+    void requestScreenshot() { m_screenshotAsked = true; }
+    /// Waits for the frames in flight (after the loop; counted) and finishes the writers: fails
+    /// with the frame writer's error (a screenshot's is logged). Without `keep` (a run stopped
+    /// before its first frame) the frame writer's output is dropped: an empty video is no
+    /// video.
+    Result<bool> finish(bool keep = true);
+
+    /// The first error the writer met (the run should stop), or empty.
+    std::string error() const;
+    /// Whether frames are written.
+    bool writesFrames() const { return m_writer != nullptr; }
+    /// Frames written so far.
+    std::uint64_t written() const;
+    /// The report's "output" section.
+    nlohmann::json report() const;
+    /// "wrote 12 frames to out" or "out.mp4 holds ..." for an interrupted run's last words.
+    void logInterrupted() const;
+    void logWritten() const;
+    const std::filesystem::path& folder() const { return m_settings.dir; }
+
+private:
+    FrameOutput(const frame::OutputSettings& settings, int ringDepth);
+    void hand(const frame::ReadyFrame& ready);
+    void takeScreenshot(const render::SceneRenderer& renderer);
+
+    frame::OutputSettings m_settings;
+    std::unique_ptr<frame::OutputRing> m_ring;
+    std::unique_ptr<frame::FrameWriter> m_writer;
+    std::unique_ptr<frame::FrameWriter> m_screenshots;
+    std::map<std::uint64_t, std::filesystem::path> m_pendingScreenshots;
+    int m_nextScreenshot = 0;
+    bool m_screenshotAsked = false;
+    bool m_kept = true; ///< finish() kept the writer's output
+};
+
+} // namespace tandem::app

@@ -1,0 +1,23 @@
+// Meshes and point clouds read from files (PLY, OBJ) as the objects of one scene: what
+// tandem-raster draws. Any thread (no GL).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/core/Result.h"
+#include "engine/render/Scene.h"
+
+namespace tandem::app {
+
+/// A scene and the files it came from.
+struct SceneFiles {
+    render::Scene scene;
+    std::vector<std::string> files;
+};
+
+/// Loads `files` (the built-in sample when none), one object each, logging what each holds
+/// and the readers' warnings. Fails naming the file and the problem.
+Result<SceneFiles> loadSceneFiles(const std::vector<std::string>& files);
+
+} // namespace tandem::app

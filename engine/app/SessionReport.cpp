@@ -1,0 +1,36 @@
+// The session's sections of the run report (--report): what ran where, what was shown, the
+// output and the profile. Apps add theirs through Session::onReport().
+#include "engine/app/Session.h"
+
+#include "engine/app/FrameOutput.h"
+#include "engine/frame/Frame.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/SceneRenderer.h"
+
+namespace tandem::app {
+
+Report Session::makeReport() const
+{
+    Report report(m_app.name);
+    report.setInterop(m_up.doctor, std::string(interop::Paths.name(m_up.residence.path)),
+                      m_up.residence.reason);
+    report.set("postfx", postfx::formatChain(m_chain));
+    report.set("points", {{"path", render::PointPaths.name(m_frame->pointPath())},
+                          {"size_pixels", m_geometry.pointSize},
+                          {"world_size", m_geometry.pointWorldSize},
+                          {"count", m_shown ? m_shown->pointCount() : 0}});
+    report.set("channel", frame::Channels.name(m_channel));
+    report.set("resolution", {m_renderer->width(), m_renderer->height()});
+    report.set("frames", m_rendered);
+    report.set("files", m_files);
+    report.set("scene", {{"objects", m_shown ? m_shown->objects().size() : 0},
+                         {"vertices", m_shown ? m_shown->vertexCount() : 0},
+                         {"triangles", m_shown ? m_shown->triangleCount() : 0}});
+    report.set("warmup_frames", m_settings.warmup);
+    report.set("camera_path", m_settings.cameraPath ? m_settings.cameraPath->text() : "spin");
+    report.set("output", m_output->report());
+    report.setProfile(*m_profiler);
+    return report;
+}
+
+} // namespace tandem::app
