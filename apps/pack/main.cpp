@@ -401,8 +401,9 @@ int main(int argc, char** argv)
             ->check(rate);
     // tandem-pack's old name for it. Kept, with a warning, for scripts written against it:
     // tandem-pack has no output rate, so it cannot mean tandem-viewer's --fps.
-    auto* fpsAlias =
-        cli.add_option("--fps", o.fps, "deprecated: --sequence-fps")->check(rate)->group("");
+    auto* fpsAlias = cli.add_option("--fps", o.fps, "the old name of --sequence-fps")
+                         ->check(rate)
+                         ->group("Deprecated");
     cli.add_flag("--overwrite", o.overwrite, "replace an existing output file");
     cli.add_flag("-q,--quiet", o.quiet, "no progress line");
     auto* verifyOption = cli.add_option("--verify", verifyFile,

@@ -2,7 +2,7 @@
 // textures, the presented image and every image tandem writes are sRGB-encoded; the G-buffer and
 // the post-process chain hold linear colour. The transfer functions of IEC 61966-2-1 written once
 // for the host and CUDA (TANDEM_HD) with exact arithmetic only (core/ExactMath.h), so both
-// backends encode to the same bytes; their GLSL twins are in shaders/common/colour.glsl. No CUDA
+// backends encode to the same bytes; their GLSL twins are in shaders/common/srgb.glsl. No CUDA
 // include: usable from any source.
 #pragma once
 

@@ -10,7 +10,7 @@
 //
 // The colour target holds linear colour. RGBA16F holds it as halves. RGBA8 holds it
 // sRGB-encoded, as GL_SRGB8_ALPHA8 would, but in a plain RGBA8 texture encoded and decoded by
-// hand (core/Srgb.h, shaders/common/colour.glsl): the resolve's image stores and CUDA surfaces
+// hand (core/Srgb.h, shaders/common/srgb.glsl): the resolve's image stores and CUDA surfaces
 // see raw bytes of either format, and sRGB formats are not among those CUDA documents for
 // registering GL images. Why not linear bytes: 8 bits of linear colour band the darks. Of the
 // 256 codes of an 8-bit sRGB file, a linear RGBA8 round trip keeps 183: codes 0-17 land on

@@ -61,9 +61,10 @@ private:
 ///   a warning), in natural order (NaturalOrder.h);
 /// - a file-name part with `*` or `?` ("scans/frame_*.ply"): the .ply/.obj files of that folder
 ///   whose names match (fnmatch, case-sensitive), in natural order;
-/// - a file-name part with one `%d` or `%0Nd` ("scans/frame_%04d.ply"): frames 0, 1, 2, … if
-///   the file for index 0 exists, else 1, 2, 3, … if the one for 1 does, up to the first index
-///   whose file is missing (a gap ends the sequence; use a glob for other first indices);
+/// - a file-name part with one `%d` or `%0Nd` ("scans/frame_%04d.ply"): the numbers from the
+///   lowest file of the folder to the highest; a number missing in between is a missing frame
+///   that keeps its place on the timeline (more numbers missing than files present: an error
+///   pointing to a glob);
 /// - a JSON manifest (*.json): `{"fps": 30, "frames": ["f0.ply", {"file": "f1.obj",
 ///   "texture": "f1.png"}, …], "textures": [null, "t1.png", …]}`; paths relative to the
 ///   manifest's folder; "fps" optional; textures per frame either inside the frame's object or

@@ -113,8 +113,8 @@ TEST(BatchPlan, PrepareRefusesWhatABatchCannotDo)
     };
     SessionSettings s;
     s.outDir = dir.path();
-    EXPECT_EQ(refused(s), "--frame-range, --camera-paths and --batch-plan are for --headless "
-                          "renders");
+    EXPECT_EQ(refused(s), "--frame-range, --camera-paths, --resume and --batch-plan are for "
+                          "--headless renders");
     s.headless = true;
     s.frames = 3;
     EXPECT_EQ(refused(s), "--frames with --frame-range: the range says which frames");

@@ -54,8 +54,8 @@ cat "$out/pcl.log"
 [ $code = 0 ] || { echo "FAIL: pcl.ply: exit $code"; exit 1; }
 grep -q "pcl.ply: dropped 102 of 1702 points (100 with NaN or infinite coordinates, 2 beyond" \
     "$out/pcl.log" || { echo "FAIL: no warning counting the dropped points"; exit 1; }
-"$check" --size 160x120 --min-fraction 0.05 "$out/pcl/frame_00000.png"
-python3 "$columns" dominant "$out/pcl/frame_00000.png" 0 1000 \
+"$check" --size 160x120 --min-fraction 0.05 "$out/pcl/frame_000000.png"
+python3 "$columns" dominant "$out/pcl/frame_000000.png" 0 1000 \
     || { echo "FAIL: the packed rgb colour (red) is not drawn"; exit 1; }
 
 echo "== two outliers at ±1e20 alone: the real points are drawn, not a blank frame"
@@ -70,7 +70,7 @@ with open(sys.argv[1], "wb") as f:
         f.write(struct.pack("<3f", *p))
 PY
 "$raster" --headless --frames 1 --size 160x120 --point-size 4 --out "$out/far" "$out/far.ply"
-"$check" --size 160x120 --min-fraction 0.05 "$out/far/frame_00000.png"
+"$check" --size 160x120 --min-fraction 0.05 "$out/far/frame_000000.png"
 
 echo "== OBJ textures named by the .mtl (Blender, Open3D)"
 textured() { # NAME CHANNEL PIXELS FILE...: renders the files; CHANNEL must dominate PIXELS
@@ -79,7 +79,7 @@ textured() { # NAME CHANNEL PIXELS FILE...: renders the files; CHANNEL must domi
         || code=$?
     cat "$out/$name.log"
     [ $code = 0 ] || { echo "FAIL: $name: exit $code"; exit 1; }
-    python3 "$columns" dominant "$out/$name/frame_00000.png" "$channel" "$pixels" \
+    python3 "$columns" dominant "$out/$name/frame_000000.png" "$channel" "$pixels" \
         || { echo "FAIL: $name: its texture is not drawn"; exit 1; }
 }
 textured blender 2 2000 "$data/textured/blender/quad.obj"
@@ -89,9 +89,9 @@ textured open3d 1 2000 "$data/textured/open3d/mesh.obj"
 textured both 2 500 "$data/textured/blender/quad.obj" "$data/textured/open3d/mesh.obj"
 grep -q "mesh.obj: texture mesh_0.png not drawn: a scene draws one texture and quad.obj's" \
     "$out/both.log" || { echo "FAIL: no warning that the second texture is not drawn"; exit 1; }
-python3 "$columns" dominant "$out/both/frame_00000.png" 1 1 \
+python3 "$columns" dominant "$out/both/frame_000000.png" 1 1 \
     && { echo "FAIL: both: green (the second texture) drawn"; exit 1; }
-python3 - "$(dirname "$0")/../support" "$out/both/frame_00000.png" <<'PY' \
+python3 - "$(dirname "$0")/../support" "$out/both/frame_000000.png" <<'PY' \
     || { echo "FAIL: both: the second quad is not drawn in its vertex colours (white)"; exit 1; }
 import sys
 sys.path.insert(0, sys.argv[1])

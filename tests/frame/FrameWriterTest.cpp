@@ -176,7 +176,8 @@ TEST(FrameWriter, SixteenBitFramesHoldTheSrgbEncodingOfLinearColour)
     frame.pixels = reinterpret_cast<const std::uint8_t*>(linear.data());
     writer.value()->submit(frame, [] {});
     ASSERT_TRUE(writer.value()->finish());
-    std::ifstream file(dir.path() / "frame_00000.png", std::ios::binary);
+    std::ifstream file(dir.path() / "frame_000000.png", std::ios::binary);
+    ASSERT_TRUE(file) << "frame_000000.png was not written";
     std::vector<unsigned char> png((std::istreambuf_iterator<char>(file)), {});
     std::unique_ptr<spng_ctx, void (*)(spng_ctx*)> ctx(spng_ctx_new(0), spng_ctx_free);
     ASSERT_EQ(spng_set_png_buffer(ctx.get(), png.data(), png.size()), 0);

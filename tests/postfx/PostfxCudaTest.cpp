@@ -155,10 +155,10 @@ TEST_F(PostfxCuda, KnownColoursAreEncodedOnceAndEqualTheHost)
         profile::ProfilerOptions off;
         off.enabled = false;
         profile::Profiler profiler(off);
-        auto cudaProcessor = processor(BackendChoice::Cuda);
-        auto hostProcessor = processor(BackendChoice::Host);
-        frame::Frame cudaFrame(renderer, *cudaProcessor, profiler);
-        frame::Frame hostFrame(renderer, *hostProcessor, profiler);
+        const frame::Residence onCuda = residence(BackendChoice::Cuda);
+        const frame::Residence onHost = residence(BackendChoice::Host);
+        frame::Frame cudaFrame(renderer, onCuda, profiler);
+        frame::Frame hostFrame(renderer, onHost, profiler);
         cudaFrame.setPointPath(render::PointPath::Cuda);
         hostFrame.setPointPath(render::PointPath::Host);
         for (const auto& [text, channel, chain, tolerance] : cases) {

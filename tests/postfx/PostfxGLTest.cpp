@@ -101,7 +101,7 @@ TEST_F(PostfxHost, KnownColoursAreEncodedOnceThroughEveryChain)
          {render::ColorFormat::Rgba8, render::ColorFormat::Rgba16F})
         for (const render::PointPath path : {render::PointPath::Gl, render::PointPath::Host}) {
             const std::string what =
-                fmt::format("{} points, {}", render::pointPathName(path),
+                fmt::format("{} points, {}", render::PointPaths.name(path),
                             format == render::ColorFormat::Rgba8 ? "rgba8" : "rgba16f");
             test::FrameStack stack(test::ColourSceneSize, test::ColourSceneSize, format);
             stack.frame.setPointPath(path);
