@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Turns the output folder of `build-and-test.sh --stream` or `--robust` into the files committed
-under bench/results/: the viewer's end-to-end runs with their medians and targets, the 10 000-frame
-memory run, the soak, and the logs (paths made relative to the repository).
+"""Turns the output folder of `build-and-test.sh --stream`, `--robust` or `--house` into the files
+committed under bench/results/: the viewer's end-to-end runs with their medians and targets, the
+10 000-frame memory run, the soak, the house issue's acceptance figures, and the logs (paths made
+relative to the repository). For --house, RUN_DIR is where house.tgz was unpacked.
 
-Usage: collect.py --stream|--robust RUN_DIR COMMIT [--date YYYY-MM-DD] [--results bench/results]
+Usage: collect.py --stream|--robust|--house RUN_DIR COMMIT [--date YYYY-MM-DD] [--results bench/results]
 Existing files are never replaced.
 """
 import argparse
@@ -102,11 +103,43 @@ def robust_results(run_dir, commit, date):
         f"h200-fallbacks-{commit}.log": "fallbacks.log"}
 
 
+def house_results(run_dir, commit, date):
+    """The acceptance figures of the house issue (21): the handoff, the geometry pass against the
+    bare draw, the profiler's cost in three runs, the 1 M-point pack streamed at 1080p."""
+    interop = report(run_dir, "bench_interop.json")
+    raster = report(run_dir, "bench_raster.json")
+    overhead = [report(run_dir, f"bench_overhead_{i}.json") for i in (1, 2, 3)]
+    viewer = [report(run_dir, f"viewer_1080p_streamed_{i}.json") for i in (1, 2, 3)]
+    fps = [r["streaming"]["frames_per_second"] for r in viewer]
+    summary = header(run_dir, "house issue acceptance (build-and-test.sh --house)", commit, date)
+    summary.update({
+        "viewer_command": "tandem-viewer --headless --every-frame seq.tdpk --loop loop --frames "
+                          "3000 --format none --postfx tonemap,fxaa -q --size 1920x1080",
+        "sequence": PACK,
+        "statistic": "frames_per_second = frames rendered / wall seconds (the report's); the "
+                     "median of three runs, one process after another; the benchmarks' own "
+                     "medians are in their files beside this",
+        "viewer_1080p_streamed_fps": fps,
+        "viewer_1080p_streamed_median_fps": statistics.median(fps),
+        "viewer_runs": [{"frames_per_second": r["streaming"]["frames_per_second"],
+                         "gpu_p50_ms": stages(r), "backend": r.get("backend")} for r in viewer],
+    })
+    files = {f"h200-house-{commit}.json": summary, f"h200-interop-{commit}.json": interop,
+             f"h200-raster-{commit}.json": raster}
+    for i, r in enumerate(overhead, 1):
+        files[f"h200-overhead-{i}-{commit}.json"] = r
+    return files, {f"h200-gpu-tier-house-{commit}.log": "ctest.log",
+                   f"h200-viewer-headless-house-{commit}.log": "viewer_headless.log",
+                   f"h200-interop-{commit}.txt": "bench_interop.txt",
+                   f"h200-raster-{commit}.txt": "bench_raster.txt"}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--stream", action="store_true")
     mode.add_argument("--robust", action="store_true")
+    mode.add_argument("--house", action="store_true")
     parser.add_argument("run_dir")
     parser.add_argument("commit")
     parser.add_argument("--date", default=datetime.date.today().isoformat())
@@ -115,7 +148,8 @@ def main():
     args = parser.parse_args()
     commit = args.commit[:7]
     try:
-        made = (stream_results if args.stream else robust_results)(args.run_dir, commit, args.date)
+        collect = stream_results if args.stream else house_results if args.house else robust_results
+        made = collect(args.run_dir, commit, args.date)
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"error: {args.run_dir}: {e}")
     jsons, logs = made
