@@ -47,7 +47,7 @@ int main(int argc, char** argv)
         app::sequenceKeysHelp())};
     app::addSequenceOptions(cli, sequence);
     app::addBatchOptions(cli, batch);
-    app::addCommonOptions(cli, settings);
+    app::addCommonOptions(cli, settings, app::headlessFramesHelp());
     return app::runApp(cli, settings, {"tandem-viewer", ""}, argc, argv, [&](const auto& info) {
         if (auto valid = app::validate(sequence); !valid)
             return app::exitWith(app::ExitUsage, valid.error());

@@ -16,16 +16,19 @@
 namespace tandem::app {
 
 /// Adds every common option to `cli`, parsed into `settings` (which must outlive parsing).
-void addCommonOptions(CLI::App& cli, SessionSettings& settings);
+/// `headlessFrames` says in --frames' help what a headless run renders without it (the
+/// session's default, SessionSettings::frameLimit(), is 1; a sequence's is its own).
+void addCommonOptions(CLI::App& cli, SessionSettings& settings,
+                      const std::string& headlessFrames = "1");
 /// Adds the options of a played sequence (SEQUENCE, --every-frame, --preload, --speed, --loop,
 /// --cache-mb, --gpu-memory-mb, --loader-threads, --upload, --compare, --compare-mode,
-/// --divider, --sequence-fps) to `cli`, parsed into `settings`.
+/// --divider, --sequence-fps) to `cli`, parsed into `settings`. --compare-mode and --divider
+/// need --compare (a usage error without it).
 void addSequenceOptions(CLI::App& cli, SequenceSettings& settings);
 
 /// Who a run is for, and what its entry point gives it.
 struct AppInfo {
-    AppInfo(std::string name, std::string controls = {}, char** argv = nullptr,
-            StopToken stop = {})
+    AppInfo(std::string name, std::string controls = {}, char** argv = nullptr, StopToken stop = {})
         : name(std::move(name)), controls(std::move(controls)), argv(argv), stop(std::move(stop))
     {}
     std::string name;     ///< "tandem-raster": logs, the window title, capture file names

@@ -36,6 +36,12 @@ const char* sequenceKeysHelp()
            "the overlay's playback panel (F1) has the timeline slider";
 }
 
+const char* headlessFramesHelp()
+{
+    return "the sequence played once at --fps; with --every-frame each sequence frame once; "
+           "with --frame-range the range's frames";
+}
+
 namespace {
 
 /// The process's resident set, MiB (Linux); 0 when unknown.

@@ -26,6 +26,9 @@ class Session;
 
 /// The playback keys, for --help and the help panel.
 const char* sequenceKeysHelp();
+/// What a headless run of a sequence renders without --frames (SequenceRun::headlessFrames),
+/// for --frames' help.
+const char* headlessFramesHelp();
 
 class SequenceRun {
 public:
