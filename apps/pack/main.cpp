@@ -176,7 +176,8 @@ int convert(const ConvertOptions& o)
         sequence.fps = o.fps;
         sequence.fpsGiven = true;
     }
-    auto opened = stream::openSource(o.source, sequence);
+    // Listing a folder of a million files ends at a signal too.
+    auto opened = stream::openSource(o.source, sequence, o.stop);
     if (const int signal = o.stop.stopRequested(); signal != 0)
         return stopped(signal, nullptr, 0, 0);
     if (!opened)

@@ -39,7 +39,8 @@ int FrameOutput::ringDepth(const SessionSettings& settings, bool writeFrames)
 
 Result<std::unique_ptr<FrameOutput>> FrameOutput::open(const SessionSettings& s, int frames,
                                                        bool writeFrames, int width, int height,
-                                                       int ringDepth, profile::Profiler* profiler)
+                                                       int ringDepth, profile::Profiler* profiler,
+                                                       const StopToken& stop)
 {
     frame::OutputSettings settings;
     settings.dir = s.outDir;
@@ -58,6 +59,13 @@ Result<std::unique_ptr<FrameOutput>> FrameOutput::open(const SessionSettings& s,
             return fail(ok.error());
         if (!settings.overwrite && !settings.keepExisting)
             for (int i = 0; i < frames; ++i) {
+                // A hundred million names take minutes: a signal ends the check.
+                if (i % StopPollSteps == 0)
+                    if (const int signal = stop.stopRequested(); signal != 0)
+                        return fail(stoppedWhile(
+                            signal, fmt::format("checking the names of the {} frames to write "
+                                                "({} checked)",
+                                                frames, i)));
                 const fs::path path = frame::framePath(settings, static_cast<std::uint64_t>(i));
                 std::error_code ec;
                 if (fs::exists(path, ec))

@@ -15,6 +15,7 @@
 
 #include "engine/app/Settings.h"
 #include "engine/core/Result.h"
+#include "engine/core/StopToken.h"
 #include "engine/frame/FrameWriter.h"
 
 namespace tandem::frame {
@@ -35,10 +36,13 @@ public:
     /// The output of `settings` for a run of `frames` frames (-1: until the window closes) at
     /// `width`×`height`: frames are written when `writeFrames`. Fails when the folder cannot be
     /// made, a frame of the run exists and --overwrite was not given, or the writer (ffmpeg)
-    /// cannot start. `profiler` (may be null) times the writer; it must outlive the output.
+    /// cannot start; and when `stop` asks while it checks every frame's name (a long run's take
+    /// a while), saying so (stoppedWhile()). `profiler` (may be null) times the writer; it must
+    /// outlive the output.
     static Result<std::unique_ptr<FrameOutput>> open(const SessionSettings& settings, int frames,
                                                      bool writeFrames, int width, int height,
-                                                     int ringDepth, profile::Profiler* profiler);
+                                                     int ringDepth, profile::Profiler* profiler,
+                                                     const StopToken& stop = {});
     /// Slots the read-back ring of `settings` needs: the CPU runs that many frames ahead of the
     /// GPU (headless nothing else holds it back), enough that the workers never wait for the
     /// GPU, nor the GPU for them.

@@ -199,11 +199,22 @@ void addSequenceOptions(CLI::App& cli, SequenceSettings& s)
 
 int exitWith(int code, const std::string& message)
 {
+    if (code > 128) {
+        // A stop asked for (128 + the signal): nothing failed, the run was cut short.
+        log::warning("{}", message);
+        return code;
+    }
     if (code == ExitUsage)
         std::fprintf(stderr, "error: %s\nRun with --help for usage.\n", message.c_str());
     else
         std::fprintf(stderr, "error: %s\n", message.c_str());
     return code;
+}
+
+int setUpExit(const StopToken& stop, int code)
+{
+    const int signal = stop.stopRequested();
+    return signal != 0 ? 128 + signal : code;
 }
 
 int runApp(CLI::App& cli, SessionSettings& settings, AppInfo info, int argc, char** argv,

@@ -47,8 +47,13 @@ struct AppInfo {
 int runApp(CLI::App& cli, SessionSettings& settings, AppInfo info, int argc, char** argv,
            const std::function<int(const AppInfo&)>& body);
 
-/// Prints "error: `message`" (and, for a usage error, a pointer to --help) and returns `code`.
+/// Prints "error: `message`" (and, for a usage error, a pointer to --help) and returns `code`;
+/// a `code` past 128 (a stop: 128 + the signal) prints `message` as a warning instead.
 int exitWith(int code, const std::string& message);
+/// The exit code for a step of set-up that failed with code `code`: 128 + the signal when
+/// `stop` has asked meanwhile (the step was cut short by it, or would be by the next), else
+/// `code`. For exitWith().
+int setUpExit(const StopToken& stop, int code);
 
 /// Exit codes.
 inline constexpr int ExitOk = 0;

@@ -77,6 +77,8 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
                     "(no GPU, or --backend host)");
     log::info("sequence: {}", source->description());
     SequenceSettings effective = settings;
+    // A preloaded sequence keeps every frame it loaded (a slot each, none evicted).
+    effective.stream.preload = settings.preload;
     if (compare) {
         // Two sequences render each frame: both upload through GL, the CUDA point pass then
         // reading each one's vertex buffer.
@@ -89,9 +91,10 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
         run->m_compareMode = settings.compareMode;
         run->m_divider = settings.divider;
         run->m_compareSource = std::move(compare);
+        stream::StreamSettings streamed = effective.stream;
+        streamed.preload = false; // only the first sequence is preloaded
         run->m_comparePlayer = std::make_unique<stream::SequencePlayer>(
-            *run->m_compareSource, effective.stream, stream::UploadPath::GlSubData,
-            &session.profiler());
+            *run->m_compareSource, streamed, stream::UploadPath::GlSubData, &session.profiler());
         run->m_registered.push_back(session.addPanel({"Compare", true, [r = run.get()] {
                                                           ui::comparePanel(
                                                               r->m_compareMode, r->m_divider,
@@ -99,7 +102,8 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
                                                       }}));
     }
     if (settings.preload)
-        if (auto loaded = run->m_player->preload(session.settings().quiet); !loaded)
+        if (auto loaded = run->m_player->preload(session.settings().quiet, session.app().stop);
+            !loaded)
             return fail(loaded.error());
     run->m_start = run->m_last = std::chrono::steady_clock::now();
     return run;
@@ -199,7 +203,7 @@ void SequenceRun::startPlayer()
 void SequenceRun::openDropped()
 {
     const std::string path = std::exchange(m_dropped, std::string());
-    auto source = stream::openSource(path, m_settings.sequence);
+    auto source = stream::openSource(path, m_settings.sequence, m_session.app().stop);
     if (!source) {
         log::warning("could not open {}: {}", path, source.error());
         return;
@@ -215,6 +219,7 @@ void SequenceRun::openDropped()
         points->setDevicePoints({});
     m_player.reset();
     m_source = std::move(source.value());
+    m_settings.stream.preload = false; // a dropped sequence streams (it is not preloaded)
     const stream::Playback old = m_playback;
     m_playback = stream::Playback(m_source->frameCount(), m_source->fps());
     m_playback.setSpeed(old.speed());

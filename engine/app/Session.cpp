@@ -41,8 +41,8 @@ std::unique_ptr<Session> Session::open(const AppInfo& app, const SessionSettings
 std::optional<OpenFailure> Session::setUp()
 {
     const SessionSettings& s = m_settings;
-    auto input = [](std::string message) {
-        return OpenFailure{ExitInput, std::move(message)};
+    auto input = [this](std::string message) { // cut short by a stop: 128 + the signal
+        return OpenFailure{setUpExit(m_app.stop, ExitInput), std::move(message)};
     };
     // Usage errors first: nothing has happened yet.
     if (auto valid = validate(s); !valid)
@@ -80,8 +80,8 @@ std::optional<OpenFailure> Session::setUp()
     m_profiler = std::make_unique<profile::Profiler>(profilerOptions);
     const int width = m_headless ? s.size.width : m_up.context->framebufferWidth();
     const int height = m_headless ? s.size.height : m_up.context->framebufferHeight();
-    auto output =
-        FrameOutput::open(s, m_frames, writeFrames, width, height, ringDepth, m_profiler.get());
+    auto output = FrameOutput::open(s, m_frames, writeFrames, width, height, ringDepth,
+                                    m_profiler.get(), m_app.stop);
     if (!output)
         return input(output.error());
     m_output = std::move(output.value());
