@@ -105,6 +105,8 @@ int main(int argc, char** argv)
             run.value()->update();
             session->renderFrame();
         }
-        return session->finish();
+        // The session's last words, then the sequence's: what was skipped, and whether that
+        // fails the run.
+        return run.value()->finish(session->finish());
     });
 }

@@ -5,10 +5,11 @@
 // land in one folder without collisions and scripts/batch/merge.py can check that every frame
 // is there once. --resume skips frames already written (each is written whole under a
 // temporary name and renamed, so a file that exists is complete), also those another run beside
-// it writes first, and removes the temporary files of killed runs (never a live run's): a
-// retried task renders only what is missing; without --frame-range it resumes the whole
-// sequence. --batch-plan writes the whole render's plan (what merge.py checks against) and
-// renders nothing.
+// it commits meanwhile (each frame is looked for again just before it is rendered), and removes
+// the temporary files of killed runs (never a live run's): a retried task renders only what is
+// missing; without --frame-range it resumes the whole sequence. A frame whose sequence frame
+// failed to load is not written (SequenceRun), so the merge finds it missing. --batch-plan
+// writes the whole render's plan (what merge.py checks against) and renders nothing.
 #pragma once
 
 #include <cstdint>

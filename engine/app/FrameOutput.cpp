@@ -91,6 +91,33 @@ std::uint64_t FrameOutput::written() const
     return m_writer ? m_writer->written() : 0;
 }
 
+std::uint64_t FrameOutput::settled() const
+{
+    return written() + (m_writer ? m_writer->framesExisting() : 0) + m_present +
+           m_withheldNames.size();
+}
+
+bool FrameOutput::isPresent(std::uint64_t index)
+{
+    if (!m_writer || !m_settings.keepExisting || !m_settings.video.empty())
+        return false;
+    // Only a complete frame is ever at its name (each is renamed into place whole).
+    std::error_code ec;
+    if (!fs::is_regular_file(frame::framePath(m_settings, index), ec))
+        return false;
+    ++m_present;
+    return true;
+}
+
+void FrameOutput::withhold(std::uint64_t index)
+{
+    if (!m_writer || !m_withheld.insert(index).second)
+        return;
+    m_withheldNames.push_back(
+        m_settings.video.empty() ? frame::framePath(m_settings, index).filename().string()
+                                 : fmt::format("frame {} of {}", index, m_settings.video.string()));
+}
+
 void FrameOutput::hand(const frame::ReadyFrame& ready)
 {
     frame::OutputRing& ring = *m_ring;
@@ -129,7 +156,7 @@ void FrameOutput::readBack(const render::SceneRenderer& renderer, std::uint64_t 
     const auto sink = [this](const frame::ReadyFrame& ready) {
         hand(ready);
     };
-    if (m_writer) {
+    if (m_writer && !m_withheld.contains(index)) {
         if (m_settings.format == frame::OutputFormat::Png16)
             m_ring->readTexture(renderer.gbuffer().color(), renderer.width(), renderer.height(),
                                 frame::PixelFormat::Rgba16, index, sink);
@@ -184,13 +211,14 @@ void FrameOutput::logWritten() const
     if (!m_settings.video.empty())
         log::info("wrote {} ({})", m_settings.video.string(),
                   counted(m_writer->written(), "frame", "frames"));
+    else if (const std::uint64_t present = m_present + m_writer->framesExisting(); present > 0)
+        log::info("wrote {} to {}; skipped {} already present, written meanwhile by another run "
+                  "({} found before rendering, {} once rendered)",
+                  counted(m_writer->written(), "frame", "frames"), m_settings.dir.string(), present,
+                  m_present, m_writer->framesExisting());
     else
-        log::info("wrote {} to {}{}", counted(m_writer->written(), "frame", "frames"),
-                  m_settings.dir.string(),
-                  m_writer->framesExisting() > 0
-                      ? fmt::format(" ({} more were written meanwhile by another run)",
-                                    m_writer->framesExisting())
-                      : std::string());
+        log::info("wrote {} to {}", counted(m_writer->written(), "frame", "frames"),
+                  m_settings.dir.string());
 }
 
 void FrameOutput::logInterrupted() const
@@ -220,6 +248,10 @@ nlohmann::json FrameOutput::report() const
         output["threads"] = m_writer->threads();
         output["queue_waits"] = m_writer->queueWaits();
         output["mean_write_ms"] = m_writer->meanWriteMs();
+        // Frames not written here: another run's (--resume), or withheld (a batch frame whose
+        // sequence frame was skipped).
+        output["frames_present"] = m_present + m_writer->framesExisting();
+        output["frames_withheld"] = m_withheldNames;
     }
     return output;
 }

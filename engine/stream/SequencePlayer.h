@@ -97,6 +97,8 @@ public:
     UploadPath uploadPath() const { return m_path; }
     PlayerStats stats() const { return m_stats; }
     StreamStats streamStats() const { return m_streamer->stats(); }
+    /// The sequence frames that failed to load (skipped), in the order they failed.
+    const std::vector<int>& failedFrames() const { return m_failed; }
     /// Warnings since the last call (a frame skipped, naming it and why; a frame's load
     /// warnings, once a frame): the app shows them in the overlay (they are logged already).
     std::vector<std::string> takeWarnings();
