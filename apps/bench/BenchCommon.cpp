@@ -14,14 +14,11 @@
 #include "engine/core/Error.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/Version.h"
 #include "engine/cuda/Device.h"
 #include "engine/gl/Gl.h"
 #include "engine/gl/Texture.h"
 #include "engine/render/GBuffer.h"
-
-#ifndef TANDEM_GIT_COMMIT
-#define TANDEM_GIT_COMMIT "unknown"
-#endif
 
 namespace tandem::bench {
 
@@ -232,7 +229,7 @@ nlohmann::json header(const std::string& benchmark, const Settings& settings)
     j["date"] = fmt::format(
         "{:%Y-%m-%dT%H:%M:%SZ}",
         fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
-    j["commit"] = settings.commit.empty() ? std::string(TANDEM_GIT_COMMIT) : settings.commit;
+    j["commit"] = settings.commit.empty() ? std::string(tandem::commit()) : settings.commit;
     j["frames"] = settings.frames;
     j["warmup"] = settings.warmup;
     j["statistic"] = "median wall time per frame, GPU work synchronised at each frame's end";

@@ -18,6 +18,7 @@
 #include "PointsBench.h"
 #include "RasterBench.h"
 #include "StreamBench.h"
+#include "engine/app/VersionOption.h"
 #include "engine/capture/CaptureOptions.h"
 #include "engine/core/Error.h"
 #include "engine/cuda/Device.h"
@@ -141,11 +142,14 @@ int main(int argc, char** argv)
     raster->add_option("--triangles", triangles, "triangles in the generated mesh")
         ->check(CLI::Range(1000, 100'000'000))
         ->capture_default_str();
+    tandem::app::addVersionOption(app, "tandem-bench");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
         std::printf("%s", app.help().c_str());
         return 0;
+    } catch (const CLI::CallForVersion& call) {
+        return tandem::app::printVersion(call);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) {
             std::printf("%s", app.help(e.what()).c_str());

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "engine/app/CliRange.h"
+#include "engine/app/VersionOption.h"
 #include "engine/core/Log.h"
 #include "engine/core/Plural.h"
 #include "engine/core/Printable.h"
@@ -175,7 +176,8 @@ int convert(const ConvertOptions& o)
         sequence.fps = o.fps;
         sequence.fpsGiven = true;
     }
-    auto opened = stream::openSource(o.source, sequence);
+    // Listing a folder of a million files ends at a signal too.
+    auto opened = stream::openSource(o.source, sequence, o.stop);
     if (const int signal = o.stop.stopRequested(); signal != 0)
         return stopped(signal, nullptr, 0, 0);
     if (!opened)
@@ -412,6 +414,7 @@ int main(int argc, char** argv)
     auto* infoOption = cli.add_option("--info", infoFile, "print the pack's header and index");
     verifyOption->excludes(infoOption)->excludes(src)->excludes(out);
     infoOption->excludes(src)->excludes(out);
+    app::addVersionOption(cli, "tandem-pack");
     try {
         cli.parse(argc, argv);
         if (auto parsed = stream::Codecs.parse(codec); parsed)
@@ -431,6 +434,8 @@ int main(int argc, char** argv)
     } catch (const CLI::CallForHelp&) {
         std::printf("%s", cli.help().c_str());
         return ExitOk;
+    } catch (const CLI::CallForVersion& call) {
+        return app::printVersion(call);
     } catch (const CLI::ParseError& e) {
         return exitWith(ExitUsage, e.what());
     }

@@ -19,11 +19,11 @@ using namespace tandem;
 
 namespace {
 
-/// Opens a sequence, logging the source's warnings.
-Result<std::unique_ptr<stream::Source>> openLogged(const std::string& spec,
-                                                   const stream::SequenceOptions& options)
+/// Opens a sequence, logging the source's warnings; `stop` ends the listing of its frames.
+Result<std::unique_ptr<stream::Source>>
+openLogged(const std::string& spec, const stream::SequenceOptions& options, const StopToken& stop)
 {
-    auto source = stream::openSource(spec, options);
+    auto source = stream::openSource(spec, options, stop);
     if (source)
         for (const std::string& warning : source.warnings())
             tandem::log::warning("{}", warning);
@@ -47,20 +47,24 @@ int main(int argc, char** argv)
         app::sequenceKeysHelp())};
     app::addSequenceOptions(cli, sequence);
     app::addBatchOptions(cli, batch);
-    app::addCommonOptions(cli, settings);
+    app::addCommonOptions(cli, settings, app::headlessFramesHelp());
     return app::runApp(cli, settings, {"tandem-viewer", ""}, argc, argv, [&](const auto& info) {
         if (auto valid = app::validate(sequence); !valid)
             return app::exitWith(app::ExitUsage, valid.error());
+        // A signal during set-up ends the step it interrupts (listing, planning, checking).
+        const auto failed = [&info](int code, const std::string& message) {
+            return app::exitWith(app::setUpExit(info.stop, code), message);
+        };
         // The sequence first: a missing or broken one fails before any context is made.
-        auto source = openLogged(sequence.spec, sequence.sequence);
+        auto source = openLogged(sequence.spec, sequence.sequence, info.stop);
         if (!source)
-            return app::exitWith(app::ExitInput, source.error());
+            return failed(app::ExitInput, source.error());
         if (batch.active()) {
             bool usage = false;
             auto plan = app::prepareBatch(batch, settings, source.value()->frameCount(),
-                                          source.value()->fps(), sequence.spec, usage);
+                                          source.value()->fps(), sequence.spec, usage, info.stop);
             if (!plan)
-                return app::exitWith(usage ? app::ExitUsage : app::ExitInput, plan.error());
+                return failed(usage ? app::ExitUsage : app::ExitInput, plan.error());
             if (!plan.value())
                 return app::ExitOk; // the plan written, or nothing left to render
             sequence.batch = plan.value();
@@ -68,9 +72,9 @@ int main(int argc, char** argv)
         }
         std::unique_ptr<stream::Source> second;
         if (sequence.compare) {
-            auto opened = openLogged(*sequence.compare, sequence.sequence);
+            auto opened = openLogged(*sequence.compare, sequence.sequence, info.stop);
             if (!opened)
-                return app::exitWith(app::ExitInput, opened.error());
+                return failed(app::ExitInput, opened.error());
             second = std::move(opened.value());
         }
         // Headless, the session knows the run's length from the start (--capture-frame is
@@ -84,9 +88,9 @@ int main(int argc, char** argv)
                     fmt::format("{}: {} frames at {:g} fps played at speed {:g} into {:g} fps "
                                 "output plan {} output frames, more than {}: give --frames or "
                                 "--every-frame",
-                                sequence.spec, source.value()->frameCount(),
-                                source.value()->fps(), sequence.speed, settings.fps,
-                                *settings.frames, stream::MaxPlannedFrames));
+                                sequence.spec, source.value()->frameCount(), source.value()->fps(),
+                                sequence.speed, settings.fps, *settings.frames,
+                                stream::MaxPlannedFrames));
         }
         app::OpenFailure failure;
         auto session = app::Session::open(info, settings, failure);
@@ -96,11 +100,13 @@ int main(int argc, char** argv)
         auto run = app::SequenceRun::open(*session, std::move(source.value()), sequence, usage,
                                           std::move(second));
         if (!run)
-            return app::exitWith(usage ? app::ExitUsage : app::ExitInput, run.error());
+            return failed(usage ? app::ExitUsage : app::ExitInput, run.error());
         while (session->nextFrame()) {
             run.value()->update();
             session->renderFrame();
         }
-        return session->finish();
+        // The session's last words, then the sequence's: what was skipped, and whether that
+        // fails the run.
+        return run.value()->finish(session->finish());
     });
 }

@@ -91,7 +91,8 @@ Result<std::pair<int, int>> parseFrameRange(const std::string& text, int frameCo
 }
 
 Result<BatchPlan> BatchPlan::make(const BatchOptions& options, int frameCount,
-                                  const fs::path& outDir, const std::string& extension)
+                                  const fs::path& outDir, const std::string& extension,
+                                  const StopToken& stop)
 {
     BatchPlan plan;
     auto range = parseFrameRange(options.frameRange.empty() ? ":" : options.frameRange, frameCount);
@@ -124,6 +125,13 @@ Result<BatchPlan> BatchPlan::make(const BatchOptions& options, int frameCount,
     const int pathCount = std::max<int>(1, static_cast<int>(plan.m_paths.size()));
     for (int p = 0; p < pathCount; ++p)
         for (int f = plan.m_first; f < plan.m_end; ++f) {
+            if ((f - plan.m_first) % StopPollSteps == 0)
+                if (const int signal = stop.stopRequested(); signal != 0)
+                    return fail(stoppedWhile(
+                        signal,
+                        fmt::format("planning the batch render of {} frames ({} planned)",
+                                    static_cast<long long>(pathCount) * (plan.m_end - plan.m_first),
+                                    plan.m_jobs.size() + plan.m_skipped)));
             BatchJob job{f, plan.m_paths.empty() ? -1 : p,
                          plan.fileName(f, plan.m_paths.empty() ? -1 : p)};
             std::error_code error;
@@ -175,7 +183,7 @@ nlohmann::json BatchPlan::toJson(const std::string& sequence, double fps,
 Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
                                                       SessionSettings& options, int frameCount,
                                                       double fps, const std::string& spec,
-                                                      bool& usage)
+                                                      bool& usage, const StopToken& stop)
 {
     usage = true;
     if (!options.headless)
@@ -198,8 +206,8 @@ Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
         !range)
         return fail(range.error());
     usage = false;
-    auto plan =
-        BatchPlan::make(batch, frameCount, options.outDir, frame::extensionOf(options.format));
+    auto plan = BatchPlan::make(batch, frameCount, options.outDir,
+                                frame::extensionOf(options.format), stop);
     if (!plan)
         return fail(plan.error());
     if (!batch.planPath.empty()) {

@@ -5,10 +5,11 @@
 // land in one folder without collisions and scripts/batch/merge.py can check that every frame
 // is there once. --resume skips frames already written (each is written whole under a
 // temporary name and renamed, so a file that exists is complete), also those another run beside
-// it writes first, and removes the temporary files of killed runs (never a live run's): a
-// retried task renders only what is missing; without --frame-range it resumes the whole
-// sequence. --batch-plan writes the whole render's plan (what merge.py checks against) and
-// renders nothing.
+// it commits meanwhile (each frame is looked for again just before it is rendered), and removes
+// the temporary files of killed runs (never a live run's): a retried task renders only what is
+// missing; without --frame-range it resumes the whole sequence. A frame whose sequence frame
+// failed to load is not written (SequenceRun), so the merge finds it missing. --batch-plan
+// writes the whole render's plan (what merge.py checks against) and renders nothing.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 
 #include "engine/app/Settings.h"
 #include "engine/core/Result.h"
+#include "engine/core/StopToken.h"
 #include "engine/io/CameraPath.h"
 
 namespace tandem::app {
@@ -58,10 +60,11 @@ public:
     /// files into `outDir`. With resume, frames whose file exists are left out (counted in
     /// skipped()) and the temporary files of killed writers are removed (a live writer's are
     /// kept). Fails for a malformed range, a camera path that does not load, two paths with one
-    /// name, or an unwritable folder.
+    /// name, or an unwritable folder; and when `stop` asks while it lists the jobs (millions of
+    /// frames take a while), saying so.
     static Result<BatchPlan> make(const BatchOptions& options, int frameCount,
-                                  const std::filesystem::path& outDir,
-                                  const std::string& extension);
+                                  const std::filesystem::path& outDir, const std::string& extension,
+                                  const StopToken& stop = {});
 
     /// The name of sequence frame `frame` along path `path` (-1: none), e.g. frame_000123.png
     /// or frame_orbit_000123.png.
@@ -93,10 +96,10 @@ private:
 /// --resume). Else sets settings.frames and settings.frameName to the plan's jobs, so the
 /// session renders and names them (with --resume also settings.keepExisting: a frame another
 /// run writes first is done); `spec`, `fps` and settings.size go into a written plan, whose
-/// folder is made.
+/// folder is made. `stop` ends the making of the plan (BatchPlan::make()).
 Result<std::shared_ptr<const BatchPlan>> prepareBatch(const BatchOptions& batch,
                                                       SessionSettings& options, int frameCount,
                                                       double fps, const std::string& spec,
-                                                      bool& usage);
+                                                      bool& usage, const StopToken& stop = {});
 
 } // namespace tandem::app

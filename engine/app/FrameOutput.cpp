@@ -39,7 +39,8 @@ int FrameOutput::ringDepth(const SessionSettings& settings, bool writeFrames)
 
 Result<std::unique_ptr<FrameOutput>> FrameOutput::open(const SessionSettings& s, int frames,
                                                        bool writeFrames, int width, int height,
-                                                       int ringDepth, profile::Profiler* profiler)
+                                                       int ringDepth, profile::Profiler* profiler,
+                                                       const StopToken& stop)
 {
     frame::OutputSettings settings;
     settings.dir = s.outDir;
@@ -58,6 +59,13 @@ Result<std::unique_ptr<FrameOutput>> FrameOutput::open(const SessionSettings& s,
             return fail(ok.error());
         if (!settings.overwrite && !settings.keepExisting)
             for (int i = 0; i < frames; ++i) {
+                // A hundred million names take minutes: a signal ends the check.
+                if (i % StopPollSteps == 0)
+                    if (const int signal = stop.stopRequested(); signal != 0)
+                        return fail(stoppedWhile(
+                            signal, fmt::format("checking the names of the {} frames to write "
+                                                "({} checked)",
+                                                frames, i)));
                 const fs::path path = frame::framePath(settings, static_cast<std::uint64_t>(i));
                 std::error_code ec;
                 if (fs::exists(path, ec))
@@ -81,6 +89,33 @@ std::string FrameOutput::error() const
 std::uint64_t FrameOutput::written() const
 {
     return m_writer ? m_writer->written() : 0;
+}
+
+std::uint64_t FrameOutput::settled() const
+{
+    return written() + (m_writer ? m_writer->framesExisting() : 0) + m_present +
+           m_withheldNames.size();
+}
+
+bool FrameOutput::isPresent(std::uint64_t index)
+{
+    if (!m_writer || !m_settings.keepExisting || !m_settings.video.empty())
+        return false;
+    // Only a complete frame is ever at its name (each is renamed into place whole).
+    std::error_code ec;
+    if (!fs::is_regular_file(frame::framePath(m_settings, index), ec))
+        return false;
+    ++m_present;
+    return true;
+}
+
+void FrameOutput::withhold(std::uint64_t index)
+{
+    if (!m_writer || !m_withheld.insert(index).second)
+        return;
+    m_withheldNames.push_back(
+        m_settings.video.empty() ? frame::framePath(m_settings, index).filename().string()
+                                 : fmt::format("frame {} of {}", index, m_settings.video.string()));
 }
 
 void FrameOutput::hand(const frame::ReadyFrame& ready)
@@ -121,7 +156,7 @@ void FrameOutput::readBack(const render::SceneRenderer& renderer, std::uint64_t 
     const auto sink = [this](const frame::ReadyFrame& ready) {
         hand(ready);
     };
-    if (m_writer) {
+    if (m_writer && !m_withheld.contains(index)) {
         if (m_settings.format == frame::OutputFormat::Png16)
             m_ring->readTexture(renderer.gbuffer().color(), renderer.width(), renderer.height(),
                                 frame::PixelFormat::Rgba16, index, sink);
@@ -176,13 +211,14 @@ void FrameOutput::logWritten() const
     if (!m_settings.video.empty())
         log::info("wrote {} ({})", m_settings.video.string(),
                   counted(m_writer->written(), "frame", "frames"));
+    else if (const std::uint64_t present = m_present + m_writer->framesExisting(); present > 0)
+        log::info("wrote {} to {}; skipped {} already present, written meanwhile by another run "
+                  "({} found before rendering, {} once rendered)",
+                  counted(m_writer->written(), "frame", "frames"), m_settings.dir.string(), present,
+                  m_present, m_writer->framesExisting());
     else
-        log::info("wrote {} to {}{}", counted(m_writer->written(), "frame", "frames"),
-                  m_settings.dir.string(),
-                  m_writer->framesExisting() > 0
-                      ? fmt::format(" ({} more were written meanwhile by another run)",
-                                    m_writer->framesExisting())
-                      : std::string());
+        log::info("wrote {} to {}", counted(m_writer->written(), "frame", "frames"),
+                  m_settings.dir.string());
 }
 
 void FrameOutput::logInterrupted() const
@@ -212,6 +248,10 @@ nlohmann::json FrameOutput::report() const
         output["threads"] = m_writer->threads();
         output["queue_waits"] = m_writer->queueWaits();
         output["mean_write_ms"] = m_writer->meanWriteMs();
+        // Frames not written here: another run's (--resume), or withheld (a batch frame whose
+        // sequence frame was skipped).
+        output["frames_present"] = m_present + m_writer->framesExisting();
+        output["frames_withheld"] = m_withheldNames;
     }
     return output;
 }

@@ -9,12 +9,15 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/app/Settings.h"
 #include "engine/core/Result.h"
+#include "engine/core/StopToken.h"
 #include "engine/frame/FrameWriter.h"
 
 namespace tandem::frame {
@@ -35,10 +38,13 @@ public:
     /// The output of `settings` for a run of `frames` frames (-1: until the window closes) at
     /// `width`×`height`: frames are written when `writeFrames`. Fails when the folder cannot be
     /// made, a frame of the run exists and --overwrite was not given, or the writer (ffmpeg)
-    /// cannot start. `profiler` (may be null) times the writer; it must outlive the output.
+    /// cannot start; and when `stop` asks while it checks every frame's name (a long run's take
+    /// a while), saying so (stoppedWhile()). `profiler` (may be null) times the writer; it must
+    /// outlive the output.
     static Result<std::unique_ptr<FrameOutput>> open(const SessionSettings& settings, int frames,
                                                      bool writeFrames, int width, int height,
-                                                     int ringDepth, profile::Profiler* profiler);
+                                                     int ringDepth, profile::Profiler* profiler,
+                                                     const StopToken& stop = {});
     /// Slots the read-back ring of `settings` needs: the CPU runs that many frames ahead of the
     /// GPU (headless nothing else holds it back), enough that the workers never wait for the
     /// GPU, nor the GPU for them.
@@ -53,6 +59,15 @@ public:
     void readBack(const render::SceneRenderer& renderer, std::uint64_t index);
     /// Asks for a screenshot of the next frame read back (S, F2).
     void requestScreenshot() { m_screenshotAsked = true; }
+    /// Whether frame `index` is done already: with keepExisting (a batch render's --resume),
+    /// another run has committed its file since this one planned it; counted in
+    /// skippedPresent(), and the session skips it unrendered. Looks at the disk: call once a
+    /// frame, just before rendering it. Always false without keepExisting.
+    bool isPresent(std::uint64_t index);
+    /// Frame `index` is not to be written: a batch frame whose sequence frame was skipped, which
+    /// at its name would pass for complete (--resume, scripts/batch/merge.py). Named in
+    /// withheld(). Call before its readBack().
+    void withhold(std::uint64_t index);
     /// Waits for the frames in flight (after the loop; counted) and finishes the writers: fails
     /// with the frame writer's error (a screenshot's is logged). Without `keep` (a run stopped
     /// before its first frame) the frame writer's output is dropped: an empty video is no
@@ -65,10 +80,19 @@ public:
     bool writesFrames() const { return m_writer != nullptr; }
     /// Frames written so far.
     std::uint64_t written() const;
+    /// Frames dealt with so far: written, found written by another run (before rendering or
+    /// when writing), or withheld; what the progress line counts.
+    std::uint64_t settled() const;
+    /// Frames skipped because present (isPresent()).
+    std::uint64_t skippedPresent() const { return m_present; }
+    /// The file names of the frames withheld, in order.
+    const std::vector<std::string>& withheld() const { return m_withheldNames; }
     /// The report's "output" section.
     nlohmann::json report() const;
     /// "wrote 12 frames to out" or "out.mp4 holds ..." for an interrupted run's last words.
     void logInterrupted() const;
+    /// "wrote 12 frames to out", and how many were skipped because another run had written
+    /// them (found before rendering, or when writing).
     void logWritten() const;
     const std::filesystem::path& folder() const { return m_settings.dir; }
 
@@ -82,6 +106,9 @@ private:
     std::unique_ptr<frame::FrameWriter> m_writer;
     std::unique_ptr<frame::FrameWriter> m_screenshots;
     std::map<std::uint64_t, std::filesystem::path> m_pendingScreenshots;
+    std::set<std::uint64_t> m_withheld;
+    std::vector<std::string> m_withheldNames;
+    std::uint64_t m_present = 0;
     int m_nextScreenshot = 0;
     bool m_screenshotAsked = false;
     bool m_kept = true; ///< finish() kept the writer's output

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/app/EnumOption.h"
+#include "engine/app/VersionOption.h"
 #include "engine/capture/CaptureOptions.h"
 #include "engine/core/AtomicFile.h"
 #include "engine/core/Error.h"
@@ -55,7 +56,7 @@ CLI::Option* addMebibytes(CLI::App& cli, const std::string& name, std::size_t& b
 
 } // namespace
 
-void addCommonOptions(CLI::App& cli, SessionSettings& s)
+void addCommonOptions(CLI::App& cli, SessionSettings& s, const std::string& headlessFrames)
 {
     cli.add_flag("--headless", s.headless,
                  "render without a window (EGL device platform), writing frames to --out");
@@ -70,7 +71,9 @@ void addCommonOptions(CLI::App& cli, SessionSettings& s)
            "render size WxH (window: initial size)")
         ->default_str(formatSize(s.size));
     addOptional(cli, "--frames", s.frames,
-                "frames to render, then exit (tandem-raster headless: 1; a window: until closed)");
+                fmt::format("frames to render, then exit (default: headless {}; in a window "
+                            "until it is closed)",
+                            headlessFrames));
     cli.add_option_function<std::string>(
            "--out", [&s](const std::string& text) { s.outDir = text; },
            "folder for frames and screenshots")
@@ -174,12 +177,16 @@ void addSequenceOptions(CLI::App& cli, SequenceSettings& s)
                                "quarters of the cores, 1 to 12)",
                                stream::MaxLoaderThreads));
     addEnumOption(cli, "--upload", s.upload, UploadChoices, "how streamed frames reach the GPU");
-    addOptional(cli, "--compare", s.compare,
-                "a second sequence on the same timeline and camera (ground truth against "
-                "reconstruction), shown as --compare-mode says");
+    CLI::Option* compare =
+        addOptional(cli, "--compare", s.compare,
+                    "a second sequence on the same timeline and camera (ground truth against "
+                    "reconstruction), shown as --compare-mode says");
+    // Without a second sequence they would change nothing: a usage error, not ignored.
     addEnumOption(cli, "--compare-mode", s.compareMode, render::CompareModes,
-                  "how --compare shows the two");
-    cli.add_option("--divider", s.divider, "where the split is, 0..1 of the width");
+                  "how --compare shows the two")
+        ->needs(compare);
+    cli.add_option("--divider", s.divider, "--compare split: where the line is, 0..1 of the width")
+        ->needs(compare);
     cli.add_option_function<double>(
         "--sequence-fps",
         [&s](double fps) {
@@ -192,6 +199,11 @@ void addSequenceOptions(CLI::App& cli, SequenceSettings& s)
 
 int exitWith(int code, const std::string& message)
 {
+    if (code > 128) {
+        // A stop asked for (128 + the signal): nothing failed, the run was cut short.
+        log::warning("{}", message);
+        return code;
+    }
     if (code == ExitUsage)
         std::fprintf(stderr, "error: %s\nRun with --help for usage.\n", message.c_str());
     else
@@ -199,14 +211,23 @@ int exitWith(int code, const std::string& message)
     return code;
 }
 
+int setUpExit(const StopToken& stop, int code)
+{
+    const int signal = stop.stopRequested();
+    return signal != 0 ? 128 + signal : code;
+}
+
 int runApp(CLI::App& cli, SessionSettings& settings, AppInfo info, int argc, char** argv,
            const std::function<int(const AppInfo&)>& body)
 {
+    addVersionOption(cli, info.name);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
         std::printf("%s", cli.help().c_str());
         return ExitOk;
+    } catch (const CLI::CallForVersion& call) {
+        return printVersion(call);
     } catch (const CLI::ParseError& e) {
         return exitWith(ExitUsage, e.what());
     }

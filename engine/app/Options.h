@@ -16,16 +16,19 @@
 namespace tandem::app {
 
 /// Adds every common option to `cli`, parsed into `settings` (which must outlive parsing).
-void addCommonOptions(CLI::App& cli, SessionSettings& settings);
+/// `headlessFrames` says in --frames' help what a headless run renders without it (the
+/// session's default, SessionSettings::frameLimit(), is 1; a sequence's is its own).
+void addCommonOptions(CLI::App& cli, SessionSettings& settings,
+                      const std::string& headlessFrames = "1");
 /// Adds the options of a played sequence (SEQUENCE, --every-frame, --preload, --speed, --loop,
 /// --cache-mb, --gpu-memory-mb, --loader-threads, --upload, --compare, --compare-mode,
-/// --divider, --sequence-fps) to `cli`, parsed into `settings`.
+/// --divider, --sequence-fps) to `cli`, parsed into `settings`. --compare-mode and --divider
+/// need --compare (a usage error without it).
 void addSequenceOptions(CLI::App& cli, SequenceSettings& settings);
 
 /// Who a run is for, and what its entry point gives it.
 struct AppInfo {
-    AppInfo(std::string name, std::string controls = {}, char** argv = nullptr,
-            StopToken stop = {})
+    AppInfo(std::string name, std::string controls = {}, char** argv = nullptr, StopToken stop = {})
         : name(std::move(name)), controls(std::move(controls)), argv(argv), stop(std::move(stop))
     {}
     std::string name;     ///< "tandem-raster": logs, the window title, capture file names
@@ -44,8 +47,13 @@ struct AppInfo {
 int runApp(CLI::App& cli, SessionSettings& settings, AppInfo info, int argc, char** argv,
            const std::function<int(const AppInfo&)>& body);
 
-/// Prints "error: `message`" (and, for a usage error, a pointer to --help) and returns `code`.
+/// Prints "error: `message`" (and, for a usage error, a pointer to --help) and returns `code`;
+/// a `code` past 128 (a stop: 128 + the signal) prints `message` as a warning instead.
 int exitWith(int code, const std::string& message);
+/// The exit code for a step of set-up that failed with code `code`: 128 + the signal when
+/// `stop` has asked meanwhile (the step was cut short by it, or would be by the next), else
+/// `code`. For exitWith().
+int setUpExit(const StopToken& stop, int code);
 
 /// Exit codes.
 inline constexpr int ExitOk = 0;

@@ -9,6 +9,7 @@
 #include <glad/gl.h>
 
 #include "engine/core/File.h"
+#include "engine/core/Version.h"
 #include "engine/cuda/Device.h"
 
 namespace tandem::app {
@@ -16,6 +17,9 @@ namespace tandem::app {
 Report::Report(std::string app)
 {
     m_json["app"] = std::move(app);
+    // Which build wrote it: reports of two builds compared side by side say which is which.
+    m_json["version"] = std::string(version());
+    m_json["commit"] = std::string(commit());
     m_json["date"] = fmt::format(
         "{:%Y-%m-%dT%H:%M:%SZ}",
         fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));

@@ -1,5 +1,6 @@
-// The run report (--report FILE.json): what ran where — device, driver, GL renderer, the
-// interop path and its measured handoff cost, the post-process chain — written at exit.
+// The run report (--report FILE.json): what ran where — the build (version, commit), device,
+// driver, GL renderer, the interop path and its measured handoff cost, the post-process
+// chain — written at exit.
 // Render thread (reads GL strings at construction).
 #pragma once
 

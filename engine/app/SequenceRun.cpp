@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "engine/app/Batch.h"
+#include "engine/app/FrameOutput.h"
 #include "engine/app/Report.h"
 #include "engine/app/Session.h"
 #include "engine/core/File.h"
@@ -34,6 +35,12 @@ const char* sequenceKeysHelp()
            "this frame from the current view, P save the camera path (JSON, into --out; "
            "--camera-path loads one; while playing the camera follows it, paused it is free); "
            "the overlay's playback panel (F1) has the timeline slider";
+}
+
+const char* headlessFramesHelp()
+{
+    return "the sequence played once at --fps; with --every-frame each sequence frame once; "
+           "with --frame-range the range's frames";
 }
 
 namespace {
@@ -71,6 +78,8 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
                     "(no GPU, or --backend host)");
     log::info("sequence: {}", source->description());
     SequenceSettings effective = settings;
+    // A preloaded sequence keeps every frame it loaded (a slot each, none evicted).
+    effective.stream.preload = settings.preload;
     if (compare) {
         // Two sequences render each frame: both upload through GL, the CUDA point pass then
         // reading each one's vertex buffer.
@@ -83,9 +92,10 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
         run->m_compareMode = settings.compareMode;
         run->m_divider = settings.divider;
         run->m_compareSource = std::move(compare);
+        stream::StreamSettings streamed = effective.stream;
+        streamed.preload = false; // only the first sequence is preloaded
         run->m_comparePlayer = std::make_unique<stream::SequencePlayer>(
-            *run->m_compareSource, effective.stream, stream::UploadPath::GlSubData,
-            &session.profiler());
+            *run->m_compareSource, streamed, stream::UploadPath::GlSubData, &session.profiler());
         run->m_registered.push_back(session.addPanel({"Compare", true, [r = run.get()] {
                                                           ui::comparePanel(
                                                               r->m_compareMode, r->m_divider,
@@ -93,7 +103,8 @@ Result<std::unique_ptr<SequenceRun>> SequenceRun::open(Session& session,
                                                       }}));
     }
     if (settings.preload)
-        if (auto loaded = run->m_player->preload(session.settings().quiet); !loaded)
+        if (auto loaded = run->m_player->preload(session.settings().quiet, session.app().stop);
+            !loaded)
             return fail(loaded.error());
     run->m_start = run->m_last = std::chrono::steady_clock::now();
     return run;
@@ -193,7 +204,7 @@ void SequenceRun::startPlayer()
 void SequenceRun::openDropped()
 {
     const std::string path = std::exchange(m_dropped, std::string());
-    auto source = stream::openSource(path, m_settings.sequence);
+    auto source = stream::openSource(path, m_settings.sequence, m_session.app().stop);
     if (!source) {
         log::warning("could not open {}: {}", path, source.error());
         return;
@@ -209,6 +220,7 @@ void SequenceRun::openDropped()
         points->setDevicePoints({});
     m_player.reset();
     m_source = std::move(source.value());
+    m_settings.stream.preload = false; // a dropped sequence streams (it is not preloaded)
     const stream::Playback old = m_playback;
     m_playback = stream::Playback(m_source->frameCount(), m_source->fps());
     m_playback.setSpeed(old.speed());
@@ -298,9 +310,10 @@ void SequenceRun::update()
     m_last = now;
     if (m_settings.batch) {
         // The job's sequence frame, along its camera path (playing on from there, so the
-        // frames after it are loaded ahead).
-        const BatchJob& job = m_settings.batch->jobs()[static_cast<std::size_t>(
-            std::min<std::uint64_t>(m_updates, m_settings.batch->jobs().size() - 1))];
+        // frames after it are loaded ahead). The session's frame is the job: it skips those
+        // another run has written meanwhile.
+        const BatchJob& job = m_settings.batch->jobs()[std::min<std::size_t>(
+            static_cast<std::size_t>(m_session.frameIndex()), m_settings.batch->jobs().size() - 1)];
         m_playback.seek(job.frame);
         if (job.path >= 0)
             m_session.cameraPath() = m_settings.batch->paths()[static_cast<std::size_t>(job.path)];
@@ -309,12 +322,6 @@ void SequenceRun::update()
     }
     // Headless renders are exact: each output frame waits for its sequence frame. A window
     // never waits, but for the very first frame.
-    // The camera follows the path by the sequence's clock while playing (and always headless).
-    if (const auto& path = m_session.cameraPath();
-        path && !path->keys.empty() && (headless || m_playback.isPlaying())) {
-        const io::CameraKey key = path->at(static_cast<float>(m_playback.frame()));
-        m_session.controller().setPose(key.yaw, key.pitch, key.distanceScale, key.target);
-    }
     m_player->update(m_playback, headless || m_player->scene() == nullptr);
     if (render::PointPass* points = m_session.frame().pointPass())
         points->setDevicePoints(m_player->devicePoints());
@@ -336,6 +343,7 @@ void SequenceRun::update()
         if (free > 0)
             m_gpuFree.add(static_cast<double>(free) / 1048576.0);
     }
+    bool complete = m_player->shownFrame() == m_playback.frame();
     if (m_comparePlayer) {
         // The second sequence shows the first's frame (its last, where it is shorter).
         stream::Playback follow(m_compareSource->frameCount(), m_compareSource->fps());
@@ -344,7 +352,12 @@ void SequenceRun::update()
         m_comparePlayer->update(follow, headless || m_comparePlayer->scene() == nullptr);
         for (const std::string& warning : m_comparePlayer->takeWarnings())
             (void)warning; // logged by the player
+        complete = complete && m_comparePlayer->shownFrame() == follow.frame();
     }
+    // A batch frame shows its sequence frame or is not written: at its name it would pass for
+    // done (--resume, scripts/batch/merge.py), the frame before or nothing in its place.
+    if (m_settings.batch && !complete)
+        m_session.output().withhold(static_cast<std::uint64_t>(m_session.frameIndex()));
     if ((!m_player->scene() || (m_comparePlayer && !m_comparePlayer->scene())) && !m_empty)
         m_empty = std::make_unique<render::GpuScene>(render::SceneCounts{}, "no frame yet");
     if (m_comparePlayer) {
@@ -360,6 +373,55 @@ void SequenceRun::update()
             m_fitted = true;
         }
     }
+    // The camera follows the path by the sequence's clock while playing (and always headless),
+    // after the fit, which resets the pose: else frame 0 of a folder would be drawn from the
+    // fitted camera, not the path's, unlike the same frame of a batch piece (fitted at start).
+    if (const auto& path = m_session.cameraPath();
+        path && !path->keys.empty() && (headless || m_playback.isPlaying())) {
+        const io::CameraKey key = path->at(static_cast<float>(m_playback.frame()));
+        m_session.controller().setPose(key.yaw, key.pitch, key.distanceScale, key.target);
+    }
+}
+
+int SequenceRun::finish(int code) const
+{
+    // Names as the source gives them, the first few: a sequence of corrupt frames could list
+    // thousands. One more than boundedList() shows, so that it says there are more.
+    const auto names = [](const stream::Source& source, const std::vector<int>& frames) {
+        std::vector<std::string> named;
+        for (std::size_t i = 0; i < frames.size() && i < 6; ++i)
+            named.push_back(source.frameName(frames[i]));
+        return boundedList(named);
+    };
+    const auto sayFailed = [&](const stream::SequencePlayer& player, const stream::Source& source,
+                               const char* which) {
+        const std::vector<int>& failed = player.failedFrames();
+        if (!failed.empty())
+            log::warning("{}skipped {} of {} that did not load: {}", which,
+                         counted(failed.size(), "sequence frame", "sequence frames"),
+                         source.frameCount(), names(source, failed));
+    };
+    sayFailed(*m_player, *m_source, "");
+    if (m_comparePlayer)
+        sayFailed(*m_comparePlayer, *m_compareSource, "--compare: ");
+    std::string failure;
+    if (const auto& withheld = m_session.output().withheld(); !withheld.empty())
+        failure = fmt::format("{} not written ({} did not load, above): {}; --resume renders {} "
+                              "again",
+                              counted(withheld.size(), "batch frame", "batch frames"),
+                              withheld.size() == 1 ? "its sequence frame" : "their sequence frames",
+                              boundedList(withheld), withheld.size() == 1 ? "it" : "them");
+    else if (m_player->stats().shown == 0 && !m_player->failedFrames().empty())
+        failure = fmt::format("no sequence frame was rendered: every frame shown was skipped "
+                              "({}); the output holds no frame of {}",
+                              names(*m_source, m_player->failedFrames()), m_source->description());
+    if (failure.empty())
+        return code;
+    if (code != ExitOk) {
+        log::error("{}", failure); // the run has failed (or was stopped) already
+        return code;
+    }
+    return exitWith(ExitInput, failure);
 }
 
 void SequenceRun::report(Report& r) const

@@ -26,6 +26,9 @@ class Session;
 
 /// The playback keys, for --help and the help panel.
 const char* sequenceKeysHelp();
+/// What a headless run of a sequence renders without --frames (SequenceRun::headlessFrames),
+/// for --frames' help.
+const char* headlessFramesHelp();
 
 class SequenceRun {
 public:
@@ -49,6 +52,13 @@ public:
     /// clock, brings its frame to the screen (or counts it late), logs skipped frames. Until a
     /// first frame has loaded (it failed, say), an empty scene is shown.
     void update();
+
+    /// After Session::finish(), whose exit code is `code`: says which sequence frames were
+    /// skipped (how many, the first names) and fails the run (exit 1, "error: ...") when no
+    /// sequence frame reached the screen, or when batch frames were left unwritten because
+    /// their sequence frame was skipped (named; --resume renders them again). A `code` that
+    /// already says the run failed or was stopped stays. Returns the exit code.
+    int finish(int code) const;
 
     /// How many frames a headless run renders (the sequence once, or --frames).
     int headlessFrames() const { return m_headlessFrames; }

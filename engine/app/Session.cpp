@@ -41,8 +41,8 @@ std::unique_ptr<Session> Session::open(const AppInfo& app, const SessionSettings
 std::optional<OpenFailure> Session::setUp()
 {
     const SessionSettings& s = m_settings;
-    auto input = [](std::string message) {
-        return OpenFailure{ExitInput, std::move(message)};
+    auto input = [this](std::string message) { // cut short by a stop: 128 + the signal
+        return OpenFailure{setUpExit(m_app.stop, ExitInput), std::move(message)};
     };
     // Usage errors first: nothing has happened yet.
     if (auto valid = validate(s); !valid)
@@ -80,8 +80,8 @@ std::optional<OpenFailure> Session::setUp()
     m_profiler = std::make_unique<profile::Profiler>(profilerOptions);
     const int width = m_headless ? s.size.width : m_up.context->framebufferWidth();
     const int height = m_headless ? s.size.height : m_up.context->framebufferHeight();
-    auto output =
-        FrameOutput::open(s, m_frames, writeFrames, width, height, ringDepth, m_profiler.get());
+    auto output = FrameOutput::open(s, m_frames, writeFrames, width, height, ringDepth,
+                                    m_profiler.get(), m_app.stop);
     if (!output)
         return input(output.error());
     m_output = std::move(output.value());
@@ -191,8 +191,8 @@ void Session::setFrameLimit(int frames)
 {
     m_frames = frames;
     if (m_progress)
-        m_progress = std::make_unique<Progress>(m_app.name, frames > 0 ? frames : 0,
-                                                       !m_settings.quiet);
+        m_progress =
+            std::make_unique<Progress>(m_app.name, frames > 0 ? frames : 0, !m_settings.quiet);
 }
 
 bool Session::outputFailed()
@@ -210,6 +210,9 @@ bool Session::nextFrame()
             log::warning("{}: stopping after {}; finishing the output", strsignal(signal),
                          counted(m_rendered, "frame", "frames"));
         }
+    // A frame another run has committed since this one planned it (--resume) is not rendered.
+    while (m_frames > 0 && m_index < m_frames && m_output->isPresent(m_index))
+        ++m_index;
     if (m_quit || m_interrupted != 0 || (m_frames > 0 && m_index >= m_frames) || outputFailed())
         return false;
     m_profiler->beginFrame();
@@ -274,7 +277,7 @@ void Session::renderFrame()
     ++m_index;
     ++m_rendered;
     if (m_progress)
-        m_progress->update(m_output->writesFrames() ? m_output->written()
+        m_progress->update(m_output->writesFrames() ? m_output->settled()
                                                     : static_cast<std::uint64_t>(m_rendered));
 }
 
@@ -305,7 +308,7 @@ int Session::finish()
     m_profiler->flush();
     collect();
     if (m_progress)
-        m_progress->finish(m_output->writesFrames() ? m_output->written()
+        m_progress->finish(m_output->writesFrames() ? m_output->settled()
                                                     : static_cast<std::uint64_t>(m_rendered));
     if (code == ExitOk)
         m_output->logWritten();

@@ -134,6 +134,8 @@ public:
     /// What frames draw now (the app's scene, or the one load() made).
     const render::GpuScene* shownScene() const { return m_shown; }
     const FrameOutput& output() const { return *m_output; }
+    /// Frame output, for an app that withholds a frame (FrameOutput::withhold()).
+    FrameOutput& output() { return *m_output; }
     frame::Channel channel() const { return m_channel; }
     const render::GeometryOptions& geometry() const { return m_geometry; }
     /// The files load() read.
@@ -141,6 +143,9 @@ public:
     bool isHeadless() const { return m_headless; }
     /// Frames rendered so far.
     int framesRendered() const { return m_rendered; }
+    /// The index of the frame begun (its name in the output, the batch job it is): frames
+    /// rendered plus those skipped because another run had written them (--resume).
+    int frameIndex() const { return m_index; }
     /// The signal (or other reason) that stopped the loop, or 0.
     int interruptedBy() const { return m_interrupted; }
 

@@ -3,6 +3,9 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cstring>
+
+#include <fmt/format.h>
 
 #include "engine/core/Error.h"
 
@@ -69,6 +72,11 @@ StopToken StopSignals::token() const
 int StopSignals::signal() const
 {
     return m_saved->signal.load();
+}
+
+std::string stoppedWhile(int signal, std::string_view doing)
+{
+    return fmt::format("{}: stopped during set-up, while {}", strsignal(signal), doing);
 }
 
 } // namespace tandem

@@ -6,8 +6,11 @@
 // next. Tokens may be polled from any thread when their function may.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 
 namespace tandem {
 
@@ -25,6 +28,14 @@ public:
 private:
     std::function<int()> m_poll;
 };
+
+/// How often a long loop of cheap steps (names checked, files listed) polls its token: every
+/// this many steps, so a stop ends it within microseconds and the poll costs nothing.
+inline constexpr std::size_t StopPollSteps = 1024;
+
+/// What a step of set-up cut short by `signal` says, as the failure it returns:
+/// "Interrupt: stopped during set-up, while DOING".
+std::string stoppedWhile(int signal, std::string_view doing);
 
 /// For an app's entry point: while it lives, SIGINT and SIGTERM ask its tokens to stop (the
 /// app finishes what it writes and exits 128 + the signal), and a second stop signal of either

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/File.h"
+#include "engine/core/Plural.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/PlyReader.h"
 #include "engine/render/PointSplat.h"
@@ -106,14 +107,6 @@ FrameKind frameKind(const fs::path& file)
     return FrameKind::Other;
 }
 
-/// The first five of `names`, comma separated, then "…" when there are more.
-std::string listNames(const std::vector<std::string>& names)
-{
-    const std::size_t shown = std::min<std::size_t>(names.size(), 5);
-    return fmt::format("{}{}", fmt::join(names.begin(), names.begin() + shown, ", "),
-                       names.size() > shown ? ", …" : "");
-}
-
 /// "300 PLY files", "1 OBJ file", "3 PLY and 2 OBJ files".
 std::string fileKinds(const std::vector<SequenceFrame>& frames)
 {
@@ -144,13 +137,17 @@ std::unique_ptr<Source> makeSource(std::vector<SequenceFrame> frames, double fps
 /// copied drives); so are names that are no regular file (a FIFO or a link to /dev/zero named
 /// like a frame would block a loader or fill its memory), with one warning naming them.
 template <class Keep> Result<std::vector<SequenceFrame>>
-listFrames(const fs::path& folder, const std::string& shown, Keep keep)
+listFrames(const fs::path& folder, const std::string& shown, const StopToken& stop, Keep keep)
 {
     std::vector<std::string> names, refused;
     std::error_code ec;
     fs::directory_iterator it(folder.empty() ? fs::path(".") : folder, ec);
     const fs::directory_iterator end;
-    for (; !ec && it != end; it.increment(ec)) {
+    for (std::size_t count = 0; !ec && it != end; it.increment(ec), ++count) {
+        if (count % StopPollSteps == 0)
+            if (const int signal = stop.stopRequested(); signal != 0)
+                return fail(stoppedWhile(
+                    signal, fmt::format("listing {} ({} names so far)", shown, count)));
         const std::string name = it->path().filename().string();
         if (name.starts_with('.') || frameKind(name) == FrameKind::Other || !keep(name))
             continue;
@@ -175,7 +172,7 @@ listFrames(const fs::path& folder, const std::string& shown, Keep keep)
         result.addWarning(fmt::format("{}: skipped {} {} not {}: {}", shown, refused.size(),
                                       refused.size() == 1 ? "name that is" : "names that are",
                                       refused.size() == 1 ? "a regular file" : "regular files",
-                                      listNames(refused)));
+                                      boundedList(refused)));
     }
     return result;
 }
@@ -197,9 +194,10 @@ Result<std::unique_ptr<Source>> withWarnings(std::unique_ptr<Source> source, con
     return result;
 }
 
-Result<std::unique_ptr<Source>> openFolder(const std::string& spec, double fps)
+Result<std::unique_ptr<Source>> openFolder(const std::string& spec, const SequenceOptions& options,
+                                           const StopToken& stop)
 {
-    auto frames = listFrames(spec, spec, [](const std::string&) { return true; });
+    auto frames = listFrames(spec, spec, stop, [](const std::string&) { return true; });
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
@@ -207,10 +205,11 @@ Result<std::unique_ptr<Source>> openFolder(const std::string& spec, double fps)
                                 skippedNote(frames)));
     const std::string shown = spec.ends_with('/') ? spec : spec + "/";
     const std::string what = fmt::format("folder {} ({}", shown, fileKinds(frames.value()));
-    return withWarnings(makeSource(std::move(frames.value()), fps, what), frames);
+    return withWarnings(makeSource(std::move(frames.value()), options.fps, what), frames);
 }
 
-Result<std::unique_ptr<Source>> openGlob(const std::string& spec, double fps)
+Result<std::unique_ptr<Source>> openGlob(const std::string& spec, const SequenceOptions& options,
+                                         const StopToken& stop)
 {
     const fs::path path(spec);
     const fs::path folder = path.parent_path();
@@ -218,7 +217,7 @@ Result<std::unique_ptr<Source>> openGlob(const std::string& spec, double fps)
     std::error_code ec;
     if (!folder.empty() && !fs::is_directory(folder, ec))
         return fail(fmt::format("{}: no such folder {}", spec, folder.string()));
-    auto frames = listFrames(folder, spec, [&](const std::string& name) {
+    auto frames = listFrames(folder, spec, stop, [&](const std::string& name) {
         return fnmatch(pattern.c_str(), name.c_str(), FNM_PERIOD) == 0;
     });
     if (!frames)
@@ -227,7 +226,7 @@ Result<std::unique_ptr<Source>> openGlob(const std::string& spec, double fps)
         return fail(fmt::format("{}: no .ply or .obj file matches the pattern{}", spec,
                                 skippedNote(frames)));
     const std::string what = fmt::format("pattern {} ({}", spec, fileKinds(frames.value()));
-    return withWarnings(makeSource(std::move(frames.value()), fps, what), frames);
+    return withWarnings(makeSource(std::move(frames.value()), options.fps, what), frames);
 }
 
 /// A file name with one printf integer conversion: what comes before and after it, and its
@@ -266,7 +265,8 @@ std::vector<std::tuple<std::size_t, std::size_t, int>> printfConversions(const s
     return found;
 }
 
-Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
+Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, const SequenceOptions& options,
+                                           const StopToken& stop)
 {
     const fs::path path(spec);
     const fs::path folder = path.parent_path();
@@ -297,7 +297,7 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
         return pattern.name(index) == name ? index : -1; // frame_01.ply is not what %d names
     };
     auto listed =
-        listFrames(folder, spec, [&](const std::string& name) { return indexOf(name) >= 0; });
+        listFrames(folder, spec, stop, [&](const std::string& name) { return indexOf(name) >= 0; });
     if (!listed)
         return fail(listed.error());
     std::map<long long, std::string> present; // regular files only (listFrames checks)
@@ -326,8 +326,8 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, double fps)
     }
     std::string what = fmt::format("pattern {} (frames {} to {}", spec, first, last);
     if (!gaps.empty())
-        what += fmt::format(", {} missing and skipped: {}", gaps.size(), listNames(gaps));
-    return withWarnings(makeSource(std::move(frames), fps, what), listed);
+        what += fmt::format(", {} missing and skipped: {}", gaps.size(), boundedList(gaps));
+    return withWarnings(makeSource(std::move(frames), options.fps, what), listed);
 }
 
 /// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: …" without the
@@ -393,7 +393,7 @@ std::string shortJson(const nlohmann::json& value)
 }
 
 Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
-                                             const SequenceOptions& options)
+                                             const SequenceOptions& options, const StopToken& stop)
 {
     auto text = readTextFile(spec);
     if (!text)
@@ -473,6 +473,11 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
             refused.push_back(fmt::format("{} ({})", file.written, fileTypeName(type)));
     };
     for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i % StopPollSteps == 0) // a file's status each: slow on a network drive
+            if (const int signal = stop.stopRequested(); signal != 0)
+                return fail(stoppedWhile(signal, fmt::format("checking the {} files that {} "
+                                                             "names ({} checked)",
+                                                             list.size(), spec, i)));
         const auto& entry = list[i];
         const std::string where = fmt::format("frames[{}]", i);
         std::optional<Named> file, texture;
@@ -543,8 +548,8 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
 
 } // namespace
 
-Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
-                                                 const SequenceOptions& options)
+Result<std::unique_ptr<Source>>
+openFileSequence(const std::string& spec, const SequenceOptions& options, const StopToken& stop)
 {
     if (!isFrameRate(options.fps))
         return fail(fmt::format("{}: frame rate {:g} is out of range ({:g} to {:g} fps)", spec,
@@ -553,12 +558,12 @@ Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
         return fail("an empty name is no file or folder");
     std::error_code ec;
     if (fs::is_directory(spec, ec))
-        return openFolder(spec, options.fps);
+        return openFolder(spec, options, stop);
     const std::string fileName = fs::path(spec).filename().string();
     if (fileName.find_first_of("*?") != std::string::npos)
-        return openGlob(spec, options.fps);
+        return openGlob(spec, options, stop);
     if (!printfConversions(fileName).empty())
-        return openPrintf(spec, options.fps);
+        return openPrintf(spec, options, stop);
     const fs::file_type type = fs::status(spec, ec).type();
     if (type == fs::file_type::not_found)
         return fail(fmt::format("{}: no such file or folder", spec));
@@ -567,7 +572,7 @@ Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
             fmt::format("{}: is {}, not a file or folder of frames", spec, fileTypeName(type)));
     const fs::path path(spec);
     if (lowercase(path.extension().string()) == ".json")
-        return openManifest(spec, options);
+        return openManifest(spec, options, stop);
     if (frameKind(path) != FrameKind::Other) {
         std::vector<SequenceFrame> frames{{path, std::nullopt}};
         return makeSource(std::move(frames), options.fps, fmt::format("file {} (1 frame", spec));

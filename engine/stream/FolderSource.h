@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/core/Result.h"
+#include "engine/core/StopToken.h"
 #include "engine/stream/Source.h"
 
 namespace tandem::stream {
@@ -78,8 +79,11 @@ private:
 /// either must be a frame rate (isFrameRate()).
 /// Fails with one message naming the spec and the problem: it does not exist, no frames, a
 /// malformed manifest, or (manifests) every file it names that is missing or no regular file,
-/// in one list. Only checks that files exist; their contents are read by load().
+/// in one list; or `stop` asked while the frames were listed and checked (a folder of a
+/// million files takes a while), saying so (stoppedWhile()). Only checks that files exist;
+/// their contents are read by load().
 Result<std::unique_ptr<Source>> openFileSequence(const std::string& spec,
-                                                 const SequenceOptions& options);
+                                                 const SequenceOptions& options,
+                                                 const StopToken& stop = {});
 
 } // namespace tandem::stream

@@ -7,7 +7,8 @@
 
 namespace tandem::stream {
 
-Result<std::unique_ptr<Source>> openSource(const std::string& spec, const SequenceOptions& options)
+Result<std::unique_ptr<Source>> openSource(const std::string& spec, const SequenceOptions& options,
+                                           const StopToken& stop)
 {
     if (isSampleSpec(spec)) {
         auto settings = parseSample(spec);
@@ -20,7 +21,7 @@ Result<std::unique_ptr<Source>> openSource(const std::string& spec, const Sequen
     std::error_code error;
     if (std::filesystem::is_regular_file(spec, error) && isPackFile(spec))
         return openPack(spec);
-    return openFileSequence(spec, options);
+    return openFileSequence(spec, options, stop);
 }
 
 } // namespace tandem::stream

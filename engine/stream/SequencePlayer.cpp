@@ -177,7 +177,7 @@ SequencePlayer::~SequencePlayer()
             m_streamer->release(compact.ticket);
 }
 
-Result<bool> SequencePlayer::preload(bool quiet)
+Result<bool> SequencePlayer::preload(bool quiet, const StopToken& stop)
 {
     const int count = m_source.frameCount();
     const StreamStats before = m_streamer->stats();
@@ -192,14 +192,37 @@ Result<bool> SequencePlayer::preload(bool quiet)
     for (int i = 0; i < count; ++i)
         all[static_cast<std::size_t>(i)] = i;
     m_streamer->want(all);
+    // Frames that did not fit beside the others (a streamer made for a preload keeps every
+    // loaded frame): what they asked for is what the budget lacks, at least.
+    std::vector<int> refused;
+    std::size_t lacking = 0;
     for (int i = 0; i < count; ++i) {
+        if (const int signal = stop.stopRequested(); signal != 0) {
+            if (!quiet)
+                std::fprintf(stderr, "\n");
+            return fail(stoppedWhile(signal, fmt::format("preloading {} ({} of {} frames loaded)",
+                                                         m_source.description(), i, count)));
+        }
         const Ticket ticket = m_streamer->wait(i);
+        if (ticket.overBudget > 0) {
+            refused.push_back(i);
+            lacking += ticket.overBudget;
+        }
         m_streamer->release(ticket);
         if (!quiet && (i % 16 == 15 || i + 1 == count))
             std::fprintf(stderr, "\rpreloading: %d/%d frames", i + 1, count);
     }
     if (!quiet)
         std::fprintf(stderr, "\n");
+    if (!refused.empty()) {
+        const StreamStats after = m_streamer->stats();
+        return fail(fmt::format(
+            "--preload: {} does not fit in the staging budget (--cache-mb {:.0f}): {} of its {} "
+            "frames loaded, {} did not ({}{}); raise --cache-mb to at least {:.0f}",
+            m_source.description(), after.budgetBytes / 1048576.0, count - refused.size(), count,
+            refused.size(), m_source.frameName(refused.front()), refused.size() > 1 ? ", …" : "",
+            std::ceil((after.allocatedBytes + lacking) / 1048576.0) + 1));
+    }
     m_streamer->resetAccessCounters();
     return true;
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/core/EnumTable.h"
+#include "engine/core/StopToken.h"
 #include "engine/interop/Pass.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/PointPass.h"
@@ -73,9 +74,12 @@ public:
     void update(const Playback& playback, bool waitForFrame);
 
     /// Loads every frame into staging memory now (blocking, with a progress line unless
-    /// `quiet`), so playback reads nothing from the source. Fails when the budget cannot hold
-    /// the whole sequence, saying how much it needs.
-    Result<bool> preload(bool quiet);
+    /// `quiet`), so playback reads nothing from the source. Expects the player made with
+    /// StreamSettings::preload (a slot per frame, no loaded frame evicted). Fails when the
+    /// budget cannot hold the whole sequence, saying how much it needs; a broken frame is no
+    /// failure (it is skipped, named, when it plays). Between frames it polls `stop`: when it
+    /// asks, it fails saying so (stoppedWhile()).
+    Result<bool> preload(bool quiet, const StopToken& stop = {});
 
     /// The scene to draw: the front buffers. Null until the first frame arrives.
     const render::GpuScene* scene() const;
@@ -93,6 +97,8 @@ public:
     UploadPath uploadPath() const { return m_path; }
     PlayerStats stats() const { return m_stats; }
     StreamStats streamStats() const { return m_streamer->stats(); }
+    /// The sequence frames that failed to load (skipped), in the order they failed.
+    const std::vector<int>& failedFrames() const { return m_failed; }
     /// Warnings since the last call (a frame skipped, naming it and why; a frame's load
     /// warnings, once a frame): the app shows them in the overlay (they are logged already).
     std::vector<std::string> takeWarnings();

@@ -72,8 +72,10 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
         // All slots get their memory now, before playback: page-locking is slow (on an H200
         // host, lazily pinned slots cost the first second of a 1 M-point sequence a third of
         // its frame rate), and the budget is what the user gave. At most the whole sequence.
+        // A preload holds every frame at once: as many slots as the budget has room for.
         const std::size_t frames = static_cast<std::size_t>(std::max(source.frameCount(), 2));
-        const int count = static_cast<int>(std::min<std::size_t>({budget / block, 256, frames}));
+        const std::size_t most = settings.preload ? frames : 256;
+        const int count = static_cast<int>(std::min<std::size_t>({budget / block, most, frames}));
         m_slots.resize(static_cast<std::size_t>(count));
         for (Slot& slot : m_slots) {
             slot.memory = static_cast<std::uint8_t*>(m_memory.allocate(block));
@@ -86,8 +88,10 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
             m_stats.allocatedBytes += block;
         }
     } else {
-        // Frame sizes are found as frames load: slots grow within the budget.
-        m_slots.resize(8);
+        // Frame sizes are found as frames load: slots grow within the budget. A preload needs
+        // one per frame, or loading the later frames would evict the first ones again.
+        m_slots.resize(settings.preload ? static_cast<std::size_t>(std::max(source.frameCount(), 1))
+                                        : 8);
     }
     m_stats.slots = static_cast<int>(m_slots.size());
     m_priority.assign(static_cast<std::size_t>(std::max(source.frameCount(), 0)), -1);
@@ -197,11 +201,23 @@ std::span<std::uint8_t> Streamer::grow(int s, std::size_t bytes, std::unique_loc
     if (slot.capacity >= bytes)
         return {slot.memory, bytes};
     const std::size_t rounded = (bytes + PageBytes - 1) / PageBytes * PageBytes;
-    if (rounded > m_stats.budgetBytes)
+    if (rounded > m_stats.budgetBytes) {
+        slot.overBudget = bytes;
         return {}; // never fits
+    }
     const auto over = [&] {
         return m_stats.allocatedBytes - slot.capacity + rounded > m_stats.budgetBytes;
     };
+    if (m_settings.preload) {
+        // Every frame keeps its place: only memory no frame holds is given back, and nothing
+        // frees up by waiting (the other frames stay loaded).
+        evictFor(s, over);
+        if (over()) {
+            slot.overBudget = bytes;
+            return {};
+        }
+        return allocate(slot, rounded, bytes);
+    }
     // The room may be held by another load, a frame the render thread holds, or one wanted
     // sooner: it frees as playback moves on. Wait for that (this slot's own memory given back
     // meanwhile, so two waiting loaders never wait for each other), up to a bound: a caller
@@ -217,8 +233,15 @@ std::span<std::uint8_t> Streamer::grow(int s, std::size_t bytes, std::unique_loc
         slot.capacity = 0;
         m_ready.wait_until(lock, deadline);
     }
-    if (over())
+    if (over()) {
+        slot.overBudget = bytes;
         return {};
+    }
+    return allocate(slot, rounded, bytes);
+}
+
+std::span<std::uint8_t> Streamer::allocate(Slot& slot, std::size_t rounded, std::size_t bytes)
+{
     m_memory.release(slot.memory);
     m_stats.allocatedBytes -= slot.capacity;
     slot.memory = static_cast<std::uint8_t*>(m_memory.allocate(rounded));
@@ -234,7 +257,8 @@ template <class Over> void Streamer::evictFor(int s, const Over& over)
     // Room from idle slots first, then from loaded frames not wanted, then from those wanted
     // after this one (they load again when their turn comes).
     const int mine = priorityOf(m_slots[static_cast<std::size_t>(s)].index);
-    for (int pass = 0; pass < 3 && over(); ++pass) {
+    const int passes = m_settings.preload ? 1 : 3; // a preload evicts no loaded frame
+    for (int pass = 0; pass < passes && over(); ++pass) {
         for (std::size_t other = 0; other < m_slots.size() && over(); ++other) {
             Slot& idle = m_slots[other];
             if (static_cast<int>(other) == s || !idle.memory)
@@ -286,6 +310,7 @@ void Streamer::loaderMain(int thread)
         slot.index = index;
         slot.error.clear();
         slot.warnings.clear();
+        slot.overBudget = 0;
         slot.block = {};
         lock.unlock();
 
@@ -305,6 +330,7 @@ void Streamer::loaderMain(int thread)
         if (loaded) {
             slot.block = loaded.value();
             slot.warnings = loaded.warnings();
+            slot.overBudget = 0; // the loader may have asked for more first, then fitted
             ++m_stats.loaded;
             m_stats.bytesLoaded += slot.block.size();
         } else {
@@ -335,7 +361,7 @@ std::optional<Ticket> Streamer::take(int index)
         ++m_stats.hits;
     Slot& slot = m_slots[static_cast<std::size_t>(s)];
     slot.state = State::Taken;
-    return Ticket{index, s, slot.block, slot.error, slot.warnings};
+    return Ticket{index, s, slot.block, slot.error, slot.warnings, slot.overBudget};
 }
 
 Ticket Streamer::wait(int index)
@@ -364,7 +390,7 @@ Ticket Streamer::wait(int index)
         return Ticket{index, -1, {}, "the streamer stopped", {}};
     Slot& slot = m_slots[static_cast<std::size_t>(s)];
     slot.state = State::Taken;
-    return Ticket{index, s, slot.block, slot.error, slot.warnings};
+    return Ticket{index, s, slot.block, slot.error, slot.warnings, slot.overBudget};
 }
 
 void Streamer::release(const Ticket& ticket)

@@ -50,6 +50,10 @@ struct StreamSettings {
     bool pinned = true;    ///< page-locked staging (CUDA builds)
     /// GPU memory the player's two buffer sets may take (--gpu-memory-mb); 0: what is free.
     std::size_t gpuBudgetBytes = 0;
+    /// The whole sequence is loaded before playing (--preload, SequencePlayer::preload()): a
+    /// slot for every frame, and a loaded frame is never evicted for another, so a frame that
+    /// does not fit beside the others fails at once (Ticket::overBudget) instead.
+    bool preload = false;
 };
 
 /// A frame handed to the render thread: its block in a staging slot, or why it failed.
@@ -59,6 +63,9 @@ struct Ticket {
     std::span<const std::uint8_t> block; ///< empty when failed
     std::string error;                   ///< set when the frame could not be loaded
     std::vector<std::string> warnings;   ///< the source's, about this frame (it loaded)
+    /// It failed for want of staging memory (the budget), not because it is broken: the bytes
+    /// it asked for.
+    std::size_t overBudget = 0;
     bool isOk() const { return error.empty(); }
 };
 
@@ -84,10 +91,11 @@ class Streamer {
 public:
     /// Starts loader threads over `source` (which must outlive the streamer). When the source
     /// knows its largest frame and two of it fit the budget, there are budget / largest block
-    /// slots (at most the sequence's frames), allocated now; else 8 that get their memory as
-    /// frames load, growing within the budget, and a frame that does not fit fails alone
-    /// (skipped by the player, named). `tracks` (a profiler's; may be null): loader threads
-    /// report "load" spans on their own tracks.
+    /// slots (at most the sequence's frames, and 256 unless settings.preload), allocated now;
+    /// else 8 (settings.preload: one a frame) that get their memory as frames load, growing
+    /// within the budget, and a frame that does not fit fails alone (skipped by the player,
+    /// named). `tracks` (a profiler's; may be null): loader threads report "load" spans on
+    /// their own tracks.
     Streamer(const Source& source, const StreamSettings& settings,
              profile::ThreadTracks* tracks = nullptr);
     /// Stops and joins the loaders, frees the staging memory. Expects every ticket released.
@@ -124,7 +132,8 @@ private:
         std::span<const std::uint8_t> block;
         std::string error;
         std::vector<std::string> warnings;
-        std::uint64_t readyAt = 0; ///< order of arrival, for eviction
+        std::size_t overBudget = 0; ///< bytes a load asked for that the budget refused
+        std::uint64_t readyAt = 0;  ///< order of arrival, for eviction
     };
 
     void loaderMain(int thread);
@@ -137,6 +146,9 @@ private:
     /// Under `lock`: memory for `bytes` in `slot`, freeing others' within the budget, waiting
     /// (up to 2 s) while other frames hold the room; empty when it cannot fit.
     std::span<std::uint8_t> grow(int slot, std::size_t bytes, std::unique_lock<std::mutex>& lock);
+    /// Under the lock: `slot`'s memory replaced by `rounded` bytes (within the budget); the
+    /// first `bytes` of it, empty when the system refuses.
+    std::span<std::uint8_t> allocate(Slot& slot, std::size_t rounded, std::size_t bytes);
     /// Under the lock: frees other slots' memory while `over()` says the budget needs it.
     template <class Over> void evictFor(int slot, const Over& over);
 

@@ -1,6 +1,9 @@
 // app: batch plans (app/Batch.h) as main has them: ranges parsed and clamped to the sequence,
 // file names by sequence frame and camera path, several paths, resume skipping written frames,
 // the plan merge.py reads; and prepareBatch()'s usage errors over the typed settings.
+#include <csignal>
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 #include "engine/app/Batch.h"
@@ -98,6 +101,31 @@ TEST(BatchPlan, ThePlanListsEveryExpectedFile)
     EXPECT_EQ(json["camera_paths"][0]["name"], "orbit");
     EXPECT_EQ(json["camera_paths"][0]["files"],
               nlohmann::json({"frame_orbit_000000.png", "frame_orbit_000001.png"}));
+}
+
+TEST(BatchPlan, AStopAskedForEndsThePlanningSayingSo)
+{
+    // A billion frames would take minutes and gigabytes to plan: a signal ends it early.
+    test::TempDir dir;
+    BatchOptions options;
+    options.frameRange = "0:";
+    int polls = 0;
+    const StopToken stop([&polls] { return ++polls > 3 ? SIGTERM : 0; });
+    auto plan = BatchPlan::make(options, 1'000'000'000, dir.path(), ".png", stop);
+    ASSERT_FALSE(plan);
+    EXPECT_EQ(plan.error(), std::string(strsignal(SIGTERM)) +
+                                ": stopped during set-up, while planning the batch render of "
+                                "1000000000 frames (3072 planned)");
+    EXPECT_EQ(polls, 4) << "polled every 1024 frames";
+    SessionSettings s;
+    s.headless = true;
+    s.outDir = dir.path();
+    bool usage = true;
+    polls = 0;
+    auto prepared = prepareBatch(options, s, 1'000'000'000, 30.0, "sample", usage, stop);
+    ASSERT_FALSE(prepared);
+    EXPECT_FALSE(usage) << "a stop is no usage error";
+    EXPECT_NE(prepared.error().find("stopped during set-up"), std::string::npos);
 }
 
 TEST(BatchPlan, PrepareRefusesWhatABatchCannotDo)

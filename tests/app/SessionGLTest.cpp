@@ -12,6 +12,7 @@
 
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
+#include "engine/core/Version.h"
 #include "engine/frame/Frame.h"
 #include "engine/platform/Context.h"
 #include "engine/stream/SampleSource.h"
@@ -125,6 +126,9 @@ TEST(SessionGL, ASequenceRunDestroyedFirstLeavesNothingBehind)
     const nlohmann::json report = nlohmann::json::parse(std::ifstream(dir.path() / "report.json"));
     EXPECT_FALSE(report.contains("streaming")) << "its report section went with it";
     EXPECT_EQ(report["frames"], 3);
+    // Which build wrote it (what --version says).
+    EXPECT_EQ(report["version"], std::string(version()));
+    EXPECT_EQ(report["commit"], std::string(commit()));
 }
 
 TEST(SessionGL, AnotherContextsGlErrorDoesNotFailThisRun)

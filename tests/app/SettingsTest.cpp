@@ -82,15 +82,22 @@ TEST(Settings, DefaultsAreTheDocumentedOnes)
 
 /// Every name of `table` given to `option` parses into its value (read back by `get`); a name
 /// not in the table is refused with "OPTION: 'bogus' is not <the table's list>".
+/// `with`: the options it needs beside it.
 template <class E, std::size_t N, class Get>
-void expectEveryName(const std::string& option, const EnumTable<E, N>& table, Get get)
+void expectEveryName(const std::string& option, const EnumTable<E, N>& table, Get get,
+                     const std::vector<std::string>& with = {})
 {
+    const auto args = [&](const std::string& value) {
+        std::vector<std::string> all{option, value};
+        all.insert(all.end(), with.begin(), with.end());
+        return all;
+    };
     for (const auto& entry : table.entries()) {
-        const Parsed p = parse({option, std::string(entry.name)});
+        const Parsed p = parse(args(std::string(entry.name)));
         ASSERT_EQ(p.error, "") << option << " " << entry.name;
         EXPECT_EQ(get(p), entry.value) << option << " " << entry.name;
     }
-    const Parsed bad = parse({option, "bogus"});
+    const Parsed bad = parse(args("bogus"));
     EXPECT_EQ(bad.error, option + ": 'bogus' is not " + table.list());
 }
 
@@ -109,7 +116,8 @@ TEST(Settings, EveryEnumeratedOptionTakesItsTablesNamesAndNothingElse)
     expectEveryName("--loop", stream::LoopModes, [](const Parsed& p) { return *p.sequence.loop; });
     expectEveryName("--upload", UploadChoices, [](const Parsed& p) { return p.sequence.upload; });
     expectEveryName("--compare-mode", render::CompareModes,
-                    [](const Parsed& p) { return p.sequence.compareMode; });
+                    [](const Parsed& p) { return p.sequence.compareMode; },
+                    {"--compare", "sample"});
     // The messages the command-line tests check (tests/CMakeLists.txt cli.viewer.*).
     EXPECT_EQ(parse({"--loop", "sideways"}).error,
               "--loop: 'sideways' is not loop, ping-pong or once");
@@ -129,6 +137,35 @@ TEST(Settings, HelpListsEachChoiceFromItsTable)
     EXPECT_NE(help.find("{png|png16|pam|none}"), std::string::npos) << help;
     EXPECT_NE(help.find(std::string(stream::LoopModes.describe())), std::string::npos);
     EXPECT_NE(help.find(std::string(frame::Channels.describe())), std::string::npos);
+}
+
+TEST(Settings, CompareModeAndDividerNeedASecondSequence)
+{
+    // Without --compare they change nothing: a usage error, not ignored.
+    EXPECT_EQ(parse({"--compare-mode", "side"}).error, "--compare-mode requires --compare");
+    EXPECT_EQ(parse({"--divider", "0.3"}).error, "--divider requires --compare");
+    const Parsed p = parse({"--compare", "sample", "--compare-mode", "side", "--divider", "0.3"});
+    ASSERT_EQ(p.error, "");
+    EXPECT_EQ(p.sequence.compareMode, render::CompareMode::SideBySide);
+    EXPECT_EQ(p.sequence.divider, 0.3f);
+}
+
+TEST(Settings, FramesHelpSaysWhatEachAppRendersHeadless)
+{
+    // tandem-raster renders 1 frame headless; tandem-viewer the sequence (its own truth).
+    const auto help = [](const std::string& headlessFrames) {
+        SessionSettings session;
+        CLI::App cli{"test"};
+        if (headlessFrames.empty())
+            addCommonOptions(cli, session);
+        else
+            addCommonOptions(cli, session, headlessFrames);
+        return cli.get_option("--frames")->get_description();
+    };
+    EXPECT_EQ(help(""), "frames to render, then exit (default: headless 1; in a window until it "
+                        "is closed)");
+    EXPECT_EQ(help("the sequence once"), "frames to render, then exit (default: headless the "
+                                         "sequence once; in a window until it is closed)");
 }
 
 TEST(Settings, SizeIsWidthByHeightWithinBounds)

@@ -134,7 +134,7 @@ wait $a; code_a=$?; wait $b; code_b=$?
 [ "$(ls twice | grep -c '\.png$')" = 60 ] || wrong "two --resume runs: $(ls twice | wc -l) files, not 60"
 for f in twice/*.png; do cmp -s "$f" "long_whole/$(basename "$f")" || wrong "$f differs from the whole render"; done
 [ "$(find twice -name '*.partial' | wc -l)" = 0 ] || wrong "two --resume runs left a temporary"
-grep -h "more were written meanwhile by another run" twice_a.log twice_b.log ||
+grep -h "already present, written meanwhile by another run" twice_a.log twice_b.log ||
     echo "note: the two runs did not meet on a frame"
 
 echo "== --resume without --frame-range resumes the whole sequence"

@@ -138,14 +138,14 @@ if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
 
     echo "== SIGINT before the first frame of --video: 130, nothing written"
     # --preload holds the first frame back until the whole sequence is loaded; the signal comes
-    # once the session is set up (its handlers installed), while it loads.
+    # once the session is set up (its handlers installed), while it loads, and ends the preload.
     "$viewer" --headless "sample:points=100000,frames=150" --preload --cache-mb 2048 --size 64x48 \
         --video early.mp4 >early.log 2>&1 &
     pid=$!
     for _ in $(seq 600); do grep -q "streaming: " early.log && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
     kill -INT $pid; wait $pid; code=$?
     [ $code = 130 ] || wrong "SIGINT before the first frame: exit $code, expected 130: $(tail -3 early.log)"
-    has early.log "interrupted: no frames were written"
+    has early.log "Interrupt: stopped during set-up, while preloading built-in sample"
     grep -q "^error:" early.log && wrong "SIGINT before the first frame: an error: $(grep ^error: early.log)"
     [ -e early.mp4 ] && wrong "SIGINT before the first frame: early.mp4 was written"
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -368,6 +369,32 @@ TEST(FolderSource, BadFrameRateOption)
     expectFailure(open(dir.path(), {NAN, true}), "out of range");
     EXPECT_TRUE(open(dir.path(), {0.1, true}));
     EXPECT_TRUE(open(dir.path(), {1000.0, true}));
+}
+
+TEST(FolderSource, AStopAskedForEndsTheListingSayingSo)
+{
+    // A folder of a million files takes a while to list: a signal must end it, not wait for it.
+    test::TempDir dir;
+    for (int i = 0; i < 3; ++i)
+        dir.write(fmt::format("f_{}.ply", i), plyCloud(1));
+    dir.write("list.json", R"({"frames": ["f_0.ply", "f_1.ply"]})");
+    int polls = 0;
+    const StopToken stop([&polls] { return ++polls > 0 ? SIGINT : 0; });
+    for (const fs::path& spec :
+         {dir.path(), dir.path() / "f_*.ply", dir.path() / "f_%d.ply", dir.path() / "list.json"}) {
+        polls = 0;
+        auto opened = stream::openSource(spec.string(), {}, stop);
+        ASSERT_FALSE(opened) << spec;
+        EXPECT_EQ(opened.error().rfind(
+                      std::string(strsignal(SIGINT)) + ": stopped during set-up, while ", 0),
+                  0u)
+            << opened.error();
+        EXPECT_GE(polls, 1) << spec;
+    }
+    // Not asked: the same specs open.
+    const StopToken never([] { return 0; });
+    EXPECT_TRUE(stream::openSource(dir.path().string(), {}, never));
+    EXPECT_TRUE(stream::openSource((dir.path() / "list.json").string(), {}, never));
 }
 
 TEST(OpenSource, APackOrSampleOfAFrameRateOutOfRangeIsRefused)

@@ -19,8 +19,11 @@ namespace {
 /// The sample, but every load sleeps `delay` (a slow disk) and `broken` frames fail.
 class SlowSource final : public stream::Source {
 public:
-    SlowSource(std::chrono::milliseconds delay, int frames, int broken = -1)
-        : m_delay(delay), m_broken(broken)
+    /// `knowsLargest`: the source knows its largest frame before loading (a pack, the
+    /// sample), else it is found as frames load (a folder).
+    SlowSource(std::chrono::milliseconds delay, int frames, int broken = -1,
+               bool knowsLargest = true)
+        : m_delay(delay), m_broken(broken), m_knowsLargest(knowsLargest)
     {
         m_settings.points = 500;
         m_settings.frames = frames;
@@ -32,7 +35,7 @@ public:
     std::string frameName(int index) const override { return "slow " + std::to_string(index); }
     std::optional<render::SceneCounts> largestFrame() const override
     {
-        return m_inner->largestFrame();
+        return m_knowsLargest ? m_inner->largestFrame() : std::nullopt;
     }
     Result<std::span<const std::uint8_t>> load(int index,
                                                const stream::BlockSink& sink) const override
@@ -69,6 +72,7 @@ private:
     bool m_open = true;
     std::chrono::milliseconds m_delay;
     int m_broken;
+    bool m_knowsLargest;
     stream::SampleSettings m_settings;
     std::unique_ptr<stream::Source> m_inner;
 };
@@ -223,4 +227,73 @@ TEST(Streamer, FramesLargerThanTheBudgetFailAloneNamed)
             << t.error;
         streamer.release(t);
     }
+}
+
+TEST(Streamer, APreloadKeepsEveryFrameThatFitsAndSaysWhichDidNot)
+{
+    // A folder's frame sizes are found as they load. Twelve frames, room for all twelve: each
+    // loads once and stays (with 8 slots, loading the later frames evicted the first ones).
+    SlowSource source(0ms, 12, -1, false);
+    stream::StreamSettings settings = smallBudget(12);
+    settings.preload = true;
+    std::vector<int> all;
+    for (int f = 0; f < 12; ++f)
+        all.push_back(f);
+    {
+        stream::Streamer streamer(source, settings);
+        EXPECT_EQ(streamer.stats().slots, 12);
+        streamer.want(all);
+        for (int f = 0; f < 12; ++f) {
+            const stream::Ticket t = streamer.wait(f);
+            EXPECT_TRUE(t.isOk()) << t.error;
+            EXPECT_EQ(t.overBudget, 0u);
+            streamer.release(t);
+        }
+        for (int f = 0; f < 12; ++f) {
+            const std::optional<stream::Ticket> t = streamer.take(f);
+            ASSERT_TRUE(t) << "frame " << f << " did not stay loaded";
+            EXPECT_TRUE(holdsFrame(*t, f));
+            streamer.release(*t);
+        }
+        EXPECT_EQ(source.loads.load(), 12) << "each frame loads once";
+    }
+    // Room for six: six load and stay, the other six fail at once, each saying what it asked
+    // for, and none is loaded twice.
+    source.loads = 0;
+    settings.budgetBytes = smallBudget(6).budgetBytes;
+    stream::Streamer streamer(source, settings);
+    streamer.want(all);
+    std::vector<int> loaded;
+    for (int f = 0; f < 12; ++f) {
+        const stream::Ticket t = streamer.wait(f);
+        if (t.isOk()) {
+            loaded.push_back(f);
+        } else {
+            EXPECT_GT(t.overBudget, 0u) << t.error;
+            EXPECT_NE(t.error.find("does not fit in the streaming memory budget"),
+                      std::string::npos)
+                << t.error;
+        }
+        streamer.release(t);
+    }
+    EXPECT_EQ(loaded.size(), 6u);
+    for (int f : loaded) {
+        const std::optional<stream::Ticket> t = streamer.take(f);
+        ASSERT_TRUE(t) << "frame " << f << " was evicted";
+        EXPECT_TRUE(holdsFrame(*t, f));
+        streamer.release(*t);
+    }
+    EXPECT_EQ(source.loads.load(), 12);
+    EXPECT_LE(streamer.stats().allocatedBytes, settings.budgetBytes);
+}
+
+TEST(Streamer, APreloadOfAKnownSizeHasASlotForEveryFrame)
+{
+    // The 256 slots a streamer has at most did not hold a 300-frame preload, whatever the
+    // budget.
+    SlowSource source(0ms, 300);
+    stream::StreamSettings settings = smallBudget(300);
+    EXPECT_EQ(stream::Streamer(source, settings).stats().slots, 256);
+    settings.preload = true;
+    EXPECT_EQ(stream::Streamer(source, settings).stats().slots, 300);
 }
