@@ -24,8 +24,8 @@ namespace tandem::app {
 
 class Session;
 
-/// The playback keys, for --help and the help panel.
-const char* sequenceKeysHelp();
+/// The playback keys (SequenceControls), for --help.
+std::string sequenceKeysHelp();
 
 class SequenceRun {
 public:
