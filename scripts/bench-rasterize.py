@@ -15,11 +15,13 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 
 import torch
 
 import tandem
+from tandem import _atomic
 
 NVDIFFRAST_1080P_MS = 15.1
 TARGET_RATIO = 1.5
@@ -68,6 +70,13 @@ def time_back_to_back(call, calls, repeats=3):
     return statistics.median(runs)
 
 
+def save(path, data, overwrite):
+    """Writes `data` as JSON to `path` by the engine's write rule (tandem/_atomic.py: a
+    temporary of this writer's own, synced, renamed into place; an existing file, also one made
+    while the benchmark ran, is replaced only with `overwrite`: FileExistsError)."""
+    _atomic.write_file(path, json.dumps(data, indent=1), replace=overwrite)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("engine_json")
@@ -78,8 +87,10 @@ def main():
     parser.add_argument("--grid", type=int, default=1024)
     parser.add_argument("--overwrite", action="store_true")
     args = parser.parse_args()
-    if os.path.exists(args.out_json) and not args.overwrite:
-        sys.exit(f"error: {args.out_json} exists (--overwrite replaces it)")
+    trace_path = os.path.splitext(args.out_json)[0] + "-trace.json"
+    for path in (args.out_json, trace_path):  # before the runs; the writes check again
+        if os.path.lexists(path) and not args.overwrite:
+            sys.exit(f"error: {path} exists (--overwrite replaces it)")
     engine = json.load(open(args.engine_json))
     by_size = {r["size"]: r for r in engine["results"]}
     device = torch.device("cuda")
@@ -136,11 +147,14 @@ def main():
                 with torch.profiler.record_function(f"rasterize call {rasterizer}"):
                     tandem.rasterize(positions, tri, size, rasterizer=rasterizer)
         torch.cuda.synchronize()
-    torch_json = args.out_json + ".torch.json"
-    prof.export_chrome_trace(torch_json)
-    trace_path = os.path.splitext(args.out_json)[0] + "-trace.json"
-    merged = tandem.merge_traces(torch_json, spans, trace_path, overwrite=True)
-    os.remove(torch_json)
+    # PyTorch's trace goes into a folder of this run's own (its writer opens a fixed name).
+    with tempfile.TemporaryDirectory(prefix="bench-rasterize-") as scratch:
+        torch_json = os.path.join(scratch, "torch.json")
+        prof.export_chrome_trace(torch_json)
+        try:
+            merged = tandem.merge_traces(torch_json, spans, trace_path, overwrite=args.overwrite)
+        except FileExistsError as error:
+            sys.exit(f"error: {trace_path}: {error.strerror}")
     for name in ("raster.cuda", "raster", "raster.copy-out", "rasterize call cuda",
                  "rasterize call gl"):
         durations = [e["dur"] / 1000.0 for e in merged["traceEvents"]
@@ -162,10 +176,11 @@ def main():
                        "speedup_vs_nvdiffrast_gl_1080p": TARGET_SPEEDUP,
                        "nvdiffrast_gl_1080p_ms": NVDIFFRAST_1080P_MS},
            "results": results}
-    temporary = args.out_json + ".partial"
-    with open(temporary, "w") as f:
-        json.dump(out, f, indent=1)
-    os.replace(temporary, args.out_json)
+    try:
+        save(args.out_json, out, args.overwrite)
+    except FileExistsError:
+        sys.exit(f"error: {args.out_json}: written by another run meanwhile (--overwrite "
+                 "replaces it)")
     for rasterizer in ("cuda", "gl"):
         rows = [r for r in results if r["rasterizer"] == rasterizer]
         met = all(r["ratio_to_reference"] <= TARGET_RATIO for r in rows) and all(

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Writes a binary PLY point cloud of N points (a sphere shell with normals and colours) for
-demos and end-to-end timing: scripts/make-point-cloud.py N FILE. Deterministic; stdlib only."""
+demos and end-to-end timing: scripts/make-point-cloud.py N FILE (replaced when it exists, by
+the engine's write rule: python/tandem/_atomic.py). Deterministic; stdlib only."""
 import array
 import math
 import os
 import random
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python",
+                                "tandem"))
+import _atomic  # noqa: E402
 
 
 def main():
@@ -31,13 +36,11 @@ def main():
               "property float x\nproperty float y\nproperty float z\n"
               "property float nx\nproperty float ny\nproperty float nz\n"
               "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n")
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(header.encode())
-        for i in range(count):
-            f.write(raw[i * 24:(i + 1) * 24])
-            f.write(colours[i * 3:(i + 1) * 3])
-    os.replace(tmp, path)
+    body = bytearray(header.encode())
+    for i in range(count):
+        body += raw[i * 24:(i + 1) * 24]
+        body += colours[i * 3:(i + 1) * 3]
+    _atomic.write_file(path, body, replace=True)
     return 0
 
 

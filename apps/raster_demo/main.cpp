@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/app/Controls.h"
 #include "engine/app/Options.h"
 #include "engine/app/Session.h"
 
@@ -18,10 +19,8 @@ int main(int argc, char** argv)
     CLI::App cli{
         "tandem-raster: rasterize meshes and point clouds (PLY, OBJ) into a G-buffer, "
         "post-process it, and show one of its channels, in a window or headless. Several files "
-        "are drawn together as one scene.\n"
-        "Window controls: left drag orbit, right/middle drag pan, wheel zoom, C cycle channel, "
-        "S or F2 screenshot (into --out), R reset view, F1 overlay, F12 RenderDoc capture, Esc "
-        "or Q quit."};
+        "are drawn together as one scene.\nWindow controls: " +
+        ui::controlsHelp(app::WindowControls) + "."};
     cli.add_option("FILES", files, "meshes or point clouds (.ply, .obj); default: built-in sample");
     app::addCommonOptions(cli, settings);
     return app::runApp(cli, settings, {"tandem-raster", ""}, argc, argv, [&](const auto& info) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/app/Batch.h"
+#include "engine/app/Controls.h"
 #include "engine/app/Options.h"
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
@@ -41,10 +42,8 @@ int main(int argc, char** argv)
         "tandem-viewer: play a volumetric video sequence (per-frame PLY/OBJ point clouds or "
         "meshes) streamed to the GPU, in a window or headless (--headless renders the sequence "
         "once to --out or --video).\n"
-        "Window controls: {}; left drag orbit, right/middle drag pan, wheel zoom, C cycle "
-        "channel, S or F2 screenshot, R reset view, F1 overlay, F12 RenderDoc capture, Esc or Q "
-        "quit; drop a file or folder on the window to open it.",
-        app::sequenceKeysHelp())};
+        "Window controls: {}; {}.",
+        app::sequenceKeysHelp(), ui::controlsHelp(app::WindowControls))};
     app::addSequenceOptions(cli, sequence);
     app::addBatchOptions(cli, batch);
     app::addCommonOptions(cli, settings, app::headlessFramesHelp());

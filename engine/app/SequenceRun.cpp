@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "engine/app/Batch.h"
+#include "engine/app/Controls.h"
 #include "engine/app/FrameOutput.h"
 #include "engine/app/Report.h"
 #include "engine/app/Session.h"
@@ -28,13 +29,10 @@
 
 namespace tandem::app {
 
-const char* sequenceKeysHelp()
+std::string sequenceKeysHelp()
 {
-    return "Space play/pause, Left/Right step one frame (pauses), Home/End first/last frame, "
-           "+/- speed (0.1x-8x), L loop mode (loop, ping-pong, once), K add a camera key at "
-           "this frame from the current view, P save the camera path (JSON, into --out; "
-           "--camera-path loads one; while playing the camera follows it, paused it is free); "
-           "the overlay's playback panel (F1) has the timeline slider";
+    return ui::controlsHelp(SequenceControls) +
+           "; the overlay's playback panel (F1) has the timeline slider";
 }
 
 const char* headlessFramesHelp()
@@ -146,7 +144,7 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
         {"Playback", true, [this] {
              ui::playbackPanel(m_playback, m_player->stats(), m_player->streamStats(),
                                m_player->recentWarnings(), m_source->description(),
-                               m_player->shownFrame(), sequenceKeysHelp());
+                               m_player->shownFrame(), SequenceControls);
          }}));
     m_registered.push_back(session.onReport([this](Report& r) { report(r); }));
     m_registered.push_back(session.onDrop([this](const std::string& path) {

@@ -24,8 +24,8 @@ namespace tandem::app {
 
 class Session;
 
-/// The playback keys, for --help and the help panel.
-const char* sequenceKeysHelp();
+/// The playback keys (SequenceControls), for --help and the help panel.
+std::string sequenceKeysHelp();
 /// What a headless run of a sequence renders without --frames (SequenceRun::headlessFrames),
 /// for --frames' help.
 const char* headlessFramesHelp();

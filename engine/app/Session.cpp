@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/app/Controls.h"
 #include "engine/app/FrameOutput.h"
 #include "engine/app/SceneFiles.h"
 #include "engine/capture/FrameCapture.h"
@@ -116,8 +117,7 @@ std::optional<OpenFailure> Session::setUp()
     if (m_headless)
         m_progress = std::make_unique<Progress>(m_app.name, m_frames, !s.quiet);
     else
-        log::info("controls: left drag orbit, right drag pan, wheel zoom, C channel, S "
-                  "screenshot, R reset view, F1 overlay, F12 capture, Esc quit{}{}",
+        log::info("controls: {}{}{}", ui::controlsHelp(WindowControls),
                   m_app.controls.empty() ? "" : ", ", m_app.controls);
     return std::nullopt;
 }

@@ -99,6 +99,8 @@ public:
 
     /// Adds an overlay panel (nothing without an overlay); the handle removes it.
     Registration addPanel(ui::Panel panel);
+    /// The overlay: null headless without SessionSettings::overlay, or when it failed to start.
+    ui::Overlay* overlay() { return m_overlay.get(); }
     /// Calls `action` when `key` is pressed in the window (after the session's own keys).
     Registration onKey(platform::Key key, std::function<void()> action);
     /// Calls `action` with each file or folder dropped on the window.

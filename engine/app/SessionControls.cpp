@@ -1,8 +1,9 @@
 // The session's own window controls: the overlay's panels (channel and timings, the passes, the
-// chain, RenderDoc) and the keys (Esc/Q quit, C channel, S/F2 screenshot, R reset view, F1
-// overlay, F12 capture), registered with handles the session holds.
+// chain, the list of controls, RenderDoc) and the keys (Esc/Q quit, C channel, S/F2 screenshot, R
+// reset view, F1 overlay, F12 capture), registered with handles the session holds.
 #include "engine/app/Session.h"
 
+#include "engine/app/Controls.h"
 #include "engine/app/FrameOutput.h"
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/Log.h"
@@ -26,6 +27,9 @@ void Session::addPanels()
          }}));
     m_own.push_back(m_overlay->addPanel({"post-process chain", false, [this] {
                                              ui::chainPanel(m_chain);
+                                         }}));
+    m_own.push_back(m_overlay->addPanel({"controls", false, [] {
+                                             ui::controlsTable(WindowControls);
                                          }}));
     if (m_up.capture)
         m_own.push_back(m_overlay->addPanel({"RenderDoc", true, [this] {

@@ -38,23 +38,47 @@ public:
     void beginStage(const char* name, void* stream) override
     {
         glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
-        m_tokens.push_back(stream ? m_profiler->beginCuda(name, stream)
-                                  : m_profiler->beginCpu(name));
+        m_open.push_back(
+            {stream ? m_profiler->beginCuda(name, stream) : m_profiler->beginCpu(name), stream});
     }
-    void endStage(const char*, void* stream) override
+    void endStage(const char*, void*) override
     {
-        const std::size_t token = m_tokens.back();
-        m_tokens.pop_back();
-        if (stream)
-            m_profiler->endCuda(token, stream);
-        else
-            m_profiler->endCpu(token);
-        glPopDebugGroup();
+        TANDEM_ASSERT(!m_open.empty(), "frame::Frame: endStage() without a beginStage()");
+        end(); // on the stream it began on
+    }
+    /// Runs `pass` with these hooks. The stages it leaves open when it throws (a Python hook
+    /// that raised) are ended, innermost first, before the exception goes on: the debug groups
+    /// stay balanced and the profiler's scopes closed, whatever a pass does.
+    void run(interop::Pass& pass, const interop::MappedView* view)
+    {
+        const std::size_t before = m_open.size();
+        try {
+            pass.run(view, *this);
+        } catch (...) {
+            while (m_open.size() > before)
+                end();
+            throw;
+        }
     }
 
 private:
+    struct Open {
+        std::size_t token;
+        void* stream; ///< null: a CPU scope
+    };
+    void end()
+    {
+        const Open open = m_open.back();
+        m_open.pop_back();
+        if (open.stream)
+            m_profiler->endCuda(open.token, open.stream);
+        else
+            m_profiler->endCpu(open.token);
+        glPopDebugGroup();
+    }
+
     profile::Profiler* m_profiler;
-    std::vector<std::size_t> m_tokens;
+    std::vector<Open> m_open;
 };
 
 Frame::Frame(render::SceneRenderer& renderer, const Residence& residence,
@@ -202,7 +226,7 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
             for (interop::Pass* pass : passes)
                 if (pass->path() == interop::Path::Cuda) {
                     profile::CpuScope scope(*m_profiler, pass->name());
-                    pass->run(&view, *m_hooks);
+                    m_hooks->run(*pass, &view);
                 }
             if (m_captureFaithful)
                 for (std::size_t i = 0; i < uses.all().size(); ++i) {
@@ -223,7 +247,7 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
     for (interop::Pass* pass : passes)
         if (pass->path() == interop::Path::Host) {
             profile::CpuScope scope(*m_profiler, pass->name());
-            pass->run(nullptr, *m_hooks);
+            m_hooks->run(*pass, nullptr);
         }
     if (!uploads.empty()) {
         gl::DebugGroup upload("handoff.capture-upload");

@@ -29,6 +29,14 @@ double seconds()
 
 } // namespace
 
+OverlayBounds overlayBounds(int width, int height)
+{
+    OverlayBounds bounds;
+    bounds.width = std::min(bounds.width, std::max(1.0f, width - 2 * bounds.margin));
+    bounds.maxHeight = std::max(1.0f, height - 2 * bounds.margin);
+    return bounds;
+}
+
 // Debian's Dear ImGui 1.86 keeps each backend's state in the current context's
 // io.BackendRendererUserData / BackendPlatformUserData (imgui_impl_opengl3.cpp and
 // imgui_impl_glfw.cpp: "to allow support for multiple Dear ImGui contexts"), so with the
@@ -119,6 +127,13 @@ Registration Overlay::addPanel(Panel panel)
     return m_panels.add(std::move(panel));
 }
 
+std::vector<std::string> Overlay::panelTitles() const
+{
+    std::vector<std::string> titles;
+    m_panels.forEach([&titles](const Panel& panel) { titles.push_back(panel.title); });
+    return titles;
+}
+
 void Overlay::handle(const platform::InputEvent& event)
 {
 #ifdef TANDEM_HAS_WINDOW
@@ -183,8 +198,12 @@ void Overlay::draw(GLuint framebuffer, int width, int height)
     io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
     io.DisplayFramebufferScale = ImVec2(1, 1);
     ImGui::NewFrame();
-    ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(430, 0), ImGuiCond_FirstUseEver);
+    // Sized to its content (AlwaysAutoResize) within the bounds: fixed width, so that text
+    // wraps to it, and a height that scrolls beyond the target's.
+    const OverlayBounds bounds = overlayBounds(width, height);
+    ImGui::SetNextWindowPos(ImVec2(bounds.margin, bounds.margin), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(bounds.width, 0.0f),
+                                        ImVec2(bounds.width, bounds.maxHeight));
     ImGui::Begin("tandem", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     int id = 0;
     m_panels.forEach([&id](const Panel& panel) {

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <glad/gl.h>
 
@@ -28,6 +29,18 @@ struct Panel {
     std::function<void()> draw;
 };
 
+/// Where the overlay's window may be in a target of `width` × `height` pixels: `margin` from
+/// its top left corner, `width` wide (the timings plot and its padding, 430 px; less in a
+/// narrower target) and at most `maxHeight` high (the target's height less the margins; taller
+/// content scrolls). Long text wraps to that width rather than widening the window.
+struct OverlayBounds {
+    float margin = 8;
+    float width = 430;
+    float maxHeight = 0;
+};
+/// The bounds in a target of `width` × `height` pixels.
+OverlayBounds overlayBounds(int width, int height);
+
 class Overlay {
 public:
     /// Makes an ImGui context with its OpenGL3 backend (and the GLFW one when `context` is a
@@ -43,7 +56,8 @@ public:
     Registration addPanel(Panel panel);
 
     /// Builds the panels and renders them into `framebuffer` (0: the window) of size
-    /// `width`×`height`, in debug group "overlay". Nothing while hidden.
+    /// `width`×`height`, within overlayBounds(width, height), in debug group "overlay".
+    /// Nothing while hidden.
     void draw(GLuint framebuffer, int width, int height);
     /// Gives a window event to ImGui (mouse buttons, wheel, keys, text, focus); call before the
     /// draw() that should see it. Nothing headless.
@@ -57,6 +71,8 @@ public:
     bool wantsKeyboard() const;
     /// Panels added and not removed.
     std::size_t panelCount() const { return m_panels.size(); }
+    /// Their titles, in the order they are drawn.
+    std::vector<std::string> panelTitles() const;
 
     /// Makes an overlay's ImGui context current for a scope and puts the previous one back
     /// after (for code that talks to ImGui directly: tests feeding input).

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "engine/ui/EnumCombo.h"
+#include "engine/ui/LabelLayout.h"
 
 namespace tandem::ui {
 
@@ -79,21 +80,32 @@ void timingsPanel(const profile::Profiler& profiler,
         times.push_back(static_cast<float>(frame.gpuEndMs - frame.gpuStartMs));
         maxMs = std::max(maxMs, times.back() * 1.1f);
     }
-    const ImVec2 plotSize(410, 70);
+    // As wide as the overlay's window leaves (ui::overlayBounds()).
+    const float plotWidth = std::max(60.0f, ImGui::GetContentRegionAvail().x);
+    const ImVec2 plotSize(plotWidth, 70);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::PlotLines("##frame", times.data(), static_cast<int>(times.size()), 0, "GPU frame ms",
                      0.0f, maxMs, plotSize);
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    for (float line : {16.7f, 33.3f}) {
-        const float y = origin.y + plotSize.y * (1.0f - line / maxMs);
+    const std::array<float, 2> lineMs{16.7f, 33.3f};
+    const std::array<const char*, 2> labels{"16.7", "33.3"};
+    std::array<float, 2> lineY{}, widths{};
+    for (std::size_t i = 0; i < lineMs.size(); ++i) {
+        lineY[i] = plotSize.y * (1.0f - lineMs[i] / maxMs);
+        widths[i] = ImGui::CalcTextSize(labels[i]).x;
+    }
+    const std::vector<LabelBox> boxes =
+        placeLineLabels(lineY, widths, ImGui::GetTextLineHeight(), plotSize.y);
+    for (std::size_t i = 0; i < lineMs.size(); ++i) {
+        const float y = origin.y + lineY[i];
         draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + plotSize.x, y),
                       IM_COL32(255, 200, 60, 160));
-        draw->AddText(ImVec2(origin.x + 2, y - 13), IM_COL32(255, 200, 60, 200),
-                      line < 20 ? "16.7" : "33.3");
+        draw->AddText(ImVec2(origin.x + boxes[i].x, origin.y + boxes[i].y),
+                      IM_COL32(255, 200, 60, 200), labels[i]);
     }
     // Stacked bars: each frame's GPU stages.
     const ImVec2 barOrigin = ImGui::GetCursorScreenPos();
-    const ImVec2 barSize(410, 60);
+    const ImVec2 barSize(plotWidth, 60);
     ImGui::Dummy(barSize);
     const float barWidth = barSize.x / static_cast<float>(TimingHistoryFrames);
     float i = 0;

@@ -6,13 +6,14 @@
 #include <imgui.h>
 
 #include "engine/core/Log.h"
+#include "engine/ui/Controls.h"
 #include "engine/ui/EnumCombo.h"
 
 namespace tandem::ui {
 
 void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player,
                    const stream::StreamStats& streaming, const std::vector<std::string>& warnings,
-                   const std::string& source, int shownFrame, const char* keysHelp)
+                   const std::string& source, int shownFrame, std::span<const Control> keys)
 {
     ImGui::TextWrapped("%s", source.c_str());
     if (ImGui::Button("|<"))
@@ -82,10 +83,14 @@ void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player
                 static_cast<unsigned long long>(streaming.loaded),
                 streaming.bytesLoaded / (1024.0 * 1024.0 * 1024.0),
                 asked ? 100.0 * streaming.hits / asked : 0.0);
+    // Wrapped to the overlay's width: a long warning (a path, a reader's message) would
+    // otherwise widen the window over the whole picture.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.7f, 0.3f, 1.0f));
     for (const std::string& warning : warnings)
-        ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", warning.c_str());
+        ImGui::TextWrapped("%s", warning.c_str());
+    ImGui::PopStyleColor();
     if (ImGui::TreeNode("keys")) {
-        ImGui::TextWrapped("%s", keysHelp);
+        controlsTable(keys);
         ImGui::TreePop();
     }
 }

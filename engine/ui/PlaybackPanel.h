@@ -4,6 +4,7 @@
 // Render thread, inside Overlay::draw().
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -11,13 +12,15 @@
 #include "engine/stream/Playback.h"
 #include "engine/stream/SequencePlayer.h"
 #include "engine/stream/Streamer.h"
+#include "engine/ui/Controls.h"
 
 namespace tandem::ui {
 
-/// Draws the panel and applies what the user did to `playback`.
+/// Draws the panel and applies what the user did to `playback`; `warnings` wrap to the
+/// overlay's width, `keys` are listed under "keys".
 void playbackPanel(stream::Playback& playback, const stream::PlayerStats& player,
                    const stream::StreamStats& streaming, const std::vector<std::string>& warnings,
-                   const std::string& source, int shownFrame, const char* keysHelp);
+                   const std::string& source, int shownFrame, std::span<const Control> keys);
 
 /// Compare mode's controls: `mode` (the names --compare-mode takes) and the split's `divider`
 /// (0..1 of the width, a slider to drag); `second` names the other sequence.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -26,6 +27,7 @@
 #include "engine/frame/StillFrame.h"
 #include "engine/frame/TensorRaster.h"
 #include "engine/frame/TensorScene.h"
+#include "engine/gl/Debug.h"
 #include "engine/interop/Doctor.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/platform/Context.h"
@@ -69,8 +71,9 @@ Array borrow(const py::capsule& capsule, const char* name)
     array.device = t.device;
     array.dtype = t.dtype;
     array.shape.assign(t.shape, t.shape + t.ndim);
-    // Row-major and compact only: the Python layer makes a contiguous copy of anything else.
-    if (t.strides) {
+    // Row-major and compact only: the Python layer makes a contiguous copy of anything else. An
+    // empty array has no layout (PyTorch keeps any strides on one, calling it contiguous).
+    if (t.strides && array.elements() > 0) {
         std::int64_t expected = 1;
         for (int i = t.ndim - 1; i >= 0; --i) {
             if (t.shape[i] != 1 && t.strides[i] != expected)
@@ -132,20 +135,31 @@ py::capsule capsuleOf(const postfx::HookImage& image, int cudaDevice)
 
 /// A hook pass calling `hook(images, stream)` with the GIL held: images a list of (name,
 /// capsule) pairs, stream the cudaStream_t as an int (0 on the host path). A Python error leaves
-/// the frame as a C++ exception carrying its text. Make and destroy it with the GIL held.
+/// the frame as a C++ exception carrying its text. The hook may use tandem (tandem.rasterize on
+/// its tensors: another renderer's context made current); the frame's `context` is current
+/// again afterwards, however the hook ends. `context` outlives the pass's last frame. Make and
+/// destroy it with the GIL held.
 std::unique_ptr<postfx::HookPass> makeHookPass(const py::object& hook, interop::Path path,
-                                               int cudaDevice)
+                                               int cudaDevice, platform::Context& context)
 {
-    auto call = [hook, cudaDevice](const std::vector<postfx::HookImage>& images, void* stream) {
-        py::gil_scoped_acquire gil;
-        try {
-            py::list list;
-            for (const postfx::HookImage& image : images)
-                list.append(py::make_tuple(image.name, capsuleOf(image, cudaDevice)));
-            hook(list, reinterpret_cast<std::uintptr_t>(stream));
-        } catch (py::error_already_set& e) {
-            throw std::runtime_error(std::string("tandem: the hook failed: ") + e.what());
+    auto call = [hook, cudaDevice, &context](const std::vector<postfx::HookImage>& images,
+                                             void* stream) {
+        {
+            py::gil_scoped_acquire gil;
+            try {
+                py::list list;
+                for (const postfx::HookImage& image : images)
+                    list.append(py::make_tuple(image.name, capsuleOf(image, cudaDevice)));
+                hook(list, reinterpret_cast<std::uintptr_t>(stream));
+            } catch (py::error_already_set& e) {
+                context.makeCurrent();
+                throw std::runtime_error(std::string("tandem: the hook failed: ") + e.what());
+            } catch (...) {
+                context.makeCurrent();
+                throw;
+            }
         }
+        context.makeCurrent();
     };
     return std::make_unique<postfx::HookPass>(call, path);
 }
@@ -178,6 +192,30 @@ private:
     int m_previous = -1;
 };
 
+/// One call into a Viewer or Renderer: refuses a second call into the same object while one
+/// runs, which only a hook can make (it runs inside the frame: a frame begun inside the frame,
+/// or the object closed under it, would leave the object broken). Raises RuntimeError naming
+/// the call; the object stays usable.
+class CallGuard {
+public:
+    CallGuard(bool& busy, const char* call, const char* owner) : m_busy(busy)
+    {
+        if (busy)
+            throw std::runtime_error(
+                fmt::format("{}: called from inside {}'s own hook (or while another of its calls "
+                            "runs): a hook runs inside the frame and may not call back into "
+                            "{}; work on the tensors it is given, or call after the frame",
+                            call, owner, owner));
+        busy = true;
+    }
+    ~CallGuard() { m_busy = false; }
+    CallGuard(const CallGuard&) = delete;
+    CallGuard& operator=(const CallGuard&) = delete;
+
+private:
+    bool& m_busy;
+};
+
 /// One device's GL context and what draws with it.
 class Renderer {
 public:
@@ -196,6 +234,7 @@ public:
         options.width = 64;
         options.height = 64;
         options.cudaDevice = cudaDevice;
+        options.debug = gl::debugOutputRequested(); // as the apps: TANDEM_GL_DEBUG=1
         auto context = platform::tryCreateHeadless(options);
         if (!context)
             throw std::runtime_error("tandem: no headless GL context: " + context.error());
@@ -275,6 +314,7 @@ public:
             throw std::runtime_error("tandem: GL-CUDA interop does not work here: " +
                                      m_status.reason);
         checkThread();
+        const CallGuard guard(m_busy, "tandem.rasterize()", "the renderer");
         py::gil_scoped_release release;
         DeviceScope scope(m_cudaDevice);
         m_context->makeCurrent();
@@ -295,6 +335,7 @@ public:
     void startTrace(std::size_t maxCalls)
     {
         checkThread();
+        const CallGuard guard(m_busy, "tandem.trace()", "the renderer");
         DeviceScope scope(m_cudaDevice);
         m_context->makeCurrent();
         stopProfiler();
@@ -325,6 +366,7 @@ public:
         if (!m_profiler)
             throw std::runtime_error("tandem: no trace recording (start_trace() first)");
         checkThread();
+        const CallGuard guard(m_busy, "tandem.trace()", "the renderer");
         DeviceScope scope(m_cudaDevice);
         m_context->makeCurrent();
         m_profiler->flush();
@@ -364,10 +406,11 @@ public:
         render::GeometryOptions options;
         options.pointSize = pointSize;
         checkThread();
+        const CallGuard guard(m_busy, "tandem.render()", "the renderer");
         // Made and destroyed with the GIL held (it holds a Python object).
         std::unique_ptr<postfx::HookPass> hookPass;
         if (!hook.is_none())
-            hookPass = makeHook(hook, m_status.path);
+            hookPass = makeHookPass(hook, m_status.path, m_cudaDevice, *m_context);
         py::gil_scoped_release release;
         DeviceScope scope(m_cudaDevice);
         m_context->makeCurrent();
@@ -393,6 +436,8 @@ public:
     const std::string& description() const { return m_description; }
     int cudaDevice() const { return m_cudaDevice; }
     std::uint64_t handoffs() const { return m_raster->handoffs(); }
+    /// GL errors its context reported (counted with debug output on: TANDEM_GL_DEBUG=1).
+    std::uint64_t glErrors() const { return m_context->glErrorCount(); }
 
 private:
     static io::MeshData meshOf(const py::dict& mesh)
@@ -462,11 +507,6 @@ public:
     }
 
 private:
-    std::unique_ptr<postfx::HookPass> makeHook(const py::object& hook, interop::Path path)
-    {
-        return makeHookPass(hook, path, m_cudaDevice);
-    }
-
     /// Moves the calls the profiler finished into the trace.
     void collect()
     {
@@ -501,6 +541,7 @@ private:
     /// While a trace records (start_trace() to stop_trace()).
     std::unique_ptr<profile::Profiler> m_profiler;
     std::unique_ptr<profile::Trace> m_trace;
+    bool m_busy = false; ///< a call runs (CallGuard)
 };
 
 /// The Python stop token's poll: runs Python's signal handlers (the main thread only; elsewhere
@@ -517,9 +558,10 @@ int pythonSignals()
 /// the Python loop replaces, with the overlay, the orbit camera, capture and post-processing.
 class Viewer {
 public:
+    /// `overlay`: None (in a window, not headless), True (headless too), False (hidden).
     Viewer(int height, int width, const std::string& mode, const std::string& postfx,
-           const std::string& title, float pointSize, bool overlay, int cudaDevice, bool quiet,
-           const py::object& hook, int captureFrame, const std::string& captureDir)
+           const std::string& title, float pointSize, std::optional<bool> overlay, int cudaDevice,
+           bool quiet, const py::object& hook, int captureFrame, const std::string& captureDir)
         : m_cudaDevice(cudaDevice)
     {
         const auto context = platform::ContextModes.parse(mode);
@@ -533,7 +575,7 @@ public:
         settings.size = {width, height};
         settings.chain = chain.value();
         settings.pointSize = pointSize;
-        settings.overlay = overlay;
+        settings.overlay = overlay.value_or(false); // into headless output: only when asked
         if (!hook.is_none())
             settings.channel = frame::Channel::Output; // what the hook leaves there is shown
         settings.format = frame::OutputFormat::None;
@@ -562,9 +604,12 @@ public:
         if (context.value() == platform::ContextMode::Window && m_session->isHeadless())
             throw std::runtime_error("tandem.Viewer: no window could be opened (no display)");
         m_session->setFrameLimit(-1);
+        if (overlay.has_value() && !*overlay && m_session->overlay())
+            m_session->overlay()->setVisible(false); // a window's: F1 shows it
         m_owner = std::this_thread::get_id();
         if (!hook.is_none()) {
-            m_hook = makeHookPass(hook, m_session->frame().path(), cudaDevice);
+            m_hook =
+                makeHookPass(hook, m_session->frame().path(), cudaDevice, m_session->context());
             m_hookPass = m_session->frame().addPass(*m_hook);
         }
     }
@@ -621,6 +666,7 @@ public:
         bounds.min = glm::vec3(low.at(0), low.at(1), low.at(2));
         bounds.max = glm::vec3(high.at(0), high.at(1), high.at(2));
         checkThread();
+        const CallGuard guard(m_busy, "tandem.Viewer.update()", "the viewer");
         py::gil_scoped_release release;
         DeviceScope scope(m_cudaDevice);
         m_session->context().makeCurrent();
@@ -641,6 +687,7 @@ public:
         if (!m_scene->scene())
             throw std::runtime_error("tandem.Viewer: update() a scene before the first step()");
         checkThread();
+        const CallGuard guard(m_busy, "tandem.Viewer.step()", "the viewer");
         bool rendered = false;
         {
             py::gil_scoped_release release;
@@ -665,6 +712,7 @@ public:
     {
         expectOpen();
         checkThread();
+        const CallGuard guard(m_busy, "tandem.Viewer.image()", "the viewer");
         std::string pixels;
         {
             py::gil_scoped_release release;
@@ -680,12 +728,15 @@ public:
     int height() { return m_session ? m_session->renderer().height() : 0; }
     bool isHeadless() const { return m_session && m_session->isHeadless(); }
     std::uint64_t handoffs() const { return m_scene ? m_scene->handoffs() : 0; }
+    /// GL errors its context reported (counted with debug output on: TANDEM_GL_DEBUG=1).
+    std::uint64_t glErrors() const { return m_session ? m_session->context().glErrorCount() : 0; }
 
     /// Ends the session (writes nothing; the window closes). Returns its exit code.
     int close()
     {
         if (!m_session || std::this_thread::get_id() != m_owner)
             return 0;
+        const CallGuard guard(m_busy, "tandem.Viewer.close()", "the viewer");
         DeviceScope scope(m_cudaDevice);
         m_session->context().makeCurrent();
         m_session->showScene(nullptr);
@@ -719,6 +770,7 @@ private:
     std::unique_ptr<frame::TensorScene> m_scene = std::make_unique<frame::TensorScene>();
     std::unique_ptr<postfx::HookPass> m_hook;
     Registration m_hookPass; ///< m_hook in the session's frame
+    bool m_busy = false;     ///< a call runs (CallGuard)
 };
 
 } // namespace
@@ -759,11 +811,13 @@ PYBIND11_MODULE(_tandem, module)
                                "The GL context: platform, device, renderer.")
         .def_property_readonly("cuda_device", &Renderer::cudaDevice)
         .def_property_readonly("handoffs", &Renderer::handoffs,
-                               "GL-CUDA map+unmap round trips made so far.");
+                               "GL-CUDA map+unmap round trips made so far.")
+        .def_property_readonly("gl_errors", &Renderer::glErrors,
+                               "GL errors its context reported (with TANDEM_GL_DEBUG=1).");
     using tandem::python::Viewer;
     py::class_<Viewer>(module, "Viewer", "tandem.Viewer's native half (use tandem.Viewer).")
         .def(py::init<int, int, const std::string&, const std::string&, const std::string&, float,
-                      bool, int, bool, const py::object&, int, const std::string&>(),
+                      std::optional<bool>, int, bool, const py::object&, int, const std::string&>(),
              py::arg("height"), py::arg("width"), py::arg("mode"), py::arg("postfx"),
              py::arg("title"), py::arg("point_size"), py::arg("overlay"), py::arg("cuda_device"),
              py::arg("quiet"), py::arg("hook") = py::none(), py::arg("capture_frame") = -1,
@@ -777,7 +831,8 @@ PYBIND11_MODULE(_tandem, module)
         .def_property_readonly("width", &Viewer::width)
         .def_property_readonly("height", &Viewer::height)
         .def_property_readonly("is_headless", &Viewer::isHeadless)
-        .def_property_readonly("handoffs", &Viewer::handoffs);
+        .def_property_readonly("handoffs", &Viewer::handoffs)
+        .def_property_readonly("gl_errors", &Viewer::glErrors);
     module.def(
         "load_mesh",
         [](const std::string& path) {

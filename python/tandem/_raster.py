@@ -10,7 +10,8 @@ import torch.utils.dlpack
 from . import _tandem
 
 _renderers = {}
-_checked_triangles = {}
+_checked = {}  # _once's: (what, id(tensor)) -> the tensor as it was, and what was read of it
+_rasterized = {}  # id(out) -> (weakref(out), its version, triangles) of recent rasterize() calls
 
 
 def renderer(device=None):
@@ -39,26 +40,65 @@ def _expect_tensor(value, name):
         raise ValueError(f"{name}: expected a torch.Tensor, got {type(value).__name__}")
 
 
-def _check_triangles(tri, vertex_count):
-    """Raises ValueError when an index is outside [0, vertex_count). On CUDA that reads two
-    numbers back (one wait for the stream), so the same tensor object, unchanged since (same
-    version counter, which views share), is not checked again. Keyed by the object, not its
-    address: a new tensor at a freed one's address is checked."""
-    key = id(tri)
-    seen = _checked_triangles.get(key)
-    if (seen is not None and seen[0]() is tri
-            and seen[1:] == (tri._version, vertex_count, tri.data_ptr(), tuple(tri.shape))):
-        return
-    if tri.numel() > 0:
+def _same(seen, tensor):
+    """Whether `seen` (a record _remember made) is of this tensor object, unchanged since: the
+    same version counter (which views share), address and shape. Keyed by the object, not its
+    address: a new tensor at a freed one's address is not the same."""
+    return (seen is not None and seen[0]() is tensor
+            and seen[1:4] == (tensor._version, tensor.data_ptr(), tuple(tensor.shape)))
+
+
+def _remember(table, key, tensor, value):
+    if len(table) > 64:
+        table.clear()
+    table[key] = (weakref.ref(tensor), tensor._version, tensor.data_ptr(), tuple(tensor.shape),
+                  value)
+
+
+def _once(what, tensor, compute):
+    """compute()'s value for `tensor`, computed once while the tensor is unchanged: on CUDA it
+    reads numbers back (one wait for the stream), so a tensor used again is not read again."""
+    key = (what, id(tensor))
+    seen = _checked.get(key)
+    if _same(seen, tensor):
+        return seen[4]
+    value = compute()
+    _remember(_checked, key, tensor, value)
+    return value
+
+
+def _check_triangles(tri, vertex_count, vertices_of="pos"):
+    """Raises ValueError when an index is outside [0, vertex_count) (`vertices_of` names the
+    tensor holding the vertices). Reads tri's range once per tensor (_once)."""
+    def index_range():
+        if tri.numel() == 0:
+            return None
         low, high = torch.aminmax(tri)
-        low, high = int(low), int(high)
-        if low < 0 or high >= vertex_count:
-            bad = low if low < 0 else high
-            raise ValueError(f"tri: index {bad} out of range: pos has {vertex_count} vertices")
-    if len(_checked_triangles) > 64:
-        _checked_triangles.clear()
-    _checked_triangles[key] = (weakref.ref(tri), tri._version, vertex_count, tri.data_ptr(),
-                               tuple(tri.shape))
+        return int(low), int(high)
+    found = _once("tri", tri, index_range)
+    if found is not None and (found[0] < 0 or found[1] >= vertex_count):
+        bad = found[0] if found[0] < 0 else found[1]
+        raise ValueError(f"tri: index {bad} out of range: {vertices_of} has {vertex_count} "
+                         "vertices")
+
+
+def _check_ids(rast, triangle_count):
+    """Raises ValueError when a pixel of `rast` names a triangle past `triangle_count`. A
+    rasterize() result, unchanged since and drawn from at most that many triangles, passes
+    without a look; of another tensor the largest id is read once (_once)."""
+    made = _rasterized.get(id(rast))
+    if _same(made, rast) and made[4] <= triangle_count:
+        return
+    top = _once("rast", rast, lambda: int(rast[..., 3].max()) if rast.numel() else 0)
+    if top > triangle_count:
+        raise ValueError(f"rast: a pixel names triangle {top - 1} and tri has {triangle_count}: "
+                         "rast was drawn from other triangles")
+
+
+def _made(out, tri):
+    """rasterize()'s result `out`, remembered as drawn from tri's triangles (_check_ids)."""
+    _remember(_rasterized, id(out), out, int(tri.shape[0]))
+    return out
 
 
 def rasterize(pos, tri, resolution, rasterizer=None):
@@ -125,21 +165,21 @@ def rasterize(pos, tri, resolution, rasterizer=None):
     native = renderer(pos.device)
     out = torch.empty((batched.shape[0], height, width, 4), dtype=torch.float32, device=pos.device)
     if out.numel() == 0:
-        return out.zero_()
+        return _made(out.zero_(), tri)
     if kernels:
         stream = torch.cuda.current_stream(pos.device).cuda_stream
         native.rasterize(torch.utils.dlpack.to_dlpack(batched), torch.utils.dlpack.to_dlpack(tri),
                          torch.utils.dlpack.to_dlpack(out), height, width, stream, True)
-        return out
+        return _made(out, tri)
     if pos.device.type == "cuda" and not native.is_cuda:
         _warn_host_path(native)
         host = torch.empty(out.shape, dtype=torch.float32)
         _rasterize_host(renderer(), batched.cpu(), tri.cpu(), host, height, width)
-        return out.copy_(host)
+        return _made(out.copy_(host), tri)
     stream = torch.cuda.current_stream(pos.device).cuda_stream if pos.device.type == "cuda" else 0
     native.rasterize(torch.utils.dlpack.to_dlpack(batched), torch.utils.dlpack.to_dlpack(tri),
                      torch.utils.dlpack.to_dlpack(out), height, width, stream)
-    return out
+    return _made(out, tri)
 
 
 def _use_kernels(device, rasterizer):
@@ -179,6 +219,12 @@ def interpolate(attr, rast, tri):
     Returns [B, H, W, A]: u * attr[i0] + v * attr[i1] + (1 - u - v) * attr[i2] of the pixel's
     triangle (i0, i1, i2), 0 where nothing covers the pixel. Attributes are data: nothing is
     decoded or encoded (unlike tandem.render's colours, which are sRGB).
+
+    Raises ValueError naming the argument for a wrong type, dtype, shape or device, an index in
+    tri past attr's vertices, or a pixel of rast naming a triangle past tri's (rast drawn from
+    other triangles). On CUDA tensors nothing waits for the GPU, except that a tri not seen
+    before is range-checked once (as in rasterize()), and a rast that is not an unchanged
+    rasterize() result of at most as many triangles is checked once (one number read back).
     """
     _expect_tensor(attr, "attr")
     _expect_tensor(rast, "rast")
@@ -198,6 +244,10 @@ def interpolate(attr, rast, tri):
     batch = rast.shape[0]
     if attr.dim() == 3 and attr.shape[0] not in (1, batch):
         raise ValueError(f"attr: batch {attr.shape[0]}, rast: batch {batch}")
+    # Indexing past the ends raised IndexError on the CPU (and is a device-side assert on
+    # CUDA): what names a vertex or triangle that is not there is checked first.
+    _check_triangles(tri, attr.shape[-2], vertices_of="attr")
+    _check_ids(rast, tri.shape[0])
     ids = rast[..., 3].to(torch.int64) - 1  # [B, H, W]
     covered = ids >= 0
     if tri.shape[0] == 0:

@@ -12,11 +12,13 @@ markers each: a torch.profiler.record_function("tandem.clock_sync") range, and i
 clock. The marker whose range is shortest gives the offset between the timelines (its range's
 midpoint against tandem's reading), good to half that range (reported in the merged trace as
 tandem_clock_alignment)."""
+import errno
 import json
 import os
 
 import torch
 
+from . import _atomic
 from ._raster import renderer
 
 SYNC = "tandem.clock_sync"
@@ -55,8 +57,10 @@ class trace:
                 self.markers_ms.append(self._native.now_ms())
 
     def save(self, path, overwrite=False):
-        """Writes tandem's own trace (Chrome JSON, its markers included) to `path`."""
-        _write(path, self.events, overwrite)
+        """Writes tandem's own trace (Chrome JSON, its markers included) to `path`, by the
+        engine's write rule: an existing file is replaced only with overwrite=True (else
+        FileExistsError), nothing is left behind on failure."""
+        _write(path, _load(self), overwrite)
 
 
 def _load(trace_or_path):
@@ -76,12 +80,15 @@ def _load(trace_or_path):
 
 
 def _write(path, data, overwrite):
-    if os.path.exists(path) and not overwrite:
-        raise FileExistsError(f"{path} exists (overwrite=True replaces it)")
-    temporary = f"{path}.partial"
-    with open(temporary, "w") as f:
-        json.dump(data, f)
-    os.replace(temporary, path)
+    """Writes `data` as JSON to `path` by the write rule (_atomic): a temporary of this writer's
+    own, synced, renamed into place; an existing file (also one made meanwhile) is kept unless
+    `overwrite`: FileExistsError."""
+    text = json.dumps(data)  # before any file exists: what cannot be serialized leaves nothing
+    try:
+        _atomic.write_file(os.fspath(path), text, replace=overwrite)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "already exists (overwrite=True, or --overwrite, "
+                              "replaces it)", os.fspath(path)) from None
 
 
 def clock_offset_us(torch_trace, tandem_trace):
@@ -108,8 +115,9 @@ def merge_traces(torch_trace, tandem_trace, out_path=None, overwrite=False):
 
     torch_trace: the path prof.export_chrome_trace() wrote, or its loaded dict.
     tandem_trace: a finished tandem.trace(), the path its save() wrote, or its dict.
-    out_path: where to write the merged trace (a temporary name, then renamed; an existing file
-        only with overwrite=True); None: only return it.
+    out_path: where to write the merged trace (by the engine's write rule: a temporary of its
+        own, synced, then renamed; an existing file, also one made meanwhile, is replaced only
+        with overwrite=True, else FileExistsError); None: only return it.
 
     Returns the merged trace (a dict): PyTorch's events unchanged, tandem's CPU, GL and CUDA
     tracks added as processes "tandem CPU", "tandem GL", "tandem CUDA", shifted onto PyTorch's

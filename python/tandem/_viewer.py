@@ -74,7 +74,10 @@ class Viewer:
     postfx: the post-process chain, as on the command line.
     device: the CUDA device whose tensors it shows device to device (default: the current one
         when CUDA is available); "cpu" for the host path (a machine without GL-CUDA interop).
-    overlay: the timing overlay (F1 toggles it in a window).
+    overlay: the timing overlay: None (the default) shows it in a window (F1 toggles it) and
+        leaves it out of headless images, as the command line does without --overlay; True
+        draws it headless too (into image()); False starts it hidden in a window (F1 shows it)
+        and leaves it out headless.
     hook: a post-process stage in PyTorch run in every frame, as tandem.render's hook (the
         G-buffer as tensors inside the frame; what it leaves in "output" is shown); its own
         stage, "hook", in the overlay's timings and a debug group in captures.
@@ -86,7 +89,7 @@ class Viewer:
     """
 
     def __init__(self, resolution=(720, 1280), headless=None, postfx=None, title="tandem",
-                 point_size=2.0, device=None, overlay=True, quiet=True, hook=None,
+                 point_size=2.0, device=None, overlay=None, quiet=True, hook=None,
                  capture_frame=None, capture_dir="captures"):
         height, width = (int(r) for r in resolution)
         if device is None:
@@ -99,7 +102,7 @@ class Viewer:
         if hook is not None and not callable(hook):
             raise ValueError("hook: expected a callable taking a dict of tensors")
         self._native = _tandem.Viewer(height, width, mode, postfx or "none", title,
-                                      float(point_size), bool(overlay),
+                                      float(point_size), None if overlay is None else bool(overlay),
                                       self.device.index if self.device.type == "cuda" else -1,
                                       bool(quiet), None if hook is None else _trampoline(hook),
                                       -1 if capture_frame is None else int(capture_frame),
@@ -120,6 +123,10 @@ class Viewer:
         fit = self._bounds is None if fit is None else bool(fit)
         if fit:
             points = torch.cat([m.positions.detach().float() .to(device) for m in meshes])
+            if points.shape[0] == 0:
+                shapes = ", ".join(str(list(m.positions.shape)) for m in meshes)
+                raise ValueError(f"scene: empty (positions {shapes}): no bounds to fit the camera "
+                                 "to; an empty scene can follow a first one that is not")
             self._bounds = (points.min(0).values.tolist(), points.max(0).values.tolist())
         objects, vertices, indices, offsets, triangles = _pack(meshes, device)
         capsule = lambda t: None if t is None else torch.utils.dlpack.to_dlpack(t)  # noqa: E731

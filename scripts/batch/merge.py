@@ -6,7 +6,7 @@ bytes), that each is a complete image of the plan's size (PNG: every chunk's CRC
 zlib stream, IEND; PAM: header and length), removes the temporary files of runs that died on
 this host (never a live render's), and with --video assembles one H.264 video per camera path
 with ffmpeg, kept only when its MP4 boxes add up. Every file it writes follows the engine's
-write rule (scripts/atomic_file.py).
+write rule (python/tandem/_atomic.py).
 
 The plan comes from `tandem-viewer --headless SEQ --frame-range A:B [--camera-paths P...]
 --batch-plan PLAN.json` with the same range, paths, --size and --format as the pieces.
@@ -25,8 +25,10 @@ import subprocess
 import sys
 import zlib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import atomic_file  # noqa: E402  (scripts/atomic_file.py)
+# The write rule is the package's (python/tandem/_atomic.py), loaded without the package.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "python", "tandem"))
+import _atomic as atomic_file  # noqa: E402
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

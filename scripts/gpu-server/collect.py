@@ -15,8 +15,10 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import atomic_file  # noqa: E402  (scripts/atomic_file.py: the engine's write rule)
+# The write rule is the package's (python/tandem/_atomic.py), loaded without the package.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "python", "tandem"))
+import _atomic as atomic_file  # noqa: E402
 
 STREAM_RUNS = ["1080p_streamed_1", "1080p_preload_1", "1080p_streamed_2", "1080p_preload_2",
                "1080p_streamed_3", "1080p_preload_3", "4k_streamed", "1080p_cached"]

@@ -102,10 +102,10 @@ written=$(ls killed | grep -c '\.png$')
 [ "$written" -ge 10 ] && [ "$written" -lt 120 ] ||
     echo "note: $written frames written when killed (the kill is not mid-run)"
 # As a kill while writing leaves it: a temporary named for a process that is gone (the engine's
-# names, made by scripts/atomic_file.py).
+# names, made by python/tandem/_atomic.py).
 temporary() { # temporary FOLDER/NAME PID: the name of NAME's temporary of process PID
-    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import atomic_file; print(atomic_file.temporary_for(sys.argv[2], int(sys.argv[3])))' \
-        "$root/scripts" "$1" "$2"
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import _atomic; print(_atomic.temporary_for(sys.argv[2], int(sys.argv[3])))' \
+        "$root/python/tandem" "$1" "$2"
 }
 sh -c 'exit 0' & dead=$!; wait $dead
 echo junk >"$(temporary killed/frame_000219.png $dead)"

@@ -12,7 +12,7 @@
 set -uo pipefail
 viewer=$(realpath "$1"); raster=$(realpath "$2"); check=$(realpath "$3"); out=$4
 pack=${5:+$(realpath "$5")}
-scripts=$(cd "$(dirname "$0")/../../scripts" && pwd)
+atomic=$(cd "$(dirname "$0")/../../python/tandem" && pwd) # _atomic.py, the scripts' write rule
 rm -rf "$out"; mkdir -p "$out"; cd "$out"
 failures=0
 wrong() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -161,9 +161,9 @@ if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
     kill -KILL $pid; wait $pid 2>/dev/null
     [ "$(partials killed)" = 1 ] || wrong "SIGKILL: $(partials killed) temporaries, expected the killed one"
     # The scripts read the engine's temporary names alike (merge.py removes only dead ones).
-    python3 -c 'import os, sys; sys.path.insert(0, sys.argv[1]); import atomic_file as a
+    python3 -c 'import os, sys; sys.path.insert(0, sys.argv[1]); import _atomic as a
 sys.exit(0 if [a.parse_temporary(n) for n in os.listdir(sys.argv[2])] == [(a.host_tag(), int(sys.argv[3]))] else 1)' \
-        "$scripts" killed $pid || wrong "scripts/atomic_file.py does not read $(ls -A killed)"
+        "$atomic" killed $pid || wrong "python/tandem/_atomic.py does not read $(ls -A killed)"
     [ -z "$(ls -A tmp)" ] || wrong "SIGKILL left files in the temporary folder: $(ls -A tmp)"
     "$viewer" --headless "$seq" --size 64x48 --frames 3 --video killed/w.mp4 >next.log 2>&1 ||
         wrong "the next video into the folder: $(tail -3 next.log)"

@@ -1,7 +1,9 @@
 // The frame and its output ring on headless EGL: frames read back through the ring arrive in
 // order, equal to the image presented, without one stall in the loop (waits for the GPU that
 // drain it; a throttle is allowed); RGBA16F colour reads back as 16 bits; extra passes run in
-// order on their path; a debug channel never shows a stale image.
+// order on their path; a pass that throws inside its stage leaves the debug groups balanced; a
+// debug channel never shows a stale image.
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -184,6 +186,52 @@ TEST_F(FrameGL, ExtraPassesRunAfterPostProcessingInOrderWhenEnabled)
             timed = timed || std::string(span.name) == "pass-b";
     EXPECT_TRUE(timed) << "a pass's stages are profiler spans";
     EXPECT_EQ(stack.frame.handoffs(), 0u) << "the host path makes no handoff";
+}
+
+/// A host pass that begins a stage and throws inside it (a Python hook that raised).
+class Thrower final : public interop::Pass {
+public:
+    const char* name() const override { return "thrower"; }
+    bool isEnabled() const override { return enabled; }
+    interop::Path path() const override { return interop::Path::Host; }
+    void run(const interop::MappedView*, interop::PassHooks& hooks) override
+    {
+        hooks.beginStage("thrower", nullptr);
+        throw std::runtime_error("the pass failed");
+    }
+    bool enabled = true;
+};
+
+GLint debugGroupDepth()
+{
+    GLint depth = 0;
+    glGetIntegerv(GL_DEBUG_GROUP_STACK_DEPTH, &depth);
+    return depth;
+}
+
+TEST_F(FrameGL, APassThatThrowsInsideAStageLeavesTheDebugGroupsBalanced)
+{
+    // The stage it began was left pushed: every failed frame deepened the stack, and the pops
+    // after it went to the wrong groups (a re-entrant Python hook ended in GL_STACK_UNDERFLOW).
+    const render::GpuScene scene = test::sceneOf(test::colouredCube());
+    test::FrameStack stack(32, 24, render::ColorFormat::Rgba8, true);
+    Thrower thrower;
+    Registration added = stack.frame.addPass(thrower);
+    const render::Camera camera = test::fittedCamera(scene.bounds());
+    const GLint depth = debugGroupDepth();
+    for (int i = 0; i < 3; ++i) {
+        stack.profiler.beginFrame();
+        EXPECT_THROW(stack.frame.render(scene, camera, postfx::Chain{}, Channel::Color, {}),
+                     std::runtime_error);
+        EXPECT_EQ(debugGroupDepth(), depth) << "after failed frame " << i;
+    }
+    thrower.enabled = false;
+    stack.profiler.beginFrame();
+    const io::Image image =
+        stack.render(scene, camera, postfx::Chain{}, Channel::Color); // the frame goes on
+    stack.profiler.endFrame();
+    EXPECT_EQ(debugGroupDepth(), depth);
+    EXPECT_FALSE(image.pixels.empty());
 }
 
 TEST_F(FrameGL, OutputChannelWithoutAChainShowsTheColour)

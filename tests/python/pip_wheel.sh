@@ -21,5 +21,11 @@ assert os.path.isfile(os.path.join(site, "tandem", "shaders", "render", "ClipRes
 rast = tandem.rasterize(torch.tensor([[-1., -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1]]),
                         torch.tensor([[0, 1, 2]], dtype=torch.int32), (4, 4))
 assert rast[0, 0, 0, 3] == 1 and rast[0, 3, 3, 3] == 0, rast[..., 3]
-print("ok: the wheel installs, imports and rasterizes with its own shaders")
+# The write rule travels with the package (tandem/_atomic.py, which scripts load from the tree).
+spans = tandem.trace()
+spans.events = {"traceEvents": []}
+spans.save("trace.json")
+with open("trace.json") as f:
+    assert f.read() == '{"traceEvents": []}'
+print("ok: the wheel installs, imports, rasterizes with its own shaders and writes a trace")
 PY

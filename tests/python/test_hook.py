@@ -12,6 +12,9 @@ from torch.profiler import profile, record_function
 import tandem
 
 DEVICE = torch.device(os.environ.get("TANDEM_TEST_DEVICE", "cpu"))
+# GL errors counted (KHR_debug) in the contexts made here (lazily, after this): the tests assert
+# there are none.
+os.environ.setdefault("TANDEM_GL_DEBUG", "1")
 SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "assets", "sample.ply")
 
 
@@ -68,6 +71,33 @@ class Hook(unittest.TestCase):
             tandem.render(self.mesh, resolution=self.resolution, device=DEVICE, hook=3)
         frame = tandem.render(self.mesh, resolution=self.resolution, device=DEVICE)
         self.assertGreater(int((frame["image"] != frame["image"][0, 0]).any(-1).sum()), 300)
+
+    def test_a_hook_calling_back_into_its_renderer_is_refused_and_the_next_frame_renders(self):
+        refused = []
+
+        def reenter(gbuffer):
+            for call in (lambda: tandem.render(self.mesh, resolution=(8, 8), device=DEVICE),
+                         lambda: tandem.rasterize(torch.zeros(3, 4, device=DEVICE),
+                                                  torch.zeros(1, 3, dtype=torch.int32,
+                                                              device=DEVICE), (4, 4),
+                                                  rasterizer="gl")):
+                try:
+                    call()
+                except RuntimeError as error:
+                    refused.append(str(error))
+            tandem.render(self.mesh, resolution=(8, 8), device=DEVICE)
+
+        plain = tandem.render(self.mesh, resolution=self.resolution, device=DEVICE)["image"]
+        with self.assertRaisesRegex(RuntimeError, r"the hook failed: .*tandem\.render\(\): "
+                                    "called from inside the renderer's own hook"):
+            tandem.render(self.mesh, resolution=self.resolution, device=DEVICE, hook=reenter)
+        self.assertEqual(len(refused), 2, refused)
+        self.assertRegex(refused[0], r"^tandem\.render\(\): called from inside")
+        self.assertRegex(refused[1], r"^tandem\.rasterize\(\): called from inside")
+        for _ in range(2):  # the renderer goes on, its debug groups balanced
+            frame = tandem.render(self.mesh, resolution=self.resolution, device=DEVICE)
+            torch.testing.assert_close(frame["image"].cpu(), plain.cpu(), rtol=0, atol=0)
+        self.assertEqual(tandem.renderer(DEVICE).gl_errors, 0)
 
     def test_is_its_own_stage_in_the_trace(self):
         with profile() as prof, tandem.trace(DEVICE) as spans:

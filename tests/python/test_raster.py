@@ -153,6 +153,10 @@ class Rasterize(unittest.TestCase):
         positions, tri = wavy_grid(2)
         pos = perspective(positions).to(DEVICE)
         tri = tri.to(DEVICE)
+        rast = self.rasterize(pos, tri, (8, 8))
+        self.assertGreater(int(rast[..., 3].max()), 1, "no pixel names a second triangle")
+        bumped = rast.clone()  # not rasterize()'s: its ids are looked at
+        bumped[0, 0, 0, 3] = tri.shape[0] + 5
         cases = [
             ("pos", lambda: tandem.rasterize(pos.double(), tri, (8, 8))),
             ("pos", lambda: tandem.rasterize(pos[:, :3], tri, (8, 8))),
@@ -173,6 +177,13 @@ class Rasterize(unittest.TestCase):
                                                 torch.zeros(2, 2, 4, device=DEVICE), tri)),
             ("tri", lambda: tandem.interpolate(torch.zeros(4, 2, device=DEVICE),
                                                torch.zeros(1, 2, 2, 4, device=DEVICE), tri.long())),
+            # What names a vertex or a triangle that is not there (IndexError before).
+            ("tri", lambda: tandem.interpolate(torch.zeros(pos.shape[0] - 1, 2, device=DEVICE),
+                                               rast, tri)),
+            ("rast", lambda: tandem.interpolate(torch.zeros(pos.shape[0], 2, device=DEVICE),
+                                                rast, tri[:1])),
+            ("rast", lambda: tandem.interpolate(torch.zeros(pos.shape[0], 2, device=DEVICE),
+                                                bumped, tri)),
         ]
         if DEVICE.type == "cpu":
             cases.append(("rasterizer", lambda: tandem.rasterize(pos, tri, (8, 8), rasterizer="cuda")))
@@ -180,6 +191,23 @@ class Rasterize(unittest.TestCase):
             with self.assertRaises(ValueError, msg=name) as caught:
                 call()
             self.assertTrue(str(caught.exception).startswith(name + ":"), str(caught.exception))
+
+    def test_empty_tensors_are_called_empty_or_draw_nothing(self):
+        # PyTorch calls any empty tensor contiguous and keeps whatever strides it had: an empty
+        # slice of a strided tensor reached the engine as "not contiguous".
+        positions, tri = wavy_grid(2)
+        pos = perspective(positions).to(DEVICE)
+        tri = tri.to(DEVICE)
+        strided_pos = pos.t().contiguous().t()
+        strided_tri = torch.cat([tri, tri], 1)[:, :3]
+        for name, empty_pos, empty_tri in (("pos", strided_pos[:0], tri[:0]),
+                                           ("tri", pos, strided_tri[:0])):
+            with self.subTest(empty=name):
+                out = self.rasterize(empty_pos, empty_tri, (6, 8))
+                self.assertEqual(tuple(out.shape), (1, 6, 8, 4))
+                self.assertEqual(int(out.count_nonzero()), 0, "nothing to draw, nothing covered")
+        with self.assertRaisesRegex(ValueError, r"^tri: index \d+ out of range: pos has 0 "):
+            self.rasterize(strided_pos[:0], tri, (6, 8))
 
     def test_a_new_tensor_where_a_checked_one_was_is_checked(self):
         # A tensor freed and a new one allocated at its address, with the same shape and a fresh

@@ -1,7 +1,9 @@
 """tandem.Viewer headless on the device named by $TANDEM_TEST_DEVICE (cpu by default: host
 arrays; the gpu tier runs it with cuda: tensors copied device to device, one handoff an
 update): it shows what the loop gives it, the same image as tandem.render for the same scene,
-follows each update, and refuses what it cannot do."""
+follows each update, and refuses what it cannot do; the overlay stays out of headless images
+unless asked (as on the command line); a hook calling back into its viewer is refused and the
+viewer goes on, and a hook may use tandem's other renderers."""
 import os
 import unittest
 
@@ -10,6 +12,9 @@ import torch
 import tandem
 
 DEVICE = torch.device(os.environ.get("TANDEM_TEST_DEVICE", "cpu"))
+# GL errors counted (KHR_debug) in the contexts made here (lazily, after this): the tests assert
+# there are none.
+os.environ.setdefault("TANDEM_GL_DEBUG", "1")
 SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "assets", "sample.ply")
 
 
@@ -74,6 +79,96 @@ class Viewer(unittest.TestCase):
         self.assertEqual(calls, [DEVICE.type] * 3)
         plain = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE)["image"].cpu()
         torch.testing.assert_close(image[..., :3], 255 - plain[..., :3], rtol=0, atol=0)
+
+    def test_headless_images_have_no_overlay_unless_asked(self):
+        expected = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE)["image"].cpu()
+        with tandem.Viewer(resolution=(60, 96), headless=True, device=DEVICE) as default:
+            default.update(self.mesh)
+            for _ in range(2):
+                self.assertTrue(default.step())
+            torch.testing.assert_close(default.image(), expected, rtol=0, atol=0,
+                                       msg="the overlay was drawn into a headless image")
+        with tandem.Viewer(resolution=(60, 96), headless=True, overlay=True,
+                           device=DEVICE) as asked:
+            asked.update(self.mesh)
+            for _ in range(2):  # ImGui sizes a new window in its first frame, drawing nothing
+                self.assertTrue(asked.step())
+            self.assertGreater(int((asked.image() != expected).any(-1).sum()), 500,
+                               "overlay=True: no overlay in the image")
+
+    def test_a_hook_calling_back_into_its_viewer_is_refused_and_the_viewer_goes_on(self):
+        refused = []
+        escape = [True]
+
+        def reenter(gbuffer):
+            for call in (viewer.step, viewer.image, lambda: viewer.update(self.mesh),
+                         viewer.close):
+                try:
+                    call()
+                except RuntimeError as error:
+                    refused.append(str(error))
+            if escape[0]:
+                viewer.step()  # raised out of the hook: the frame fails, the viewer does not
+
+        viewer = tandem.Viewer(resolution=(60, 96), headless=True, device=DEVICE, hook=reenter)
+        try:
+            viewer.update(self.mesh)
+            with self.assertRaisesRegex(RuntimeError, r"the hook failed: .*tandem\.Viewer\.step"
+                                        r"\(\): called from inside the viewer's own hook"):
+                viewer.step()
+            self.assertEqual(len(refused), 4, refused)
+            for call, message in zip(("step", "image", "update", "close"), refused):
+                self.assertRegex(message, rf"^tandem\.Viewer\.{call}\(\): called from inside "
+                                          "the viewer's own hook")
+            escape[0] = False
+            expected = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE)["image"].cpu()
+            for _ in range(3):
+                self.assertTrue(viewer.step())
+            torch.testing.assert_close(viewer.image(), expected, rtol=0, atol=0)
+            self.assertEqual(len(refused), 4 + 3 * 4)
+        finally:
+            # No GL error on its context (a debug group popped twice is GL_STACK_UNDERFLOW), so
+            # the session's exit code is 0.
+            self.assertEqual(viewer._native.gl_errors, 0)
+            self.assertEqual(viewer._native.close(), 0)
+
+    def test_a_hook_may_use_tandems_other_renderers(self):
+        results = []
+
+        def rasterize_inside(gbuffer):
+            clip = torch.tensor([[-1.0, -1, 0, 1], [1, -1, 0, 1], [-1, 1, 0, 1]], device=DEVICE)
+            tri = torch.tensor([[0, 1, 2]], dtype=torch.int32, device=DEVICE)
+            results.append(tandem.rasterize(clip, tri, (4, 4))[0, 0, 0, 3].item())
+            results.append(tandem.render(self.mesh, resolution=(20, 30), device=DEVICE)["image"])
+
+        expected = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE)["image"].cpu()
+        viewer = tandem.Viewer(resolution=(60, 96), headless=True, device=DEVICE,
+                               hook=rasterize_inside)
+        try:
+            viewer.update(self.mesh)
+            for _ in range(2):
+                self.assertTrue(viewer.step())
+            # The frame went on in the viewer's own GL context after the hook made others current.
+            torch.testing.assert_close(viewer.image(), expected, rtol=0, atol=0)
+            self.assertEqual(results[0::2], [1.0, 1.0])
+            self.assertEqual(tandem.renderer(DEVICE).gl_errors, 0, "the frame's GL calls went "
+                             "to a renderer's context")
+        finally:
+            self.assertEqual(viewer._native.gl_errors, 0)
+            self.assertEqual(viewer._native.close(), 0)
+
+    def test_an_empty_scene_is_called_empty_or_shows_nothing(self):
+        # Empty and strided: PyTorch calls it contiguous and keeps the strides.
+        empty = tandem.Mesh(torch.zeros(4, 3, device=DEVICE).t().contiguous().t()[:0])
+        with self.assertRaisesRegex(ValueError, r"^scene: empty \(positions \[0, 3\]\)"):
+            self.viewer.update(empty)  # the first scene fits the camera: IndexError before
+        self.viewer.update(self.mesh)
+        self.assertTrue(self.viewer.step())
+        self.viewer.update(empty)
+        self.assertTrue(self.viewer.step())
+        background = tandem.render(empty, resolution=(60, 96), device=DEVICE)["image"].cpu()
+        self.assertEqual(int((background != background[0, 0]).any(-1).sum()), 0)
+        torch.testing.assert_close(self.viewer.image(), background, rtol=0, atol=0)
 
     def test_refuses_what_it_cannot_do(self):
         with self.assertRaisesRegex(RuntimeError, "update\\(\\) a scene before"):

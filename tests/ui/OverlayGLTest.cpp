@@ -2,8 +2,13 @@
 // asks for a capture and a click elsewhere does not; without the panel there is no button; an
 // app's own panel is drawn without editing ui/ and no longer once its handle is gone; the chain
 // panel reads the stages' descriptors; two overlays (each its own ImGui context) live in one
-// process, on two GL contexts, each drawing its own panels.
+// process, on two GL contexts, each drawing its own panels; long warnings wrap to the overlay's
+// width and many of them keep it inside a small target (one 300-character warning used to widen
+// it over the whole picture); the controls table lists every control; a headless session's
+// overlay has the controls panel.
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,11 +16,15 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "engine/app/Controls.h"
+#include "engine/app/Session.h"
 #include "engine/core/Registration.h"
 #include "engine/gl/Framebuffer.h"
 #include "engine/gl/Texture.h"
+#include "engine/ui/Controls.h"
 #include "engine/ui/Overlay.h"
 #include "engine/ui/Panels.h"
+#include "engine/ui/PlaybackPanel.h"
 #include "tests/support/GlTestContext.h"
 
 namespace tandem {
@@ -159,6 +168,168 @@ TEST_F(OverlayGL, TwoOverlaysOnTwoContextsEachDrawTheirOwnPanels)
     EXPECT_GT(drawnPixels(target, Width, Height), 1000u) << "the first overlay drew";
     EXPECT_EQ(drawnBy, (std::vector<std::string>{"a", "b", "a", "b", "a"}));
     second.reset(); // releases whatever context is current
+    s_context->makeCurrent();
+}
+
+/// The box of the pixels an overlay drew into `target` (not the clear colour): columns [x0,
+/// x1), rows [y0, y1) from the top; all 0 when it drew nothing.
+struct Drawn {
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    std::size_t pixels = 0;
+};
+
+Drawn drawnBox(const gl::Texture& target, int width, int height)
+{
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height * 4);
+    glGetTextureImage(target.id(), 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                      static_cast<GLsizei>(pixels.size()), pixels.data());
+    Drawn box{width, height, 0, 0, 0};
+    for (int row = 0; row < height; ++row)
+        for (int x = 0; x < width; ++x) {
+            const std::uint8_t* p = &pixels[(static_cast<std::size_t>(row) * width + x) * 4];
+            if (p[0] == 0 && p[1] == 0 && p[2] == 0)
+                continue;
+            const int y = height - 1 - row; // GL's rows are bottom first
+            box.x0 = std::min(box.x0, x);
+            box.x1 = std::max(box.x1, x + 1);
+            box.y0 = std::min(box.y0, y);
+            box.y1 = std::max(box.y1, y + 1);
+            ++box.pixels;
+        }
+    return box.pixels ? box : Drawn{};
+}
+
+/// An overlay with the viewer's playback panel showing `warnings`, drawn into a `width` ×
+/// `height` target twice (ImGui sizes a window to what it drew the frame before); what it
+/// covered.
+Drawn drawPlayback(platform::Context& context, const std::vector<std::string>& warnings, int width,
+                   int height)
+{
+    gl::Texture target(GL_RGBA8, width, height, "test.overlay-warnings");
+    gl::Framebuffer framebuffer("test.overlay-warnings");
+    framebuffer.attach(GL_COLOR_ATTACHMENT0, target);
+    framebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
+    framebuffer.checkComplete();
+    ui::Overlay overlay(context);
+    stream::Playback playback(120, 30.0);
+    const stream::PlayerStats player;
+    const stream::StreamStats streaming;
+    const Registration panel =
+        overlay.addPanel({"Playback", true, [&] {
+                              ui::playbackPanel(playback, player, streaming, warnings, "sample", 0,
+                                                app::SequenceControls);
+                          }});
+    for (int i = 0; i < 3; ++i) {
+        clear(target);
+        overlay.draw(framebuffer.id(), width, height);
+    }
+    glFinish();
+    return drawnBox(target, width, height);
+}
+
+/// `count` warnings as a reader writes them about a frame in a deep folder, each `length`
+/// characters.
+std::vector<std::string> warnings(int count, std::size_t length)
+{
+    std::vector<std::string> out;
+    for (int i = 0; i < count; ++i) {
+        std::string text = "frame " + std::to_string(i) + " skipped: /data/captures/";
+        while (text.size() < length)
+            text += "session_2026_12_01/take_" + std::to_string(i) + "/";
+        out.push_back(text.substr(0, length));
+    }
+    return out;
+}
+
+TEST_F(OverlayGL, LongWarningsWrapToTheOverlaysWidth)
+{
+    constexpr int W = 1280, H = 720;
+    const ui::OverlayBounds bounds = ui::overlayBounds(W, H);
+    EXPECT_EQ(bounds.width, 430.0f);
+    const Drawn plain = drawPlayback(*s_context, warnings(3, 40), W, H);
+    const Drawn wrapped = drawPlayback(*s_context, warnings(3, 300), W, H);
+    ASSERT_GT(plain.pixels, 1000u);
+    // The window's own edge may be a pixel past its box.
+    const int right = static_cast<int>(bounds.margin + bounds.width) + 1;
+    EXPECT_LE(plain.x1, right);
+    EXPECT_LE(wrapped.x1, right) << "a long warning widened the overlay to " << wrapped.x1 << " of "
+                                 << W << " px";
+    // Each 300-character warning takes several lines instead of one.
+    EXPECT_GE(wrapped.y1 - plain.y1, 3 * 2 * 13) << "the long warnings were not wrapped";
+    EXPECT_LT(wrapped.y1, H);
+}
+
+TEST_F(OverlayGL, ManyWarningsKeepTheOverlayInsideASmallTarget)
+{
+    constexpr int W = 640, H = 240;
+    const ui::OverlayBounds bounds = ui::overlayBounds(W, H);
+    const Drawn drawn = drawPlayback(*s_context, warnings(40, 200), W, H);
+    ASSERT_GT(drawn.pixels, 1000u);
+    EXPECT_LE(drawn.x1, static_cast<int>(bounds.margin + bounds.width) + 1);
+    EXPECT_LE(drawn.y1, static_cast<int>(bounds.margin + bounds.maxHeight) + 1)
+        << "the overlay runs off the bottom";
+    // A third of the picture stays free: the overlay is at most 438 of its 640 columns.
+    EXPECT_LE(static_cast<double>(drawn.x1 - drawn.x0) / W, 0.69);
+    // A narrow target: the overlay is narrower than 430 px.
+    const ui::OverlayBounds narrow = ui::overlayBounds(300, 200);
+    EXPECT_EQ(narrow.width, 284.0f);
+    EXPECT_EQ(narrow.maxHeight, 184.0f);
+    const Drawn small = drawPlayback(*s_context, warnings(40, 200), 300, 200);
+    EXPECT_LE(small.x1, 8 + 284 + 1);
+    EXPECT_LE(small.y1, 8 + 184 + 1);
+}
+
+/// ImGui's log of the text a panel drew, through the clipboard hook of its context.
+std::string loggedText(ui::Overlay& overlay, const std::function<void()>& draw, GLuint framebuffer,
+                       int width, int height)
+{
+    static std::string captured; // ImGui's clipboard hook is a plain function pointer
+    captured.clear();
+    {
+        const ui::Overlay::Current current(overlay);
+        ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) {
+            captured = text;
+        };
+    }
+    const Registration panel = overlay.addPanel({"logged", true, [&] {
+                                                     ImGui::LogToClipboard();
+                                                     draw();
+                                                     ImGui::LogFinish();
+                                                 }});
+    overlay.draw(framebuffer, width, height);
+    return captured;
+}
+
+TEST_F(OverlayGL, TheControlsTableListsEveryControl)
+{
+    ui::Overlay overlay(*s_context);
+    const std::string text = loggedText(
+        overlay, [] { ui::controlsTable(app::WindowControls); }, framebuffer.id(), Width, Height);
+    for (const ui::Control& control : app::WindowControls) {
+        EXPECT_NE(text.find(control.input), std::string::npos) << control.input << " in " << text;
+        EXPECT_NE(text.find(control.action), std::string::npos) << control.action << " in " << text;
+    }
+}
+
+TEST_F(OverlayGL, AHeadlessSessionsOverlayListsTheControls)
+{
+    app::SessionSettings settings;
+    settings.headless = true;
+    settings.size = {320, 240};
+    settings.frames = 1;
+    settings.format = frame::OutputFormat::None;
+    settings.backend = postfx::BackendChoice::Host;
+    settings.overlay = true;
+    settings.quiet = true;
+    app::OpenFailure failure;
+    auto session = app::Session::open({"tandem-test"}, settings, failure);
+    ASSERT_TRUE(session) << failure.message;
+    ASSERT_TRUE(session->overlay());
+    const std::vector<std::string> titles = session->overlay()->panelTitles();
+    EXPECT_NE(std::find(titles.begin(), titles.end(), "controls"), titles.end())
+        << "no controls panel among the session's";
+    EXPECT_EQ(session->finish(), 0);
+    session.reset(); // its context goes with it
     s_context->makeCurrent();
 }
 

@@ -1,9 +1,10 @@
-#!/usr/bin/env python3
-"""scripts/atomic_file.py, the write rule of the scripts (merge.py, collect.py): nothing at the
-name until commit, never replacing unless asked (also a file that appears meanwhile), links at
-the old NAME.partial or the final name neither followed nor destroyed, temporaries named as the
-engine names them and removed only when their process is gone, the MP4 box walk.
-Usage: atomic_file_test.py SCRIPTS_DIR"""
+"""python/tandem/_atomic.py, the write rule of the package's writers and of the scripts
+(merge.py, collect.py, bench-rasterize.py): nothing at the name until commit, never replacing
+unless asked (also a file that appears meanwhile), links at the old NAME.partial or the final
+name neither followed nor destroyed, temporaries named as the engine names them and removed only
+when their process is gone, the MP4 box walk. Standard library only: loaded as the scripts load
+it, without the package (no torch needed).
+Usage: test_atomic.py [PACKAGE_DIR]"""
 import os
 import subprocess
 import sys
@@ -11,8 +12,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, sys.argv.pop(1) if len(sys.argv) > 1 else
-                os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
-import atomic_file  # noqa: E402
+                os.path.join(os.path.dirname(__file__), "..", "..", "python", "tandem"))
+import _atomic as atomic_file  # noqa: E402
 
 
 def read(path):

@@ -1,10 +1,17 @@
-"""The one atomic write for tandem's scripts, with the same rules and temporary names as the
-engine's (engine/core/AtomicFile.h), so either side finds the other's stale temporaries: a file
-is written under a hidden temporary beside it, unique to the writer
+"""The one atomic write in Python, with the same rules and temporary names as the engine's
+(engine/core/AtomicFile.h), so either side finds the other's stale temporaries: a file is
+written under a hidden temporary beside it, unique to the writer
 (.NAME.~HOST~PID~SERIALRANDOM.partial, created with O_CREAT | O_EXCL | O_NOFOLLOW), synced, and
 renamed into place only when complete, never replacing a file unless asked (link(), which
-refuses an existing name atomically), the folder synced. A temporary of a process that died on
-this host is removed by remove_stale_temporaries(); a live writer's, or another host's, never.
+refuses an existing name atomically), the folder synced; the temporary is removed on failure.
+A temporary of a process that died on this host is removed by remove_stale_temporaries(); a
+live writer's, or another host's, never.
+
+Its users: the package's writers (tandem.trace().save(), merge_traces()) and the scripts
+(scripts/batch/merge.py, scripts/gpu-server/collect.py, scripts/bench-rasterize.py,
+scripts/make-point-cloud.py). It needs the standard library only, so the scripts load it from
+the source tree without importing the package (whose __init__ needs torch and the native
+module): sys.path.insert(0, "<repository>/python/tandem"); import _atomic.
 
     with AtomicFile("out/v.mp4", replace=False) as f:
         f.write(b"...")       # or let a program write f.temporary
