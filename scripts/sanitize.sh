@@ -5,7 +5,8 @@
 # end to end (folders, packs, damaged frames, compare, textures, fallbacks, a 10 000-frame soak);
 # the tsan preset (ThreadSanitizer) runs the
 # unit tier, where the streaming threads are tested (loaders, the staging ring, packs and file
-# sequences loaded from several threads, the frame writer). Any report fails the test that
+# sequences loaded from several threads, the frame writer); it is built as the nocuda preset is
+# (no CUDA, RenderDoc or profiler), so test.sh needs no separate build of that configuration. Any report fails the test that
 # caused it. Suppressions for what the sanitizers see inside Mesa and the system libraries (not
 # tandem's code) are in tests/sanitizers/.
 # Usage: scripts/sanitize.sh [sanitize|tsan]...   (default both)
@@ -22,14 +23,14 @@ status=0
 for preset in "${presets[@]}"; do
     build="build-$preset"
     log="$build.log"
-    # tsan builds what its unit tier runs (the gl tests replace operator new, which clashes
-    # with ThreadSanitizer's runtime).
+    # tsan builds what its unit tier runs, and the bench (the gl tests replace operator new,
+    # which clashes with ThreadSanitizer's runtime).
     targets=()
     case "$preset" in
         sanitize) tiers=(unit gl) ;;
         tsan) tiers=(unit)
               targets=(--target tandem_unit_tests tandem-raster tandem-viewer tandem-pack
-                       tandem-png-check) ;;
+                       tandem-bench tandem-png-check) ;;
         *) echo "sanitize: unknown preset $preset"; exit 2 ;;
     esac
     echo "sanitize: building preset $preset (log: $log)"

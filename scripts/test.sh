@@ -6,9 +6,19 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
 scripts/build.sh default || exit 1
 
-# With a CUDA toolkit the default build has CUDA; build the configuration without it too (and
-# run its unit tier), so neither rots.
-if grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
+# The sanitizer builds and fuzzing need clang 16 with its sanitizer and libFuzzer runtimes
+# (install-deps.sh installs them).
+sanitizers=0
+if command -v clang++-16 >/dev/null && [ -e /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
+    sanitizers=1
+fi
+
+# With a CUDA toolkit the default build has CUDA; the configuration without CUDA, RenderDoc and
+# the profiler must build and pass its unit tier too, so neither rots. The sanitizer builds are
+# that configuration (sanitize: everything without CUDA; tsan: the apps, the bench and the unit
+# tier without CUDA, RenderDoc or the profiler), so with them the nocuda preset is not built
+# a second time; without them it is built here.
+if [ $sanitizers = 0 ] && grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache.txt 2>/dev/null; then
     echo "test: also building without CUDA, RenderDoc or the profiler (preset nocuda)"
     if ! scripts/build.sh nocuda >build-nocuda.log 2>&1; then
         tail -30 build-nocuda.log; echo "test: the build without CUDA failed"; exit 1
@@ -78,10 +88,10 @@ labels=$(IFS='|'; echo "^(${tiers[*]})\$")
 ctest --test-dir build -L "$labels" --output-on-failure -j"$(nproc)"
 status=$?
 
-# Sanitizers and fuzzing (clang 16 with its sanitizer and libFuzzer runtimes, installed by
-# install-deps.sh): the unit and gl tiers under ASan + UBSan, the unit tier under TSan, and a
-# minute of libFuzzer on each reader (scripts/fuzz.sh; a longer run is documented there).
-if command -v clang++-16 >/dev/null && [ -e /usr/lib/llvm-16/lib/clang/16/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
+# Sanitizers and fuzzing: the unit and gl tiers under ASan + UBSan, the unit tier under TSan
+# (without CUDA, RenderDoc or the profiler), and a minute of libFuzzer on each reader
+# (scripts/fuzz.sh; a longer run is documented there).
+if [ $sanitizers = 1 ]; then
     scripts/sanitize.sh || status=1
     scripts/fuzz.sh --seconds "${TANDEM_FUZZ_SECONDS:-60}" || status=1
 else
