@@ -9,8 +9,7 @@
 # input in build-sanitize/fuzz/<target>/; commit it under tests/fuzz/regressions/<target>/ with
 # the fix (the unit tier replays those).
 # Usage: scripts/fuzz.sh [--seconds N] [TARGET...]   (default 60 s each, every target)
-#   the test command runs it for 60 s a target, one target per core at a time (TANDEM_FUZZ_JOBS);
-#   a long run: scripts/fuzz.sh --seconds 3600 pack
+#   the test command runs it for 60 s a target; a long run: scripts/fuzz.sh --seconds 3600 pack
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
@@ -18,7 +17,7 @@ targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -44,31 +43,21 @@ seeds() {
 }
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-# One fuzzer per core at a time (libFuzzer runs on one thread): each target still gets its
-# seconds of a core to itself.
-jobs=${TANDEM_FUZZ_JOBS:-$(nproc)}
+failed=()
 for t in "${targets[@]}"; do
     work="$build/fuzz/$t"
     mkdir -p "$work/corpus" "$work/seeds"
-    rm -f "$work/exit"
     # libFuzzer reads seed folders; single files go into one of their own.
     for s in $(seeds "$t"); do
         if [ -d "$s" ]; then find "$s" -type f ! -name .gitkeep -exec cp {} "$work/seeds/" \; ; else cp "$s" "$work/seeds/"; fi
     done
-    while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do wait -n; done
     echo "fuzz: $t for ${seconds} s from $(ls "$work/seeds" | wc -l) seeds"
-    { "$build/bin/tandem-fuzz-$t" "$work/corpus" "$work/seeds" -max_total_time="$seconds" \
-          -timeout=10 -rss_limit_mb=2560 -max_len=131072 -artifact_prefix="$work/" \
-          -print_final_stats=1 >"$work/log.txt" 2>&1
-      echo $? >"$work/exit"; } &
-done
-wait
-failed=()
-for t in "${targets[@]}"; do
-    work="$build/fuzz/$t"
-    code=$(cat "$work/exit" 2>/dev/null || echo "none")
+    "$build/bin/tandem-fuzz-$t" "$work/corpus" "$work/seeds" -max_total_time="$seconds" \
+        -timeout=10 -rss_limit_mb=2560 -max_len=131072 -artifact_prefix="$work/" \
+        -print_final_stats=1 >"$work/log.txt" 2>&1
+    code=$?
     grep -E "^stat::number_of_executed_units|^#[0-9]+ *DONE" "$work/log.txt" | tail -2 | sed "s/^/fuzz: $t: /"
-    if [ "$code" != 0 ]; then
+    if [ $code != 0 ]; then
         grep -E "ERROR|SUMMARY|Test unit written|timeout" "$work/log.txt" | head -8 | sed "s/^/fuzz: $t: /"
         echo "fuzz: $t FAILED (exit $code); the whole log: $work/log.txt; reproduce: $build/bin/tandem-fuzz-$t INPUT"
         failed+=("$t")

@@ -195,13 +195,15 @@ void Profiler::endFrame()
         return;
     Slot& slot = *m_slots[m_frame % m_slots.size()];
     slot.frameEnd = slot.lastStampIsBoundary ? slot.queriesUsed - 1 : slot.stamp();
-    slot.cpuEnd = nowMs();
     const auto now = m_stalls.counts();
     m_frameStalls.reset();
     for (std::size_t i = 0; i < StallCauseCount; ++i)
         slot.stalls[i] = now[i] - slot.stallsAtStart[i];
-    // Other threads' spans join the frame being ended.
+    // Other threads' spans join the frame being ended. The frame's CPU end is stamped after the
+    // drain: a span is recorded once it has ended, so every span drained ends before the frame
+    // does (stamped before it, a span ending between the stamp and the drain ended after it).
     m_threads.drainInto(slot.cpuSpans);
+    slot.cpuEnd = nowMs();
     slot.counters.swap(m_counterSamples);
     m_counterSamples.clear();
     slot.pending = true;

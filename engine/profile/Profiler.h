@@ -39,7 +39,8 @@ struct FrameRecord {
     double cpuStartMs = 0, cpuEndMs = 0; ///< the CPU's frame
     double gpuStartMs = 0, gpuEndMs = 0; ///< the GL queue's frame (first to last timestamp)
     /// By start time. Spans of other threads' tracks are those drained when the frame ended:
-    /// they keep their own times, which may lie outside the frame's.
+    /// they keep their own times, which may begin before the frame's start but end before its
+    /// end.
     std::vector<Span> spans;
     int handoffs = 0;
     std::array<std::uint64_t, StallCauseCount> stalls{};

@@ -70,6 +70,12 @@ void* operator new[](std::size_t size, std::align_val_t alignment)
 {
     return allocate(size, static_cast<std::size_t>(alignment));
 }
+// The replaced operator new takes its memory from malloc, so the replaced operator delete frees
+// it with free(); GCC, inlining the pair, warns of a mismatch (-Wmismatched-new-delete) that
+// the replacement itself makes correct.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void operator delete(void* p) noexcept
 {
     std::free(p);

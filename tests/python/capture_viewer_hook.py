@@ -1,6 +1,7 @@
 """Capture tier: a Python program's viewer frame with a hook, captured by RenderDoc (preloaded
 into python3), replays with the hook as a debug group among the frame's passes and an image at
-the end. Usage: LD_PRELOAD=librenderdoc.so capture_viewer_hook.py OUT_DIR CAPTURE_REPLAY_PY"""
+the end (the overlay asked for: headless Viewers leave it out by default).
+Usage: LD_PRELOAD=librenderdoc.so capture_viewer_hook.py OUT_DIR CAPTURE_REPLAY_PY"""
 import glob
 import os
 import shutil
@@ -21,7 +22,7 @@ def invert(gbuffer):
     gbuffer["output"][..., :3] = 255 - gbuffer["output"][..., :3]
 
 
-with tandem.Viewer(resolution=(120, 160), headless=True, device="cpu", hook=invert,
+with tandem.Viewer(resolution=(120, 160), headless=True, device="cpu", hook=invert, overlay=True,
                    capture_frame=1, capture_dir=out) as viewer:
     viewer.update(sample)
     for _ in range(3):
