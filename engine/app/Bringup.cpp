@@ -63,14 +63,10 @@ Result<Bringup> bringUp(const AppInfo& app, const SessionSettings& s)
     if (!residence)
         return fail(residence.error());
     up.residence = residence.value();
-    const bool cudaFrame = up.residence.path == interop::Path::Cuda;
-    if (s.points == render::PointChoice::Cuda && !cudaFrame)
-        return fail("--points cuda needs the passes on CUDA, and they run on the host: " +
-                    up.doctor.reason);
-    up.pointPath = s.points == render::PointChoice::Gl     ? render::PointPath::Gl
-                   : s.points == render::PointChoice::Host ? render::PointPath::Host
-                   : cudaFrame                             ? render::PointPath::Cuda
-                                                           : render::PointPath::Gl;
+    auto paths = frame::chooseDrawPaths(s.raster, s.points, up.residence);
+    if (!paths)
+        return fail(paths.error());
+    up.paths = paths.value();
     return up;
 }
 

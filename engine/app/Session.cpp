@@ -95,8 +95,10 @@ std::optional<OpenFailure> Session::setUp()
     m_renderer = std::make_unique<render::SceneRenderer>(width, height, s.colorFormat, m_headless);
     m_frame = std::make_unique<frame::Frame>(*m_renderer, m_up.residence, *m_profiler);
     m_frame->setGeometryDetail(s.profileDetail);
-    m_frame->setPointPath(m_up.pointPath);
-    log::info("points: {}{}", render::PointPaths.name(m_up.pointPath),
+    m_frame->setPointPath(m_up.paths.points);
+    m_frame->setRaster(m_up.paths.raster, m_up.paths.rasterReason);
+    log::info("meshes: {}", m_up.paths.rasterReason);
+    log::info("points: {}{}", render::PointPaths.name(m_up.paths.points),
               s.pointWorldSize ? fmt::format(", {} world units across", *s.pointWorldSize)
                                : fmt::format(", {} px across", s.pointSize));
     if (s.trace)
@@ -137,6 +139,7 @@ void Session::setScene(const render::Scene& scene)
     m_scene.reset(); // its registrations and buffers go before the new ones come
     m_scene = std::make_unique<render::GpuScene>(scene);
     m_shown = m_scene.get();
+    m_frame->remeasureRaster(); // --raster auto times the new scene
     const std::size_t freeBytes = gl::freeVideoMemory();
     log::info("scene on the GPU: {:.1f} MiB ({} vertices, {} triangles, {} points){}",
               static_cast<double>(m_scene->gpuBytes()) / (1024.0 * 1024.0), m_scene->vertexCount(),

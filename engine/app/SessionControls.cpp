@@ -23,7 +23,9 @@ void Session::addPanels()
     m_own.push_back(m_overlay->addPanel(
         {"passes", true, [this] {
              ui::interopPanel(m_up.doctor, std::string(interop::Paths.name(m_up.residence.path)),
-                              std::string(render::PointPaths.name(m_frame->pointPath())));
+                              std::string(render::PointPaths.name(m_frame->pointPath())),
+                              std::string(render::RasterPaths.name(m_frame->rasterPath())),
+                              m_frame->rasterDecision().reason);
          }}));
     m_own.push_back(m_overlay->addPanel({"post-process chain", false, [this] {
                                              ui::chainPanel(m_chain);

@@ -19,6 +19,12 @@ Report Session::makeReport() const
                           {"size_pixels", m_geometry.pointSize},
                           {"world_size", m_geometry.pointWorldSize},
                           {"count", m_shown ? m_shown->pointCount() : 0}});
+    const frame::RasterDecision& raster = m_frame->rasterDecision();
+    report.set("raster", {{"path", render::RasterPaths.name(raster.path)},
+                          {"reason", raster.reason},
+                          {"measured", raster.measured},
+                          {"gl_ms", raster.glMs},
+                          {"cuda_ms", raster.cudaMs}});
     report.set("channel", frame::Channels.name(m_channel));
     report.set("resolution", {m_renderer->width(), m_renderer->height()});
     report.set("frames", m_rendered);

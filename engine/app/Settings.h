@@ -23,6 +23,7 @@
 #include "engine/postfx/PostProcessor.h"
 #include "engine/render/ComparePass.h"
 #include "engine/render/GBuffer.h"
+#include "engine/render/MeshPass.h"
 #include "engine/render/PointPass.h"
 #include "engine/stream/FolderSource.h"
 #include "engine/stream/Playback.h"
@@ -73,8 +74,8 @@ struct SessionSettings {
     frame::OutputFormat format = frame::OutputFormat::Png;
     std::optional<std::filesystem::path> video; ///< an H.264 video instead of frame files
     double fps = 30.0;                          ///< frame rate of the video; the headless clock
-    std::optional<unsigned> outputThreads; ///< encoders, 0..MaxOutputThreads; none or 0: one
-                                           ///< per core but one
+    std::optional<unsigned> outputThreads;      ///< encoders, 0..MaxOutputThreads; none or 0: one
+                                                ///< per core but one
     /// Names frame files (frame::OutputSettings::name); empty: frame_NNNNNN. Set by the app.
     std::function<std::string(std::uint64_t index)> frameName;
     /// Set by the app (a batch render's --resume): a frame already at its name is another
@@ -90,6 +91,7 @@ struct SessionSettings {
     float pointSize = 2.0f;              ///< splat diameter in pixels, 1..64
     std::optional<float> pointWorldSize; ///< splat diameter in world units, > 0; replaces it
     render::PointChoice points = render::PointChoice::Auto;
+    render::RasterChoice raster = render::RasterChoice::Auto; ///< who draws meshes
     float spin = 0.0f; ///< degrees the camera orbits each frame
 
     // --- timing ---

@@ -5,7 +5,10 @@
 
 #include <glm/glm.hpp>
 
+#include "engine/core/Log.h"
+#include "engine/core/Stall.h"
 #include "engine/gl/Debug.h"
+#include "engine/gl/Query.h"
 #include "engine/gl/Texture.h"
 #include "engine/interop/Handoff.h"
 #include "engine/postfx/PostProcessor.h"
@@ -124,6 +127,75 @@ render::PointPath Frame::pointPath() const
     return m_points ? m_points->pointPath() : render::PointPath::Gl;
 }
 
+void Frame::setRaster(render::RasterChoice choice, std::string reason)
+{
+    using render::RasterChoice;
+    using render::RasterPath;
+    TANDEM_ASSERT((choice != RasterChoice::Cuda && choice != RasterChoice::Auto) || m_handoff,
+                  "frame::Frame::setRaster(): CUDA meshes on the host path");
+    const RasterPath pass = choice == RasterChoice::Host ? RasterPath::Host : RasterPath::Cuda;
+    if (choice == RasterChoice::Gl)
+        m_meshes.reset();
+    else if (!m_meshes || m_meshes->rasterPath() != pass)
+        m_meshes = std::make_unique<render::MeshPass>(pass);
+    m_raster = RasterDecision{};
+    m_raster.path =
+        choice == RasterChoice::Gl || choice == RasterChoice::Auto ? RasterPath::Gl : pass;
+    m_raster.reason = std::move(reason);
+    m_rasterPending = choice == RasterChoice::Auto;
+}
+
+void Frame::remeasureRaster()
+{
+    if (m_meshes && m_meshes->rasterPath() == render::RasterPath::Cuda && m_raster.measured) {
+        m_raster.path = render::RasterPath::Gl;
+        m_rasterPending = true;
+    }
+}
+
+RasterTimes Frame::measureRasters(const render::GpuScene& scene, const render::Camera& camera,
+                                  const render::GeometryOptions& options)
+{
+    constexpr int Rounds = 5;
+    gl::DebugGroup group("raster.calibration");
+    RasterTimes times;
+    // GL: the geometry pass (meshes only: the point pass draws the points either way), once
+    // untimed, then between timestamps.
+    render::GeometryOptions meshesOnly = options;
+    meshesOnly.drawPoints = false;
+    std::vector<gl::Query> stamps;
+    for (int i = 0; i <= Rounds; ++i)
+        stamps.emplace_back(GL_TIMESTAMP, "raster calibration");
+    m_renderer.drawGeometry(scene, camera, meshesOnly);
+    stamps[0].timestamp();
+    for (int r = 0; r < Rounds; ++r) {
+        m_renderer.drawGeometry(scene, camera, meshesOnly);
+        stamps[static_cast<std::size_t>(r) + 1].timestamp();
+    }
+    recordStall(StallCause::QueryWait);
+    glFinish();
+    gl::check("glFinish (raster calibration)");
+    for (int r = 0; r < Rounds; ++r) {
+        const auto begin = stamps[static_cast<std::size_t>(r)].tryResult();
+        const auto end = stamps[static_cast<std::size_t>(r) + 1].tryResult();
+        if (begin && end)
+            times.glMs.push_back(static_cast<double>(*end - *begin) * 1e-6);
+    }
+    // CUDA: the mesh pass in one handoff of its own.
+    m_meshes->setFrame(scene, m_renderer.gbuffer(), camera, options);
+    m_uses.clear();
+    m_meshes->declare(m_uses);
+    const interop::MappedView& view = m_handoff->map(m_uses);
+    try {
+        times.cudaMs = m_meshes->time(view, Rounds);
+    } catch (...) {
+        m_handoff->unmap();
+        throw;
+    }
+    m_handoff->unmap();
+    return times;
+}
+
 Registration Frame::addPass(interop::Pass& pass)
 {
     if (std::find(m_extraPasses.begin(), m_extraPasses.end(), &pass) != m_extraPasses.end())
@@ -145,13 +217,24 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
                    const render::GeometryOptions& options)
 {
     render::GBuffer& gbuffer = m_renderer.gbuffer();
-    // Points drawn by the point pass are left out of the geometry pass; with nothing else to
-    // draw it does not run (the point pass then writes every pixel of the G-buffer).
-    render::GeometryOptions geometry = options;
-    const bool passPoints = m_points && scene.hasPoints();
-    geometry.drawPoints = options.drawPoints && !passPoints;
     const bool meshes = scene.triangleCount() > 0;
-    if (passPoints && !meshes) {
+    if (m_rasterPending && meshes) {
+        m_raster = decideRaster(m_measure ? m_measure() : measureRasters(scene, camera, options));
+        m_rasterPending = false;
+        log::info("meshes: {}", m_raster.reason);
+    }
+    // Meshes and points drawn by their passes are left out of the geometry pass; with nothing
+    // else to draw it does not run (the first of those passes then writes every pixel of the
+    // G-buffer).
+    const bool passMeshes = meshes && m_meshes && m_raster.path != render::RasterPath::Gl;
+    const bool passPoints = m_points && scene.hasPoints();
+    TANDEM_ASSERT(!passMeshes || !scene.hasPoints() || passPoints,
+                  "frame::Frame: meshes off GL with GL_POINTS (chooseDrawPaths() refuses it)");
+    render::GeometryOptions geometry = options;
+    geometry.drawPoints = options.drawPoints && !passPoints;
+    const bool glDraws = (meshes && !passMeshes) || (scene.hasPoints() && !passPoints) ||
+                         (!passMeshes && !passPoints);
+    if (!glDraws) {
         // Nothing for GL to draw.
     } else if (m_geometryDetail) {
         {
@@ -164,6 +247,8 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
         profile::GlScope scope(*m_profiler, "geometry");
         m_renderer.drawGeometry(scene, camera, geometry);
     }
+    if (passMeshes)
+        m_meshes->setFrame(scene, gbuffer, camera, options);
     if (passPoints)
         m_points->setFrame(scene, gbuffer, camera, options, meshes);
 
@@ -181,6 +266,8 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     for (interop::Pass* pass : m_firstPasses)
         if (pass->isEnabled())
             m_active.push_back(pass);
+    if (passMeshes && m_meshes->isEnabled())
+        m_active.push_back(m_meshes.get());
     if (passPoints && m_points->isEnabled())
         m_active.push_back(m_points.get());
     if (m_processor->pass().isEnabled())

@@ -1,5 +1,6 @@
-// One frame of the engine: the geometry pass (GL), then every enabled pass between GL passes
-// — the point pass when points are not drawn by GL, post-processing, then any the app added —
+// One frame of the engine: the geometry pass (GL) when GL draws anything, then every enabled
+// pass between GL passes — the mesh pass when meshes are not drawn by GL, the point pass when
+// points are not, post-processing, then any the app added —
 // in that order, consecutive CUDA passes inside ONE handoff the frame owns (one map, one unmap,
 // one stream), host passes on the GL side, then present.
 // Each stage is a profiler span and a KHR_debug group of the same name. The frame is the only
@@ -7,17 +8,20 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "engine/core/Registration.h"
 #include "engine/frame/Channel.h"
+#include "engine/frame/RasterDecision.h"
 #include "engine/frame/Residence.h"
 #include "engine/interop/Pass.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PixelStages.h"
 #include "engine/render/Camera.h"
 #include "engine/render/GeometryPass.h"
+#include "engine/render/MeshPass.h"
 #include "engine/render/PointPass.h"
 
 namespace tandem::interop {
@@ -61,6 +65,25 @@ public:
     render::PointPath pointPath() const;
     /// The point pass (null while GL draws the points); for tests and benchmarks.
     render::PointPass* pointPass() { return m_points.get(); }
+
+    /// Who draws the scene's meshes (chooseDrawPaths() squares it with the points): Gl (the
+    /// geometry pass), Cuda (the mesh pass in the frame's handoff: the frame must be on the CUDA
+    /// path), Host (its host twin: exact, slow), or Auto: on the first frame with triangles
+    /// both GL and CUDA draw the scene a few times, timed on the GPU (a short calibration that
+    /// blocks, counted as stalls), and the faster is kept; rasterDecision() says which and why.
+    /// Meshes off GL need the points off GL too (setPointPath()). `reason` says why this choice
+    /// (reports).
+    void setRaster(render::RasterChoice choice, std::string reason);
+    /// Who draws the meshes now (Gl while auto has not measured).
+    render::RasterPath rasterPath() const { return m_raster.path; }
+    /// Why, with auto's times once measured.
+    const RasterDecision& rasterDecision() const { return m_raster; }
+    /// Auto measures again on the next frame with triangles (a new scene was loaded).
+    void remeasureRaster();
+    /// For tests: auto's calibration calls `measure` for the times instead of timing the GPU.
+    void setRasterMeasure(std::function<RasterTimes()> measure) { m_measure = std::move(measure); }
+    /// The mesh pass (null while GL draws the meshes); for tests and benchmarks.
+    render::MeshPass* meshPass() { return m_meshes.get(); }
 
     /// Adds a pass that runs after post-processing, before present, on the path it says (CUDA
     /// passes next to other CUDA passes share the frame's handoff). The handle removes it again:
@@ -111,6 +134,9 @@ public:
 private:
     class Hooks;
     void runPasses(const std::vector<interop::Pass*>& passes);
+    /// --raster auto's calibration on `scene`: GL's geometry pass and the CUDA mesh pass, timed.
+    RasterTimes measureRasters(const render::GpuScene& scene, const render::Camera& camera,
+                               const render::GeometryOptions& options);
 
     render::SceneRenderer& m_renderer;
     Residence m_residence;
@@ -121,6 +147,10 @@ private:
     std::vector<interop::Pass*> m_firstPasses;
     std::vector<interop::Pass*> m_extraPasses;
     std::unique_ptr<render::PointPass> m_points;
+    std::unique_ptr<render::MeshPass> m_meshes;
+    RasterDecision m_raster{render::RasterPath::Gl, "GL's hardware rasterizer"};
+    bool m_rasterPending = false; ///< auto has yet to measure
+    std::function<RasterTimes()> m_measure;
     std::vector<interop::Pass*> m_active;
     std::vector<interop::Pass*> m_group;
     interop::Uses m_uses;

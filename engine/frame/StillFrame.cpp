@@ -57,7 +57,10 @@ std::size_t bytesPerPixel(StillChannel channel)
 }
 
 StillFrame::StillFrame(const interop::InteropStatus& doctor)
-    : m_residence(residenceFor(doctor)), m_off(profilerOff())
+    : m_residence(residenceFor(doctor)),
+      m_paths(chooseDrawPaths(render::RasterChoice::Auto, render::PointChoice::Auto, m_residence)
+                  .value()),
+      m_off(profilerOff())
 {}
 
 StillFrame::~StillFrame()
@@ -76,9 +79,9 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
         m_renderer = std::make_unique<render::SceneRenderer>(
             width, height, render::ColorFormat::Rgba8, true, render::Headroom::Exact);
         m_frame = std::make_unique<Frame>(*m_renderer, m_residence, m_off);
-        // As the apps do (--points auto): the CUDA point pass where the passes run on CUDA.
-        if (m_residence.path == interop::Path::Cuda)
-            m_frame->setPointPath(render::PointPath::Cuda);
+        // As the apps do (--points auto, --raster as set).
+        m_frame->setPointPath(m_paths.points);
+        m_frame->setRaster(m_paths.raster, m_paths.rasterReason);
         if (m_profiler)
             m_frame->setProfiler(*m_profiler);
     } else {
@@ -126,6 +129,25 @@ void StillFrame::read(StillChannel channel, void* out) const
         readTexture(g.output(), GL_RGBA, GL_UNSIGNED_BYTE, 4, w, h, out);
         return;
     }
+}
+
+void StillFrame::setRaster(render::RasterChoice choice)
+{
+    auto paths = chooseDrawPaths(choice, render::PointChoice::Auto, m_residence);
+    if (!paths)
+        throw Error(paths.error(), "tandem.render");
+    const bool changed =
+        paths.value().raster != m_paths.raster || paths.value().points != m_paths.points;
+    m_paths = paths.value();
+    if (m_frame && changed) {
+        m_frame->setPointPath(m_paths.points);
+        m_frame->setRaster(m_paths.raster, m_paths.rasterReason);
+    }
+}
+
+const RasterDecision& StillFrame::rasterDecision() const
+{
+    return m_frame ? m_frame->rasterDecision() : m_notRendered;
 }
 
 void StillFrame::setProfiler(profile::Profiler* profiler)

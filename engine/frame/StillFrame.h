@@ -12,6 +12,7 @@
 
 #include "engine/core/Registration.h"
 #include "engine/frame/Channel.h"
+#include "engine/frame/RasterDecision.h"
 #include "engine/frame/Residence.h"
 #include "engine/interop/Doctor.h"
 #include "engine/postfx/Chain.h"
@@ -77,6 +78,13 @@ public:
     /// none; null: none again. It must outlive its use or be replaced first.
     void setProfiler(profile::Profiler* profiler);
 
+    /// Who draws the meshes in the following frames (tandem.render's `raster`, as --raster):
+    /// auto (the default) times GL against CUDA on the first frame with triangles. Throws Error
+    /// when `choice` cannot be had here (CUDA without GL-CUDA interop).
+    void setRaster(render::RasterChoice choice);
+    /// Who draws the meshes, and why.
+    const RasterDecision& rasterDecision() const;
+
     /// Runs `hook` (not owned; null: none) in the following frames, after the chain, and
     /// presents the output it may have written. Its path must be path()'s.
     void setHook(postfx::HookPass* hook) { m_hook = hook; }
@@ -88,6 +96,8 @@ public:
 
 private:
     Residence m_residence;
+    DrawPaths m_paths;
+    RasterDecision m_notRendered;
     profile::Profiler m_off;
     profile::Profiler* m_profiler = nullptr;
     postfx::HookPass* m_hook = nullptr;

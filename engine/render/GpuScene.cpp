@@ -180,6 +180,7 @@ void GpuScene::setTexture(std::uint32_t width, std::uint32_t height, const std::
         gl::check("glTextureParameteri (scene texture)");
     }
     m_texture.upload(GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    m_texels.assign(rgba, rgba + std::size_t{width} * height * 4);
 }
 
 std::uint32_t GpuScene::pointCount() const

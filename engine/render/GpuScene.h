@@ -78,6 +78,9 @@ public:
     /// The texture of ObjectHasTexture meshes (RGBA8, linear filtering, repeating); id 0 when
     /// the scene has none.
     const gl::Texture& texture() const { return m_texture; }
+    /// The same texture's RGBA8 bytes (sRGB, rows top first) in host memory, for the mesh pass
+    /// off GL (render::MeshPass); empty when the scene has none.
+    const std::vector<std::uint8_t>& texels() const { return m_texels; }
     /// CUDA registrations of these buffers (for CUDA passes that read the vertices): a cache of
     /// the frame's handoff, filled while the scene itself stays as uploaded.
     interop::Registrations& registrations() const { return m_registrations; }
@@ -94,6 +97,7 @@ private:
     gl::Buffer m_objectBuffer{gl::NoCreate};
     gl::VertexArray m_vertexArray{gl::NoCreate};
     gl::Texture m_texture{gl::NoCreate};
+    std::vector<std::uint8_t> m_texels;
     /// After the buffers: unregistered before they are deleted.
     mutable interop::Registrations m_registrations;
     SceneCounts m_capacity;

@@ -16,6 +16,7 @@
 #include "engine/render/GBuffer.h"
 #include "engine/render/GeometryPass.h"
 #include "engine/render/GpuScene.h"
+#include "engine/render/detail/HostTargets.h"
 
 namespace tandem::render {
 
@@ -29,10 +30,7 @@ struct PointPass::Host {
     std::vector<PointAttributes> attributes;
     std::uint64_t serial = 0; ///< the scene `vertices` and `attributes` were made from
     std::vector<std::atomic<std::uint64_t>> keys;
-    std::vector<std::uint8_t> color;
-    std::vector<float> depth;
-    std::vector<std::uint16_t> normal;
-    std::vector<std::uint32_t> id;
+    detail::HostTargets targets;
 };
 
 PointPass::PointPass(PointPath path) : m_path(path)
@@ -211,17 +209,15 @@ void PointPass::runHost(interop::PassHooks& hooks)
     if (f.meshDrawn) {
         const interop::HostFrame in = h.transfer.download(t);
         const std::size_t colorBytes = pixels * (in.colorIsHalf ? 8 : 4);
-        h.color.assign(static_cast<const std::uint8_t*>(in.color),
-                       static_cast<const std::uint8_t*>(in.color) + colorBytes);
-        h.depth.assign(in.depth, in.depth + pixels);
-        h.normal.assign(in.normal, in.normal + pixels * 4);
-        h.id.assign(in.id, in.id + pixels);
+        h.targets.color.assign(static_cast<const std::uint8_t*>(in.color),
+                               static_cast<const std::uint8_t*>(in.color) + colorBytes);
+        h.targets.depth.assign(in.depth, in.depth + pixels);
+        h.targets.normal.assign(in.normal, in.normal + pixels * 4);
+        h.targets.id.assign(in.id, in.id + pixels);
         h.transfer.release();
     } else {
-        h.color.resize(pixels * (f.colorIsHalf ? 8 : 4));
-        h.depth.assign(pixels, 0.0f);
-        h.normal.resize(pixels * 4);
-        h.id.resize(pixels);
+        h.targets.resize(pixels, f.colorIsHalf != 0);
+        h.targets.depth.assign(pixels, 0.0f);
     }
     if (h.keys.size() < pixels)
         h.keys = std::vector<std::atomic<std::uint64_t>>(pixels);
@@ -230,7 +226,7 @@ void PointPass::runHost(interop::PassHooks& hooks)
     h.pool.parallelFor(f.height, [&](int begin, int end) {
         for (std::size_t i = static_cast<std::size_t>(begin) * f.width;
              i < static_cast<std::size_t>(end) * f.width; ++i)
-            h.keys[i].store(initialKey(h.depth[i]), std::memory_order_relaxed);
+            h.keys[i].store(initialKey(h.targets.depth[i]), std::memory_order_relaxed);
     });
     for (const PointObject& object : m_objects) {
         if (!(object.flags & ObjectIsPoints))
@@ -249,11 +245,7 @@ void PointPass::runHost(interop::PassHooks& hooks)
                     for (int px = row.x0; px <= row.x1; ++px) {
                         if (!splatCovers(p, px, py))
                             continue;
-                        auto& slot = h.keys[static_cast<std::size_t>(py) * f.width + px];
-                        std::uint64_t seen = slot.load(std::memory_order_relaxed);
-                        while (key < seen &&
-                               !slot.compare_exchange_weak(seen, key, std::memory_order_relaxed)) {
-                        }
+                        detail::keepLeast(h.keys[static_cast<std::size_t>(py) * f.width + px], key);
                     }
                 }
             }
@@ -278,29 +270,11 @@ void PointPass::runHost(interop::PassHooks& hooks)
                     o < 0 ? background
                           : resolvePoint(f, h.attributes[index], keyDepth(key), x, y,
                                          pointId(m_objects[static_cast<std::size_t>(o)], index));
-                if (f.colorIsHalf)
-                    std::memcpy(h.color.data() + pixel * 8, r.color16, 8);
-                else
-                    std::memcpy(h.color.data() + pixel * 4, r.color8, 4);
-                std::memcpy(h.normal.data() + pixel * 4, r.normal, 8);
-                h.depth[pixel] = r.depth;
-                h.id[pixel] = r.id;
+                h.targets.store(pixel, r, f.colorIsHalf != 0);
             }
     });
     hooks.endStage("points.resolve", nullptr);
-    gl::DebugGroup upload("points.host.upload");
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    auto put = [&](const gl::Texture& texture, const void* data) {
-        const gl::PixelTransfer transfer = gl::pixelTransferOf(texture.internalFormat());
-        glTextureSubImage2D(texture.id(), 0, 0, 0, f.width, f.height, transfer.format,
-                            transfer.type, data);
-    };
-    put(*t.color, h.color.data());
-    put(*t.depth, h.depth.data());
-    put(*t.normal, h.normal.data());
-    put(*t.id, h.id.data());
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    gl::check("glTextureSubImage2D (points: G-buffer)");
+    h.targets.upload(t, f.width, f.height, "points.host.upload");
 }
 
 } // namespace tandem::render

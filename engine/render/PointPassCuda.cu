@@ -2,6 +2,7 @@
 // version (PointSplat.h), compiled without FMA contraction so both compute the same bits.
 #include "engine/cuda/CudaCheck.h"
 #include "engine/render/PointPass.h"
+#include "engine/render/detail/ResolvedPixelCuda.cuh"
 
 namespace tandem::render {
 
@@ -80,15 +81,7 @@ __global__ void resolveKernel(const __grid_constant__ PointFrame f,
     const ResolvedPixel r =
         o < 0 ? backgroundPixel(f)
               : resolvePoint(f, attributes[index], keyDepth(key), x, y, pointId(objects[o], index));
-    if (f.colorIsHalf)
-        surf2Dwrite(make_ushort4(r.color16[0], r.color16[1], r.color16[2], r.color16[3]), color,
-                    x * 8, y);
-    else
-        surf2Dwrite(make_uchar4(r.color8[0], r.color8[1], r.color8[2], r.color8[3]), color, x * 4,
-                    y);
-    surf2Dwrite(make_ushort4(r.normal[0], r.normal[1], r.normal[2], r.normal[3]), normal, x * 8, y);
-    surf2Dwrite(r.depth, depth, x * 4, y);
-    surf2Dwrite(static_cast<unsigned int>(r.id), id, x * 4, y);
+    detail::writeResolved(r, f.colorIsHalf, x, y, color, normal, depth, id);
 }
 
 __global__ void bareKernel(const __grid_constant__ PointFrame f, const PointVertex* vertices,

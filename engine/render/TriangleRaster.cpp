@@ -68,6 +68,11 @@ void TriangleRaster::rasterize(const float*, const std::uint32_t*, float*, const
 {
     throw Error("render::TriangleRaster: this build has no CUDA");
 }
+const std::uint64_t* TriangleRaster::drawKeys(const float*, const std::uint32_t*, std::size_t,
+                                              std::size_t, int, int, void*)
+{
+    throw Error("render::TriangleRaster: this build has no CUDA");
+}
 const std::uint64_t* TriangleRaster::keys() const
 {
     return nullptr;

@@ -8,6 +8,7 @@
 // fraction of the GL draw's time. The host twin computes the same bits on one CPU thread (for
 // tests). No CUDA types here.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -38,10 +39,27 @@ public:
     void rasterize(const float* positions, const std::uint32_t* triangles, float* output,
                    const ClipRasterShape& shape, void* stream);
 
+    /// The first half of rasterize() for one position set: the visibility keys of `positions`
+    /// ([V] clip-space float4) and `triangles` ([T] uint3), both device memory, ordered on
+    /// `stream` as rasterize() is; returns them (width × height keys on the device, rows from
+    /// the bottom, triangles::EmptyKey where none is drawn), valid until the next call. Whoever
+    /// reads them does so on `stream`. Throws CudaError.
+    const std::uint64_t* drawKeys(const float* positions, const std::uint32_t* triangles,
+                                  std::size_t vertices, std::size_t triangleCount, int width,
+                                  int height, void* stream);
+
     /// The visibility keys of the last batch item drawn (H × W on the device): for tests.
     const std::uint64_t* keys() const;
 
 private:
+    /// Orders `stream` after the previous call and grows the scratch memory; returns the
+    /// prefix sum's temporary bytes.
+    std::size_t prepare(std::size_t pixels, std::size_t triangleCount, void* stream);
+    /// One item's keys into the scratch keys.
+    void drawItem(const float* positions, const std::uint32_t* triangles, std::size_t vertices,
+                  std::size_t triangleCount, int width, int height, std::size_t scanBytes,
+                  void* stream);
+
     struct Scratch;
     std::unique_ptr<Scratch> m_scratch;
 };

@@ -1,5 +1,7 @@
 #include "engine/render/TriangleRaster.h"
 
+#include <algorithm>
+
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
 
@@ -152,6 +154,74 @@ const std::uint64_t* TriangleRaster::keys() const
     return reinterpret_cast<const std::uint64_t*>(m_scratch->keys.data());
 }
 
+std::size_t TriangleRaster::prepare(std::size_t pixels, std::size_t triangleCount, void* stream)
+{
+    const auto s = static_cast<cudaStream_t>(stream);
+    Scratch& scratch = *m_scratch;
+    if (!scratch.done)
+        TANDEM_CUDA_CHECK(cudaEventCreateWithFlags(&scratch.done, cudaEventDisableTiming));
+    // The previous call may still be using the scratch memory on another stream. (Growing it
+    // below frees the old buffers, which cudaFree does only once the device is done with them.)
+    if (scratch.recorded)
+        TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s, scratch.done, 0));
+    scratch.keys.reserve(pixels);
+    scratch.tiles.reserve(std::max<std::size_t>(triangleCount, 1));
+    scratch.ends.reserve(std::max<std::size_t>(triangleCount, 1));
+    std::size_t scanBytes = 0;
+    TANDEM_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scanBytes, scratch.tiles.data(),
+                                                    scratch.ends.data(),
+                                                    static_cast<unsigned>(triangleCount), s));
+    scratch.scan.reserve(std::max<std::size_t>(scanBytes, 1));
+    if (scratch.tileBlocks == 0) {
+        int device = 0, processors = 0;
+        TANDEM_CUDA_CHECK(cudaGetDevice(&device));
+        TANDEM_CUDA_CHECK(
+            cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
+        scratch.tileBlocks = processors * 8;
+    }
+    return scanBytes;
+}
+
+void TriangleRaster::drawItem(const float* positions, const std::uint32_t* triangles,
+                              std::size_t vertices, std::size_t triangleCount, int width,
+                              int height, std::size_t scanBytes, void* stream)
+{
+    const auto s = static_cast<cudaStream_t>(stream);
+    Scratch& scratch = *m_scratch;
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    TANDEM_CUDA_CHECK(cudaMemsetAsync(scratch.keys.data(), 0xff, pixels * 8, s));
+    if (triangleCount == 0 || vertices == 0)
+        return;
+    const auto count = static_cast<unsigned>(triangleCount);
+    const auto* items = reinterpret_cast<const float4*>(positions);
+    const auto* indices = reinterpret_cast<const uint3*>(triangles);
+    smallTrianglesKernel<<<(count + 255) / 256, 256, 0, s>>>(
+        items, indices, static_cast<unsigned>(vertices), count, width, height, scratch.keys.data(),
+        scratch.tiles.data());
+    cuda::checkLaunch("smallTrianglesKernel");
+    TANDEM_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+        scratch.scan.data(), scanBytes, scratch.tiles.data(), scratch.ends.data(), count, s));
+    tilesKernel<<<scratch.tileBlocks, TileSize * TileSize, 0, s>>>(
+        items, indices, static_cast<unsigned>(vertices), count, width, height, scratch.keys.data(),
+        scratch.ends.data());
+    cuda::checkLaunch("tilesKernel");
+}
+
+const std::uint64_t* TriangleRaster::drawKeys(const float* positions,
+                                              const std::uint32_t* triangles, std::size_t vertices,
+                                              std::size_t triangleCount, int width, int height,
+                                              void* stream)
+{
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    if (pixels == 0)
+        return keys();
+    const std::size_t scanBytes = prepare(pixels, triangleCount, stream);
+    drawItem(positions, triangles, vertices, triangleCount, width, height, scanBytes, stream);
+    TANDEM_CUDA_CHECK(cudaEventRecord(m_scratch->done, static_cast<cudaStream_t>(stream)));
+    m_scratch->recorded = true;
+    return keys();
+}
+
 void TriangleRaster::rasterize(const float* positions, const std::uint32_t* triangles,
                                float* output, const ClipRasterShape& shape, void* stream)
 {
@@ -164,51 +234,21 @@ void TriangleRaster::rasterize(const float* positions, const std::uint32_t* tria
         TANDEM_CUDA_CHECK(cudaMemsetAsync(output, 0, shape.outputBytes(), s));
         return;
     }
-    Scratch& scratch = *m_scratch;
-    if (!scratch.done)
-        TANDEM_CUDA_CHECK(cudaEventCreateWithFlags(&scratch.done, cudaEventDisableTiming));
-    // The previous call may still be using the scratch memory on another stream. (Growing it
-    // below frees the old buffers, which cudaFree does only once the device is done with them.)
-    if (scratch.recorded)
-        TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s, scratch.done, 0));
-    scratch.keys.reserve(pixels);
-    scratch.tiles.reserve(shape.triangles);
-    scratch.ends.reserve(shape.triangles);
-    const auto count = static_cast<unsigned>(shape.triangles);
-    std::size_t scanBytes = 0;
-    TANDEM_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scanBytes, scratch.tiles.data(),
-                                                    scratch.ends.data(), count, s));
-    scratch.scan.reserve(scanBytes);
-    if (scratch.tileBlocks == 0) {
-        int device = 0, processors = 0;
-        TANDEM_CUDA_CHECK(cudaGetDevice(&device));
-        TANDEM_CUDA_CHECK(
-            cudaDeviceGetAttribute(&processors, cudaDevAttrMultiProcessorCount, device));
-        scratch.tileBlocks = processors * 8;
-    }
+    const std::size_t scanBytes = prepare(pixels, shape.triangles, stream);
     const dim3 block(16, 16);
     const dim3 grid((shape.width + 15) / 16, (shape.height + 15) / 16);
     for (std::size_t b = 0; b < shape.batch; ++b) {
-        const auto* items = reinterpret_cast<const float4*>(positions) + b * shape.vertices;
-        const auto* indices = reinterpret_cast<const uint3*>(triangles);
-        TANDEM_CUDA_CHECK(cudaMemsetAsync(scratch.keys.data(), 0xff, pixels * 8, s));
-        smallTrianglesKernel<<<(count + 255) / 256, 256, 0, s>>>(
-            items, indices, static_cast<unsigned>(shape.vertices), count, shape.width, shape.height,
-            scratch.keys.data(), scratch.tiles.data());
-        cuda::checkLaunch("smallTrianglesKernel");
-        TANDEM_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
-            scratch.scan.data(), scanBytes, scratch.tiles.data(), scratch.ends.data(), count, s));
-        tilesKernel<<<scratch.tileBlocks, TileSize * TileSize, 0, s>>>(
-            items, indices, static_cast<unsigned>(shape.vertices), count, shape.width, shape.height,
-            scratch.keys.data(), scratch.ends.data());
-        cuda::checkLaunch("tilesKernel");
-        resolveKernel<<<grid, block, 0, s>>>(items, indices, shape.width, shape.height,
-                                             scratch.keys.data(),
+        const float* items = positions + b * shape.vertices * 4;
+        drawItem(items, triangles, shape.vertices, shape.triangles, shape.width, shape.height,
+                 scanBytes, stream);
+        resolveKernel<<<grid, block, 0, s>>>(reinterpret_cast<const float4*>(items),
+                                             reinterpret_cast<const uint3*>(triangles), shape.width,
+                                             shape.height, m_scratch->keys.data(),
                                              reinterpret_cast<float4*>(output) + b * pixels);
         cuda::checkLaunch("resolveKernel");
     }
-    TANDEM_CUDA_CHECK(cudaEventRecord(scratch.done, s));
-    scratch.recorded = true;
+    TANDEM_CUDA_CHECK(cudaEventRecord(m_scratch->done, s));
+    m_scratch->recorded = true;
 }
 
 } // namespace tandem::render

@@ -126,12 +126,15 @@ void timingsPanel(const profile::Profiler& profiler,
 }
 
 void interopPanel(const interop::InteropStatus& status, const std::string& path,
-                  const std::string& pointPath)
+                  const std::string& pointPath, const std::string& rasterPath,
+                  const std::string& rasterReason)
 {
-    ImGui::Text("passes run on: %s; points drawn by: %s", path.c_str(), pointPath.c_str());
+    ImGui::Text("passes run on: %s; meshes drawn by: %s; points drawn by: %s", path.c_str(),
+                rasterPath.c_str(), pointPath.c_str());
     if (status.handoffMicroseconds >= 0)
         ImGui::SameLine(), ImGui::Text("(handoff %.0f us)", status.handoffMicroseconds);
     ImGui::TextWrapped("%s", status.reason.c_str());
+    ImGui::TextWrapped("meshes: %s", rasterReason.c_str());
 }
 
 bool channelCombo(frame::Channel& channel)

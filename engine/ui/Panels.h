@@ -26,10 +26,12 @@ inline constexpr std::size_t TimingHistoryFrames = 120;
 void timingsPanel(const profile::Profiler& profiler,
                   const std::deque<profile::FrameRecord>& history);
 
-/// Which path the passes take (`path`) and who draws the points (`pointPath`), with the interop
-/// doctor's reason and the handoff it measured at start.
+/// Which path the passes take (`path`), who draws the meshes (`rasterPath`, and why:
+/// `rasterReason`) and the points (`pointPath`), with the interop doctor's reason and the handoff
+/// it measured at start.
 void interopPanel(const interop::InteropStatus& status, const std::string& path,
-                  const std::string& pointPath);
+                  const std::string& pointPath, const std::string& rasterPath,
+                  const std::string& rasterReason);
 
 /// The channel shown, as a combo of the names --channel takes (C cycles through them).
 /// Returns whether the user picked another.

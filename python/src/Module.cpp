@@ -379,8 +379,11 @@ public:
 
     void render(const py::list& meshes, const py::dict& camera, int height, int width,
                 const std::string& postfx, float pointSize, const py::dict& outputs,
-                const py::object& hook)
+                const py::object& hook, const std::string& raster)
     {
+        const auto rasterChoice = render::RasterChoices.parse(raster);
+        if (!rasterChoice)
+            throw py::value_error("raster: " + rasterChoice.error());
         render::Scene scene;
         for (const auto& item : meshes)
             scene.objects.push_back({"tensor", meshOf(item.cast<py::dict>())});
@@ -419,6 +422,7 @@ public:
             m_still = std::make_unique<frame::StillFrame>(m_status);
         const frame::Channel presented =
             chain.value().stages.empty() ? frame::Channel::Color : frame::Channel::Output;
+        m_still->setRaster(rasterChoice.value());
         m_still->setProfiler(m_profiler.get());
         m_still->setHook(hookPass.get());
         struct Unhook {
@@ -561,9 +565,13 @@ public:
     /// `overlay`: None (in a window, not headless), True (headless too), False (hidden).
     Viewer(int height, int width, const std::string& mode, const std::string& postfx,
            const std::string& title, float pointSize, std::optional<bool> overlay, int cudaDevice,
-           bool quiet, const py::object& hook, int captureFrame, const std::string& captureDir)
+           bool quiet, const py::object& hook, int captureFrame, const std::string& captureDir,
+           const std::string& raster)
         : m_cudaDevice(cudaDevice)
     {
+        const auto rasterChoice = render::RasterChoices.parse(raster);
+        if (!rasterChoice)
+            throw py::value_error("raster: " + rasterChoice.error());
         const auto context = platform::ContextModes.parse(mode);
         if (!context)
             throw py::value_error("mode: " + context.error());
@@ -575,6 +583,7 @@ public:
         settings.size = {width, height};
         settings.chain = chain.value();
         settings.pointSize = pointSize;
+        settings.raster = rasterChoice.value();
         settings.overlay = overlay.value_or(false); // into headless output: only when asked
         if (!hook.is_none())
             settings.channel = frame::Channel::Output; // what the hook leaves there is shown
@@ -793,7 +802,7 @@ PYBIND11_MODULE(_tandem, module)
              "kernels (`kernels`, CUDA arrays only).")
         .def("render", &Renderer::render, py::arg("meshes"), py::arg("camera"), py::arg("height"),
              py::arg("width"), py::arg("postfx"), py::arg("point_size"), py::arg("outputs"),
-             py::arg("hook") = py::none(),
+             py::arg("hook") = py::none(), py::arg("raster") = "auto",
              "Renders meshes (dicts of host DLPack arrays) seen by `camera` (a dict) through the "
              "post-process chain `postfx`, and copies the channels named in `outputs` into "
              "their host arrays, rows top first.")
@@ -817,11 +826,12 @@ PYBIND11_MODULE(_tandem, module)
     using tandem::python::Viewer;
     py::class_<Viewer>(module, "Viewer", "tandem.Viewer's native half (use tandem.Viewer).")
         .def(py::init<int, int, const std::string&, const std::string&, const std::string&, float,
-                      std::optional<bool>, int, bool, const py::object&, int, const std::string&>(),
+                      std::optional<bool>, int, bool, const py::object&, int, const std::string&,
+                      const std::string&>(),
              py::arg("height"), py::arg("width"), py::arg("mode"), py::arg("postfx"),
              py::arg("title"), py::arg("point_size"), py::arg("overlay"), py::arg("cuda_device"),
              py::arg("quiet"), py::arg("hook") = py::none(), py::arg("capture_frame") = -1,
-             py::arg("capture_dir") = "captures")
+             py::arg("capture_dir") = "captures", py::arg("raster") = "auto")
         .def("update", &Viewer::update, py::arg("objects"), py::arg("vertices"), py::arg("indices"),
              py::arg("offsets"), py::arg("triangles"), py::arg("low"), py::arg("high"),
              py::arg("fit"), py::arg("stream"))

@@ -139,7 +139,7 @@ def _trampoline(hook):
 
 
 def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("image",),
-           point_size=2.0, device=None, hook=None):
+           point_size=2.0, device=None, hook=None, raster="auto"):
     """Renders meshes and point clouds with the engine's own frame, as tandem-raster does.
 
     scene: a Mesh, or a list of them, drawn together.
@@ -166,6 +166,11 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
         its one handoff, and the hook runs with the frame's stream as the current stream;
         elsewhere they are CPU tensors read back. Valid only during the call (clone to keep).
         The hook is its own stage, "hook", in tandem.trace().
+    raster: who draws the meshes, as tandem-raster's --raster: "gl" (GL's hardware
+        rasterizer), "cuda" (the engine's CUDA triangle rasterizer inside the frame; needs
+        GL-CUDA interop), "host" (its functions on the CPU: exact, slow) or "auto" (the
+        default: GL and CUDA timed on the first scene with triangles, the faster kept; GL
+        where the passes do not run on CUDA).
 
     Returns a dict of tensors, rows top first (as images are stored, unlike rasterize()):
     uint8 [H, W, 4] for image/color/output, float32 [H, W] depth, float32 [H, W, 4] normal,
@@ -208,7 +213,7 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
     renderer(device).render(list(native_meshes), camera_native, height, width, postfx or "none",
                             float(point_size),
                             {k: torch.utils.dlpack.to_dlpack(v) for k, v in outputs.items()},
-                            None if hook is None else _trampoline(hook))
+                            None if hook is None else _trampoline(hook), str(raster))
     del keep
     if "id" in outputs:
         outputs["id"] = outputs["id"].to(torch.int64) & 0xFFFFFFFF

@@ -84,13 +84,15 @@ class Viewer:
     capture_frame, capture_dir: capture that frame (0-based) with RenderDoc into the folder, as
         tandem-raster's --capture-frame; RenderDoc must be in the process (run the program with
         LD_PRELOAD=librenderdoc.so or under `renderdoccmd capture`); F12 captures in a window.
+    raster: who draws the meshes, as tandem.render()'s `raster` ("auto", "gl", "cuda" or
+        "host"); the overlay's passes panel says which and why.
     The window has the viewer's controls: drag to orbit, wheel to zoom, R to reset the view, F1
     the overlay, F12 a RenderDoc capture (run the program under RenderDoc), Esc or Q to close.
     """
 
     def __init__(self, resolution=(720, 1280), headless=None, postfx=None, title="tandem",
                  point_size=2.0, device=None, overlay=None, quiet=True, hook=None,
-                 capture_frame=None, capture_dir="captures"):
+                 capture_frame=None, capture_dir="captures", raster="auto"):
         height, width = (int(r) for r in resolution)
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() \
@@ -106,7 +108,7 @@ class Viewer:
                                       self.device.index if self.device.type == "cuda" else -1,
                                       bool(quiet), None if hook is None else _trampoline(hook),
                                       -1 if capture_frame is None else int(capture_frame),
-                                      str(capture_dir))
+                                      str(capture_dir), str(raster))
         self._bounds = None
 
     def update(self, scene, fit=None):

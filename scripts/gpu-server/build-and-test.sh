@@ -28,7 +28,11 @@
 # them), the viewer's headless end-to-end test on CUDA, tandem-bench interop (the handoff),
 # raster (geometry against the bare draw), overhead three times (the profiler's cost), and the
 # viewer on a 1 M-point pack at 1080p, streamed, three times.
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house]
+# --frame builds what the frame issue needs and runs it in one call: the gpu tier, the gl tier's
+# mesh tests on this GPU's GL, tests/apps/raster_paths.py (gl, host, cuda and auto end to end),
+# tandem-raster on a 2.09 M-triangle grid with --raster gl and cuda at 1080p and 4K, and the
+# viewer on a streamed 0.5 M-triangle mesh sequence with both; everything in $OUT/frame.tgz.
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -74,12 +78,56 @@ targets=()
 [ "$mode" = "--robust" ] && targets=(--target tandem_gpu_tests tandem-viewer tandem-raster tandem-pack tandem-png-check)
 [ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-raster tandem_python)
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
+[ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
+if [ "$mode" = "--frame" ]; then
+    commit="${TANDEM_COMMIT:-unknown}"
+    work="${TANDEM_WORK:-/tmp/tandem-frame}"
+    mkdir -p "$work"
+    step() { echo "== $* (at ${SECONDS}s)"; }
+    step "gpu tier"
+    timeout 300 ctest --test-dir build-gpu -L '^gpu$' --output-on-failure -j4 >"$out/ctest.log" 2>&1 || status=1
+    grep -E "tests passed|FAILED|Failed|\*\*\*" "$out/ctest.log" | head -30
+    grep -E "cuda against gl|auto on this GPU" "$out/ctest.log" | head -12
+    step "gl tier's mesh tests on this GPU's GL"
+    timeout 120 build-gpu/bin/tandem_gl_tests --gtest_filter='Meshes.*:Render.*:Points.*' >"$out/gl_meshes.log" 2>&1 || status=1
+    grep -E "PASSED|FAILED|covered" "$out/gl_meshes.log" | head -20
+    step "raster_paths.py"
+    timeout 120 python3 tests/apps/raster_paths.py build-gpu/bin/tandem-raster build-gpu/bin/tandem-viewer \
+        tests/data/real_world/knot_assimp.obj "$work/raster_paths" >"$out/raster_paths.log" 2>&1 || status=1
+    tail -n 12 "$out/raster_paths.log"
+    step "tandem-raster: 2.09 M-triangle grid, --raster gl / cuda / auto, 1080p and 4K"
+    python3 scripts/make-grid-mesh.py 1024 "$work/grid.ply"
+    for size in 1920x1080 3840x2160; do
+        for r in gl cuda auto; do
+            timeout 120 build-gpu/bin/tandem-raster --headless "$work/grid.ply" --raster $r --size $size \
+                --postfx tonemap,fxaa --frames 400 --warmup 40 --format none \
+                --report "$out/grid_${r}_${size}.json" >"$out/grid_${r}_${size}.log" 2>&1 || status=1
+            python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], r['raster']['path'], {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" \
+                "$out/grid_${r}_${size}.json" "$r $size" 2>&1 | head -3
+        done
+    done
+    grep -h "meshes:" "$out"/grid_auto_*.log | head -4
+    step "tandem-pack: 0.5 M-triangle mesh sequence; the viewer streamed at 1080p, --raster gl / cuda"
+    timeout 200 build-gpu/bin/tandem-pack sample:mesh,points=250000,frames=60 -o "$work/mesh.tdpk" \
+        --overwrite -q >"$out/pack.log" 2>&1 || status=1
+    for r in gl cuda gl cuda; do
+        timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/mesh.tdpk" --loop loop \
+            --frames 2000 --format none --postfx tonemap,fxaa -q --size 1920x1080 --raster $r \
+            --report "$out/mesh_seq_$r.json" --overwrite >"$out/mesh_seq_$r.log" 2>&1 || status=1
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], round(r['streaming']['frames_per_second']), {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" \
+            "$out/mesh_seq_$r.json" "$r" 2>&1 | head -3
+    done
+    rm -f "$work/grid.ply"
+    tar -czf /tmp/frame.tgz -C "$out" . && rm -f "$out"/* && mv /tmp/frame.tgz "$out/frame.tgz"
+    step "done"
+    exit $status
+fi
 if [ "$mode" = "--house" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     work="${TANDEM_WORK:-/tmp/tandem-house}"

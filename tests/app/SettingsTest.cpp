@@ -55,6 +55,7 @@ TEST(Settings, DefaultsAreTheDocumentedOnes)
     EXPECT_TRUE(s.chain.stages.empty());
     EXPECT_EQ(s.backend, postfx::BackendChoice::Auto);
     EXPECT_EQ(s.points, render::PointChoice::Auto);
+    EXPECT_EQ(s.raster, render::RasterChoice::Auto);
     EXPECT_EQ(s.pointSize, 2.0f);
     EXPECT_FALSE(s.pointWorldSize);
     EXPECT_FALSE(s.report);
@@ -113,6 +114,8 @@ TEST(Settings, EveryEnumeratedOptionTakesItsTablesNamesAndNothingElse)
                     [](const Parsed& p) { return p.session.backend; });
     expectEveryName("--points", render::PointChoices,
                     [](const Parsed& p) { return p.session.points; });
+    expectEveryName("--raster", render::RasterChoices,
+                    [](const Parsed& p) { return p.session.raster; });
     expectEveryName("--loop", stream::LoopModes, [](const Parsed& p) { return *p.sequence.loop; });
     expectEveryName("--upload", UploadChoices, [](const Parsed& p) { return p.sequence.upload; });
     expectEveryName("--compare-mode", render::CompareModes,

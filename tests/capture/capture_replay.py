@@ -163,6 +163,16 @@ def raster(app, mesh, out):
     check_capture(os.path.join(captures, "tandem-raster_frame0002.rdc"),
                   os.path.join(frames, "frame_000002.png"), "present.output",
                   FRAME_GROUPS + chain.split(",") + ["overlay"], FRAME_CALLS, trace=trace)
+    # Meshes drawn off GL by the mesh pass's host twin (--raster host): no geometry pass, the
+    # G-buffer uploaded inside the frame, and the replay still ends on the frame the app wrote.
+    host = os.path.join(out, "raster-host")
+    subprocess.run([app, "--headless", "--renderdoc", "--capture-frame", "1", "--capture-dir",
+                    host, "--frames", "2", "--size", "160x120", "--spin", "20", "--postfx", chain,
+                    "--raster", "host", "--out", host, mesh], check=True)
+    check_capture(os.path.join(host, "tandem-raster_frame0001.rdc"),
+                  os.path.join(host, "frame_000001.png"), "present.output",
+                  ["meshes.raster", "meshes.resolve", "meshes.host.upload", "handoff", "present"]
+                  + chain.split(","), ["glDrawArrays"])
     # Started under renderdoccmd instead of --renderdoc, the app finds RenderDoc in the process.
     under = os.path.join(out, "under-renderdoccmd")
     subprocess.run(["renderdoccmd", "capture", "-w", "-d", os.path.abspath(out), app,

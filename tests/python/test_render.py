@@ -41,15 +41,40 @@ def raster_png(path, yaw, pitch, distance, size, extra=()):
 
 class Render(unittest.TestCase):
     def test_image_equals_tandem_raster_png(self):
+        # With each rasterizer named (auto may time them apart differently in two processes).
         mesh = tandem.load_mesh(SAMPLE)
-        for postfx, extra in ((None, ()), ("tonemap,fxaa", ("--postfx", "tonemap,fxaa"))):
-            expected = raster_png(SAMPLE, 50, 25, 1.2, (90, 160), extra)
-            frame = tandem.render(mesh, tandem.Orbit(yaw=50, pitch=25, distance=1.2),
-                                  resolution=(90, 160), postfx=postfx, device=DEVICE)
-            image = frame["image"].cpu()
-            self.assertEqual(image.shape, (90, 160, 4))
-            self.assertGreater(int((image != image[0, 0]).any(-1).sum()), 800, "the mesh is drawn")
-            torch.testing.assert_close(image, expected, rtol=0, atol=0, msg=f"postfx {postfx}")
+        rasters = ("gl", "host") + (("cuda",) if DEVICE.type == "cuda" else ())
+        for raster in rasters:
+            for postfx, extra in ((None, ()), ("tonemap,fxaa", ("--postfx", "tonemap,fxaa"))):
+                expected = raster_png(SAMPLE, 50, 25, 1.2, (90, 160),
+                                      extra + ("--raster", raster))
+                frame = tandem.render(mesh, tandem.Orbit(yaw=50, pitch=25, distance=1.2),
+                                      resolution=(90, 160), postfx=postfx, device=DEVICE,
+                                      raster=raster)
+                image = frame["image"].cpu()
+                self.assertEqual(image.shape, (90, 160, 4))
+                self.assertGreater(int((image != image[0, 0]).any(-1).sum()), 800,
+                                   "the mesh is drawn")
+                torch.testing.assert_close(image, expected, rtol=0, atol=0,
+                                           msg=f"raster {raster}, postfx {postfx}")
+
+    def test_rasterizers_agree_and_bad_ones_are_named(self):
+        mesh = tandem.load_mesh(SAMPLE)
+        frames = {r: tandem.render(mesh, resolution=(90, 160), device=DEVICE, raster=r,
+                                   channels=("id", "depth", "image"))
+                  for r in ("gl", "host", "auto")}
+        for raster in ("host", "auto"):
+            same = (frames[raster]["id"] == frames["gl"]["id"]).float().mean().item()
+            self.assertGreater(same, 0.99, f"{raster}: ids agree with GL's")
+            covered = frames["gl"]["id"] > 0
+            self.assertGreater(int(covered.sum()), 800)
+            depth = (frames[raster]["depth"] - frames["gl"]["depth"]).abs()[covered]
+            self.assertLess(float(depth.max()), 1e-3 * float(frames["gl"]["depth"].max()))
+        with self.assertRaisesRegex(ValueError, "^raster: 'fast' is not auto, gl, cuda or host"):
+            tandem.render(mesh, device=DEVICE, raster="fast")
+        if DEVICE.type == "cpu":
+            with self.assertRaisesRegex(RuntimeError, "--raster cuda needs the passes on CUDA"):
+                tandem.render(mesh, device=DEVICE, raster="cuda")
 
     def test_ids_agree_with_rasterize_on_the_same_clip_positions(self):
         s = torch.linspace(-0.9, 0.9, 17)

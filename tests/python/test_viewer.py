@@ -31,12 +31,22 @@ class Viewer(unittest.TestCase):
         self.viewer.close()
 
     def test_shows_what_render_draws(self):
-        self.viewer.update(self.mesh)
-        self.assertTrue(self.viewer.step())
-        expected = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE)["image"].cpu()
-        image = self.viewer.image()
-        self.assertGreater(int((image != image[0, 0]).any(-1).sum()), 300)
-        torch.testing.assert_close(image, expected, rtol=0, atol=0)
+        # With each rasterizer named (auto may time them apart differently in two frames).
+        for raster in ("gl", "host"):
+            viewer = tandem.Viewer(resolution=(60, 96), headless=True, overlay=False,
+                                   device=DEVICE, raster=raster)
+            try:
+                viewer.update(self.mesh)
+                self.assertTrue(viewer.step())
+                expected = tandem.render(self.mesh, resolution=(60, 96), device=DEVICE,
+                                         raster=raster)["image"].cpu()
+                image = viewer.image()
+            finally:
+                viewer.close()
+            self.assertGreater(int((image != image[0, 0]).any(-1).sum()), 300)
+            torch.testing.assert_close(image, expected, rtol=0, atol=0, msg=raster)
+        with self.assertRaisesRegex(ValueError, "^raster: 'fast' is not"):
+            tandem.Viewer(resolution=(60, 96), headless=True, device=DEVICE, raster="fast")
 
     def test_follows_each_update(self):
         self.viewer.update(self.mesh)

@@ -54,22 +54,15 @@ protected:
         return out;
     }
 
-    template <class T>
-    static std::size_t differing(const std::vector<T>& a, const std::vector<T>& b)
-    {
-        EXPECT_EQ(a.size(), b.size());
-        std::size_t n = 0;
-        for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
-            n += std::memcmp(&a[i], &b[i], sizeof(T)) != 0 ? 1 : 0;
-        return n;
-    }
-
     static void expectBitExact(const Both& o, const std::string& what)
     {
-        EXPECT_EQ(differing(o.cuda.color, o.host.color), 0u) << what << ": colour bytes differ";
-        EXPECT_EQ(differing(o.cuda.normal, o.host.normal), 0u) << what << ": normal halves differ";
-        EXPECT_EQ(differing(o.cuda.depth, o.host.depth), 0u) << what << ": depths differ";
-        EXPECT_EQ(differing(o.cuda.id, o.host.id), 0u) << what << ": ids differ";
+        EXPECT_EQ(test::differingElements(o.cuda.color, o.host.color), 0u)
+            << what << ": colour bytes differ";
+        EXPECT_EQ(test::differingElements(o.cuda.normal, o.host.normal), 0u)
+            << what << ": normal halves differ";
+        EXPECT_EQ(test::differingElements(o.cuda.depth, o.host.depth), 0u)
+            << what << ": depths differ";
+        EXPECT_EQ(test::differingElements(o.cuda.id, o.host.id), 0u) << what << ": ids differ";
         std::size_t points = 0;
         for (std::size_t i = 0; i < o.cuda.id.size(); ++i)
             points += o.cuda.isPoint(i) ? 1 : 0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "engine/render/GBuffer.h"
@@ -19,6 +20,15 @@ struct GBufferPixels {
     std::vector<std::uint32_t> id;     ///< primitive id + 1, points marked with PointIdBit
     bool isPoint(std::size_t i) const { return (id[i] & render::PointIdBit) != 0; }
 };
+
+/// Elements of `a` and `b` that differ in any bit (all of `b`'s beyond a size mismatch).
+template <class T> std::size_t differingElements(const std::vector<T>& a, const std::vector<T>& b)
+{
+    std::size_t n = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+        n += std::memcmp(&a[i], &b[i], sizeof(T)) != 0 ? 1 : 0;
+    return n;
+}
 
 inline GBufferPixels readGBuffer(const render::GBuffer& g)
 {

@@ -79,4 +79,38 @@ io::MeshData cubeOnFloor()
     return mesh;
 }
 
+render::Scene texturedQuad()
+{
+    render::Scene scene;
+    io::MeshData quad;
+    quad.positions = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    quad.normals.assign(4, glm::vec3(0, 0, 1));
+    quad.texcoords = {{0, 0}, {2, 0}, {2, 2}, {0, 2}};
+    quad.colors = {
+        {255, 255, 255, 255}, {255, 200, 160, 255}, {160, 255, 200, 255}, {255, 255, 255, 255}};
+    quad.indices = {0, 1, 2, 0, 2, 3};
+    scene.objects.push_back({"quad", quad});
+    scene.texture.width = 16;
+    scene.texture.height = 16;
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) {
+            const bool check = ((x / 4) + (y / 4)) % 2 == 0;
+            scene.texture.pixels.insert(scene.texture.pixels.end(),
+                                        {static_cast<std::uint8_t>(x * 16),
+                                         static_cast<std::uint8_t>(y * 16),
+                                         static_cast<std::uint8_t>(check ? 220 : 40), 255});
+        }
+    return scene;
+}
+
+render::Camera insideFloorCamera()
+{
+    render::Camera camera;
+    camera.eye = {0.2f, 0.15f, 1.2f};
+    camera.target = {0.0f, 0.0f, -1.0f};
+    camera.nearPlane = 0.05f;
+    camera.fovY = 80.0f;
+    return camera;
+}
+
 } // namespace tandem::test

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "engine/io/MeshData.h"
+#include "engine/render/Camera.h"
+#include "engine/render/Scene.h"
 
 namespace tandem::test {
 
@@ -14,5 +16,11 @@ io::MeshData pointGrid();
 io::MeshData pointSheet(int n, float s, float z, glm::u8vec4 colour);
 /// Two cubes standing on a floor (creases for the occlusion and depth-guided stages).
 io::MeshData cubeOnFloor();
+/// A quad facing +z with vertex colours and texture coordinates over [0, 2]² (the texture repeats
+/// twice), and a 16×16 texture of smooth gradients and a checker, so filtering and wrapping show.
+render::Scene texturedQuad();
+/// A camera inside cubeOnFloor()'s bounds, low and close, with a wide view: its triangles cross
+/// the near plane and reach far outside the clipping guard band.
+render::Camera insideFloorCamera();
 
 } // namespace tandem::test
