@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Turns the output folder of `build-and-test.sh --stream`, `--robust` or `--house` into the files
+"""Turns the output folder of `build-and-test.sh --stream`, `--robust`, `--house` or `--frame` into the files
 committed under bench/results/: the viewer's end-to-end runs with their medians and targets, the
 10 000-frame memory run, the soak, the house issue's acceptance figures, and the logs (paths made
-relative to the repository). For --house, RUN_DIR is where house.tgz was unpacked.
+relative to the repository). For --house and --frame, RUN_DIR is where house.tgz or frame.tgz was unpacked.
 
-Usage: collect.py --stream|--robust|--house RUN_DIR COMMIT [--date YYYY-MM-DD] [--results bench/results]
+Usage: collect.py --stream|--robust|--house|--frame RUN_DIR COMMIT [--date YYYY-MM-DD] [--results bench/results]
 Existing files are never replaced.
 """
 import argparse
@@ -136,12 +136,51 @@ def house_results(run_dir, commit, date):
                    f"h200-raster-{commit}.txt": "bench_raster.txt"}
 
 
+def frame_results(run_dir, commit, date):
+    """The frame issue's figures (22): tandem-raster on the 2.09 M-triangle grid with each
+    rasterizer at 1080p and 4K, and the viewer on a streamed 0.5 M-triangle mesh sequence with
+    each (two runs, alternating); the tests' logs beside them."""
+    grid = {}
+    for size in ("1920x1080", "3840x2160"):
+        for raster in ("gl", "cuda", "auto"):
+            r = report(run_dir, f"grid_{raster}_{size}.json")
+            grid[f"{raster}_{size}"] = {"raster": r["raster"], "gpu_p50_ms": stages(r),
+                                        "backend": r.get("backend")}
+    sequence = []
+    for raster in ("gl", "cuda"):
+        r = report(run_dir, f"mesh_seq_{raster}.json")
+        sequence.append({"raster": raster, "frames_per_second": r["streaming"]["frames_per_second"],
+                         "gpu_p50_ms": stages(r),
+                         "cpu_p50_ms": {k: v["p50_ms"] for k, v in r["profile"]["cpu_stages"].items()},
+                         "streaming": r["streaming"]})
+    summary = header(run_dir, "the frame issue (build-and-test.sh --frame)", commit, date)
+    summary.update({
+        "grid_command": "tandem-raster --headless grid.ply --raster R --size WxH --postfx "
+                        "tonemap,fxaa --frames 400 --warmup 40 --format none "
+                        "(grid.ply: scripts/make-grid-mesh.py 1024, 2 093 058 triangles)",
+        "grid": grid,
+        "sequence_command": "tandem-pack sample:mesh,points=250000,frames=60; tandem-viewer "
+                            "--headless --every-frame mesh.tdpk --loop loop --frames 2000 "
+                            "--format none --postfx tonemap,fxaa -q --size 1920x1080 --raster R",
+        "sequence_note": "the file keeps the second run of each rasterizer (runs alternate gl, "
+                         "cuda, gl, cuda); build-and-test.sh's log line has all four",
+        "sequence": sequence,
+        "statistic": "gpu_p50_ms: medians of the report's per-frame GPU spans (360 frames after "
+                     "40 warm-up); frames_per_second: frames rendered / wall seconds",
+    })
+    return {f"h200-frame-{commit}.json": summary}, {
+        f"h200-gpu-tier-frame-{commit}.log": "ctest.log",
+        f"h200-gl-meshes-frame-{commit}.log": "gl_meshes.log",
+        f"h200-raster-paths-frame-{commit}.log": "raster_paths.log"}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--stream", action="store_true")
     mode.add_argument("--robust", action="store_true")
     mode.add_argument("--house", action="store_true")
+    mode.add_argument("--frame", action="store_true")
     parser.add_argument("run_dir")
     parser.add_argument("commit")
     parser.add_argument("--date", default=datetime.date.today().isoformat())
@@ -150,7 +189,8 @@ def main():
     args = parser.parse_args()
     commit = args.commit[:7]
     try:
-        collect = stream_results if args.stream else house_results if args.house else robust_results
+        collect = (stream_results if args.stream else house_results if args.house
+                   else frame_results if args.frame else robust_results)
         made = collect(args.run_dir, commit, args.date)
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"error: {args.run_dir}: {e}")
