@@ -142,19 +142,40 @@ void Frame::setRaster(render::RasterChoice choice, std::string reason)
     m_raster.path =
         choice == RasterChoice::Gl || choice == RasterChoice::Auto ? RasterPath::Gl : pass;
     m_raster.reason = std::move(reason);
-    m_rasterPending = choice == RasterChoice::Auto;
+    m_rasterAuto = choice == RasterChoice::Auto;
+    m_rasterPending = m_rasterAuto;
 }
 
 void Frame::remeasureRaster()
 {
-    if (m_meshes && m_meshes->rasterPath() == render::RasterPath::Cuda && m_raster.measured) {
-        m_raster.path = render::RasterPath::Gl;
-        m_rasterPending = true;
-    }
+    if (!m_rasterAuto || m_rasterPending)
+        return;
+    if (!m_meshes) // auto kept GL and let the CUDA pass go
+        m_meshes = std::make_unique<render::MeshPass>(render::RasterPath::Cuda);
+    m_raster = RasterDecision{};
+    m_raster.reason = "--raster auto: GL and CUDA to be timed on the new scene";
+    m_rasterPending = true;
+}
+
+void Frame::chooseRaster(const render::GpuScene& scene, const render::Camera& camera,
+                         const postfx::Chain& shown, const render::GeometryOptions& options)
+{
+    // Where nothing else of the frame runs on CUDA, CUDA meshes would add a handoff: timed too.
+    bool otherCuda = !shown.stages.empty() ||
+                     (m_points && scene.hasPoints() && m_points->path() == interop::Path::Cuda);
+    for (const auto* passes : {&m_firstPasses, &m_extraPasses})
+        for (const interop::Pass* pass : *passes)
+            otherCuda = otherCuda || (pass->isEnabled() && pass->path() == interop::Path::Cuda);
+    m_raster = frame::decideRaster(m_measure ? m_measure()
+                                             : measureRasters(scene, camera, options, !otherCuda));
+    m_rasterPending = false;
+    log::info("meshes: {}", m_raster.reason);
+    if (m_raster.path == render::RasterPath::Gl)
+        m_meshes.reset(); // its scratch memory (keys, clip positions) is not needed
 }
 
 RasterTimes Frame::measureRasters(const render::GpuScene& scene, const render::Camera& camera,
-                                  const render::GeometryOptions& options)
+                                  const render::GeometryOptions& options, bool addsHandoff)
 {
     constexpr int Rounds = 5;
     gl::DebugGroup group("raster.calibration");
@@ -172,7 +193,7 @@ RasterTimes Frame::measureRasters(const render::GpuScene& scene, const render::C
         m_renderer.drawGeometry(scene, camera, meshesOnly);
         stamps[static_cast<std::size_t>(r) + 1].timestamp();
     }
-    recordStall(StallCause::QueryWait);
+    recordStall(StallCause::Finish);
     glFinish();
     gl::check("glFinish (raster calibration)");
     for (int r = 0; r < Rounds; ++r) {
@@ -193,6 +214,29 @@ RasterTimes Frame::measureRasters(const render::GpuScene& scene, const render::C
         throw;
     }
     m_handoff->unmap();
+    ++m_handoffs;
+    if (addsHandoff) {
+        // Round trips of the same resources with nothing in between, GL timestamps around each.
+        std::vector<gl::Query> around;
+        for (int i = 0; i < 2 * Rounds; ++i)
+            around.emplace_back(GL_TIMESTAMP, "raster calibration handoff");
+        for (int r = 0; r < Rounds; ++r) {
+            around[2 * static_cast<std::size_t>(r)].timestamp();
+            m_handoff->map(m_uses);
+            m_handoff->unmap();
+            ++m_handoffs;
+            around[2 * static_cast<std::size_t>(r) + 1].timestamp();
+        }
+        recordStall(StallCause::Finish);
+        glFinish();
+        gl::check("glFinish (raster calibration)");
+        for (int r = 0; r < Rounds; ++r) {
+            const auto begin = around[2 * static_cast<std::size_t>(r)].tryResult();
+            const auto end = around[2 * static_cast<std::size_t>(r) + 1].tryResult();
+            if (begin && end)
+                times.handoffMs.push_back(static_cast<double>(*end - *begin) * 1e-6);
+        }
+    }
     return times;
 }
 
@@ -218,11 +262,16 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
 {
     render::GBuffer& gbuffer = m_renderer.gbuffer();
     const bool meshes = scene.triangleCount() > 0;
-    if (m_rasterPending && meshes) {
-        m_raster = decideRaster(m_measure ? m_measure() : measureRasters(scene, camera, options));
-        m_rasterPending = false;
-        log::info("meshes: {}", m_raster.reason);
+    // A debug channel is its view stage in place of the chain (one definition of each view).
+    const postfx::Chain* shown = &chain;
+    if (const char* stage = debugStageOf(channel)) {
+        const int kind = postfx::findStage(stage);
+        if (m_debugChain.stages.size() != 1 || m_debugChain.stages[0].kind != kind)
+            m_debugChain.stages = {postfx::Stage::make(kind)};
+        shown = &m_debugChain;
     }
+    if (m_rasterPending && meshes)
+        chooseRaster(scene, camera, *shown, options);
     // Meshes and points drawn by their passes are left out of the geometry pass; with nothing
     // else to draw it does not run (the first of those passes then writes every pixel of the
     // G-buffer).
@@ -252,14 +301,6 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     if (passPoints)
         m_points->setFrame(scene, gbuffer, camera, options, meshes);
 
-    // A debug channel is its view stage in place of the chain (one definition of each view).
-    const postfx::Chain* shown = &chain;
-    if (const char* stage = debugStageOf(channel)) {
-        const int kind = postfx::findStage(stage);
-        if (m_debugChain.stages.size() != 1 || m_debugChain.stages[0].kind != kind)
-            m_debugChain.stages = {postfx::Stage::make(kind)};
-        shown = &m_debugChain;
-    }
     m_processor->setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
                           gbuffer.frameTextures(), channel != Channel::Color);
     m_active.clear();

@@ -70,7 +70,8 @@ public:
     /// geometry pass), Cuda (the mesh pass in the frame's handoff: the frame must be on the CUDA
     /// path), Host (its host twin: exact, slow), or Auto: on the first frame with triangles
     /// both GL and CUDA draw the scene a few times, timed on the GPU (a short calibration that
-    /// blocks, counted as stalls), and the faster is kept; rasterDecision() says which and why.
+    /// blocks, counted as stalls), and the faster is kept, CUDA's time with the handoff it adds
+    /// where nothing else of the frame runs on CUDA; rasterDecision() says which and why.
     /// Meshes off GL need the points off GL too (setPointPath()). `reason` says why this choice
     /// (reports).
     void setRaster(render::RasterChoice choice, std::string reason);
@@ -78,7 +79,8 @@ public:
     render::RasterPath rasterPath() const { return m_raster.path; }
     /// Why, with auto's times once measured.
     const RasterDecision& rasterDecision() const { return m_raster; }
-    /// Auto measures again on the next frame with triangles (a new scene was loaded).
+    /// Auto measures again on the next frame with triangles (a new scene was loaded); nothing
+    /// for the other choices.
     void remeasureRaster();
     /// For tests: auto's calibration calls `measure` for the times instead of timing the GPU.
     void setRasterMeasure(std::function<RasterTimes()> measure) { m_measure = std::move(measure); }
@@ -128,15 +130,20 @@ public:
     postfx::PostProcessor& postProcessor() { return *m_processor; }
     /// The handoff, on the CUDA path (null on the host path); for tests and benchmarks.
     const interop::Handoff* handoff() const { return m_handoff.get(); }
-    /// Handoffs (map+unmap pairs) the frame has made; at most one per rendered frame.
+    /// Handoffs (map+unmap pairs) the frame has made: at most one per rendered frame, and those
+    /// of --raster auto's calibration (one, six where it times the handoff CUDA meshes add).
     std::uint64_t handoffs() const { return m_handoffs; }
 
 private:
     class Hooks;
     void runPasses(const std::vector<interop::Pass*>& passes);
-    /// --raster auto's calibration on `scene`: GL's geometry pass and the CUDA mesh pass, timed.
+    /// --raster auto's decision on this frame's scene, `shown` the chain it runs.
+    void chooseRaster(const render::GpuScene& scene, const render::Camera& camera,
+                      const postfx::Chain& shown, const render::GeometryOptions& options);
+    /// --raster auto's calibration on `scene`: GL's geometry pass and the CUDA mesh pass, timed,
+    /// and the handoff when CUDA meshes would add one (`addsHandoff`).
     RasterTimes measureRasters(const render::GpuScene& scene, const render::Camera& camera,
-                               const render::GeometryOptions& options);
+                               const render::GeometryOptions& options, bool addsHandoff);
 
     render::SceneRenderer& m_renderer;
     Residence m_residence;
@@ -149,6 +156,7 @@ private:
     std::unique_ptr<render::PointPass> m_points;
     std::unique_ptr<render::MeshPass> m_meshes;
     RasterDecision m_raster{render::RasterPath::Gl, "GL's hardware rasterizer"};
+    bool m_rasterAuto = false;    ///< --raster auto
     bool m_rasterPending = false; ///< auto has yet to measure
     std::function<RasterTimes()> m_measure;
     std::vector<interop::Pass*> m_active;

@@ -18,7 +18,7 @@ double median(std::vector<double> ms)
 } // namespace
 
 Result<DrawPaths> chooseDrawPaths(render::RasterChoice raster, render::PointChoice points,
-                                  const Residence& residence)
+                                  const Residence& residence, std::string_view rasterOption)
 {
     using render::PointChoice;
     using render::PointPath;
@@ -28,14 +28,14 @@ Result<DrawPaths> chooseDrawPaths(render::RasterChoice raster, render::PointChoi
         return fail("--points cuda needs the passes on CUDA, and they run on the host: " +
                     residence.reason);
     if (raster == RasterChoice::Cuda && !cudaFrame)
-        return fail("--raster cuda needs the passes on CUDA, and they run on the host: " +
-                    residence.reason);
+        return fail(std::string(rasterOption) +
+                    "cuda needs the passes on CUDA, and they run on the host: " + residence.reason);
     const bool meshesOffGl = raster == RasterChoice::Cuda || raster == RasterChoice::Host;
     if (meshesOffGl && points == PointChoice::Gl)
-        return fail(fmt::format("--raster {} draws meshes outside GL's geometry pass, where "
+        return fail(fmt::format("{}{} draws meshes outside GL's geometry pass, where "
                                 "--points gl would draw the points: use --points auto, cuda or "
                                 "host",
-                                render::RasterChoices.name(raster)));
+                                rasterOption, render::RasterChoices.name(raster)));
     DrawPaths paths;
     paths.points = points == PointChoice::Gl      ? PointPath::Gl
                    : points == PointChoice::Host  ? PointPath::Host
@@ -68,17 +68,22 @@ RasterDecision decideRaster(const RasterTimes& times)
     }
     d.measured = true;
     d.glMs = median(times.glMs);
-    d.cudaMs = median(times.cudaMs);
+    const double handoff = times.handoffMs.empty() ? 0.0 : median(times.handoffMs);
+    d.cudaMs = median(times.cudaMs) + handoff;
     const std::size_t frames = std::min(times.glMs.size(), times.cudaMs.size());
+    const std::string added =
+        times.handoffMs.empty()
+            ? ""
+            : fmt::format(", CUDA's with the handoff it adds ({:.3f} ms)", handoff);
     if (d.cudaMs < d.glMs) {
         d.path = render::RasterPath::Cuda;
         d.reason = fmt::format("CUDA rasterizer: {:.3f} ms a frame against GL's {:.3f} ms "
-                               "(medians of {} frames each, --raster auto)",
-                               d.cudaMs, d.glMs, frames);
+                               "(medians of {} frames each{}, --raster auto)",
+                               d.cudaMs, d.glMs, frames, added);
     } else {
         d.reason = fmt::format("GL's hardware rasterizer: {:.3f} ms a frame against CUDA's "
-                               "{:.3f} ms (medians of {} frames each, --raster auto)",
-                               d.glMs, d.cudaMs, frames);
+                               "{:.3f} ms (medians of {} frames each{}, --raster auto)",
+                               d.glMs, d.cudaMs, frames, added);
     }
     return d;
 }

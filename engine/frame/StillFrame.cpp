@@ -133,7 +133,7 @@ void StillFrame::read(StillChannel channel, void* out) const
 
 void StillFrame::setRaster(render::RasterChoice choice)
 {
-    auto paths = chooseDrawPaths(choice, render::PointChoice::Auto, m_residence);
+    auto paths = chooseDrawPaths(choice, render::PointChoice::Auto, m_residence, "raster=");
     if (!paths)
         throw Error(paths.error(), "tandem.render");
     const bool changed =

@@ -71,44 +71,40 @@ void MeshPass::declare(interop::Uses& uses)
     m_verticesRef = uses.buffer(m_scene->vertexBuffer(), m_scene->registrations(), Intent::Read);
     m_indicesRef = uses.buffer(m_scene->indexBuffer(), m_scene->registrations(), Intent::Read);
     m_objectsRef = uses.buffer(m_scene->objectBuffer(), m_scene->registrations(), Intent::Read);
-    // Every pixel of the drawn region is written.
+    // Every pixel of the drawn region is written, but declared ReadWrite: the point pass reads
+    // the same targets in most frames, and a union that changed from frame to frame (WriteDiscard
+    // alone, ReadWrite with points) would register the four textures again each time.
     const interop::FrameTextures t = m_gbuffer->frameTextures();
-    m_colorRef = uses.image(*t.color, *t.registrations, Intent::Write);
-    m_normalRef = uses.image(*t.normal, *t.registrations, Intent::Write);
-    m_depthRef = uses.image(*t.depth, *t.registrations, Intent::Write);
-    m_idRef = uses.image(*t.id, *t.registrations, Intent::Write);
+    m_colorRef = uses.image(*t.color, *t.registrations, Intent::ReadWrite);
+    m_normalRef = uses.image(*t.normal, *t.registrations, Intent::ReadWrite);
+    m_depthRef = uses.image(*t.depth, *t.registrations, Intent::ReadWrite);
+    m_idRef = uses.image(*t.id, *t.registrations, Intent::ReadWrite);
 }
 
-namespace {
-
-MeshLaunch launchOf(const interop::MappedView& view, const PointFrame& frame, const GpuScene& scene,
-                    std::uint32_t meshVertices, int objectCount, interop::BufferRef vertices,
-                    interop::BufferRef indices, interop::BufferRef objects, interop::ImageRef color,
-                    interop::ImageRef normal, interop::ImageRef depth, interop::ImageRef id)
+MeshLaunch MeshPass::launchOn(const interop::MappedView& view) const
 {
     MeshLaunch l{};
     l.stream = view.stream();
-    l.frame = frame;
-    l.vertices = static_cast<const PointVertex*>(view.pointer(vertices));
-    l.vertexCount = meshVertices;
-    l.indices = static_cast<const std::uint32_t*>(view.pointer(indices));
-    l.triangleCount = scene.triangleCount();
-    l.objects = static_cast<const PointObject*>(view.pointer(objects));
-    l.objectCount = objectCount;
-    if (!scene.texels().empty()) {
-        l.texels = scene.texels().data();
-        l.textureWidth = scene.texture().width();
-        l.textureHeight = scene.texture().height();
-        l.textureSerial = scene.serial();
+    l.frame = m_frame;
+    l.vertices = static_cast<const PointVertex*>(view.pointer(m_verticesRef));
+    l.vertexCount = m_meshVertices;
+    l.indices = static_cast<const std::uint32_t*>(view.pointer(m_indicesRef));
+    l.triangleCount = m_scene->triangleCount();
+    l.objects = static_cast<const PointObject*>(view.pointer(m_objectsRef));
+    l.hostObjects = m_objects.data();
+    l.objectCount = static_cast<int>(m_objects.size());
+    if (!m_scene->texels().empty()) {
+        l.texels = m_scene->texels().data();
+        l.textureWidth = m_scene->texture().width();
+        l.textureHeight = m_scene->texture().height();
+        l.textureSerial = m_scene->serial();
     }
-    l.color = view.surface(color);
-    l.normal = view.surface(normal);
-    l.depth = view.surface(depth);
-    l.id = view.surface(id);
+    l.color = view.surface(m_colorRef);
+    l.normal = view.surface(m_normalRef);
+    l.depth = view.surface(m_depthRef);
+    l.id = view.surface(m_idRef);
     return l;
 }
-
-} // namespace
 
 void MeshPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
 {
@@ -116,19 +112,13 @@ void MeshPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
         runHost(hooks);
         return;
     }
-    m_cuda->draw(launchOf(*view, m_frame, *m_scene, m_meshVertices,
-                          static_cast<int>(m_objects.size()), m_verticesRef, m_indicesRef,
-                          m_objectsRef, m_colorRef, m_normalRef, m_depthRef, m_idRef),
-                 hooks);
+    m_cuda->draw(launchOn(*view), hooks);
 }
 
 std::vector<double> MeshPass::time(const interop::MappedView& view, int rounds)
 {
     TANDEM_ASSERT(m_cuda, "render::MeshPass::time(): a CUDA pass only");
-    return m_cuda->time(launchOf(view, m_frame, *m_scene, m_meshVertices,
-                                 static_cast<int>(m_objects.size()), m_verticesRef, m_indicesRef,
-                                 m_objectsRef, m_colorRef, m_normalRef, m_depthRef, m_idRef),
-                        rounds);
+    return m_cuda->time(launchOn(view), rounds);
 }
 
 void MeshPass::runHost(interop::PassHooks& hooks)
@@ -159,11 +149,16 @@ void MeshPass::runHost(interop::PassHooks& hooks)
     h.clip.resize(m_meshVertices);
 
     hooks.beginStage("meshes.raster", nullptr);
-    h.pool.parallelFor(static_cast<int>(m_meshVertices), [&](int begin, int end) {
-        for (int i = begin; i < end; ++i)
-            h.clip[static_cast<std::size_t>(i)] =
-                meshes::clipVertex(f, h.vertices[static_cast<std::size_t>(i)].position);
-    });
+    for (const PointObject& object : m_objects) {
+        if ((object.flags & ObjectIsPoints) || object.vertexCount == 0)
+            continue;
+        h.pool.parallelFor(static_cast<int>(object.vertexCount), [&](int begin, int end) {
+            for (int i = begin; i < end; ++i) {
+                const std::size_t v = object.firstVertex + static_cast<std::size_t>(i);
+                h.clip[v] = meshes::clipVertex(f, h.vertices[v].position);
+            }
+        });
+    }
     h.pool.parallelFor(f.height, [&](int begin, int end) {
         for (std::size_t i = static_cast<std::size_t>(begin) * f.width;
              i < static_cast<std::size_t>(end) * f.width; ++i)

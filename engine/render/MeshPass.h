@@ -23,6 +23,7 @@ namespace tandem::render {
 class GBuffer;
 class GpuScene;
 class MeshCuda;
+struct MeshLaunch;
 
 /// Who draws the meshes.
 enum class RasterPath {
@@ -75,6 +76,8 @@ public:
 
 private:
     void runHost(interop::PassHooks& hooks);
+    /// What the CUDA side reads and writes this frame, on `view`.
+    MeshLaunch launchOn(const interop::MappedView& view) const;
 
     RasterPath m_path;
     const GpuScene* m_scene = nullptr;
@@ -94,11 +97,12 @@ struct MeshLaunch {
     void* stream; ///< cudaStream_t
     PointFrame frame;
     const PointVertex* vertices;            ///< device: the scene's vertex buffer
-    std::uint32_t vertexCount;              ///< vertices to transform (up to the last mesh's)
+    std::uint32_t vertexCount;              ///< one past the last mesh vertex (clip positions held)
     const std::uint32_t* indices;           ///< device: 3 per triangle
     std::uint32_t triangleCount;            ///< triangles in `indices`
     const PointObject* objects;             ///< device: every object record of the scene
-    int objectCount;                        ///< records in `objects`
+    const PointObject* hostObjects;         ///< the same in host memory (what is clipped)
+    int objectCount;                        ///< records in each
     const std::uint8_t* texels;             ///< host: the scene's texture (RGBA8 sRGB), or null
     int textureWidth;                       ///< texels a row
     int textureHeight;                      ///< rows

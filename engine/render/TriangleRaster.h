@@ -42,8 +42,9 @@ public:
     /// The first half of rasterize() for one position set: the visibility keys of `positions`
     /// ([V] clip-space float4) and `triangles` ([T] uint3), both device memory, ordered on
     /// `stream` as rasterize() is; returns them (width × height keys on the device, rows from
-    /// the bottom, triangles::EmptyKey where none is drawn), valid until the next call. Whoever
-    /// reads them does so on `stream`. Throws CudaError.
+    /// the bottom, triangles::EmptyKey where none is drawn), valid until the next call. A call
+    /// on another stream waits for this call's kernels but not for those reading the keys: read
+    /// them on `stream`, and draw the next item there too. Throws CudaError.
     const std::uint64_t* drawKeys(const float* positions, const std::uint32_t* triangles,
                                   std::size_t vertices, std::size_t triangleCount, int width,
                                   int height, void* stream);

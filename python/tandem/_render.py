@@ -169,8 +169,8 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
     raster: who draws the meshes, as tandem-raster's --raster: "gl" (GL's hardware
         rasterizer), "cuda" (the engine's CUDA triangle rasterizer inside the frame; needs
         GL-CUDA interop), "host" (its functions on the CPU: exact, slow) or "auto" (the
-        default: GL and CUDA timed on the first scene with triangles, the faster kept; GL
-        where the passes do not run on CUDA).
+        default: GL and CUDA timed on the first call with triangles on this device, the faster
+        kept for later calls; GL where the passes do not run on CUDA).
 
     Returns a dict of tensors, rows top first (as images are stored, unlike rasterize()):
     uint8 [H, W, 4] for image/color/output, float32 [H, W] depth, float32 [H, W, 4] normal,

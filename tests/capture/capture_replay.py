@@ -50,11 +50,13 @@ def gpu_span_names(trace):
             if e["ph"] == "X" and e["pid"] in gpu and not e["name"].startswith("frame ")}
 
 
-def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=False, trace=None):
+def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=False, trace=None,
+                  absent=()):
     """Opens `capture`, asserts its debug groups, calls and texture labels, replays to the end of
     the frame and compares `texture` there with the PNG `image`: they must match (or, with
     `mismatch`, must not). With `trace` (a --trace file of the same configuration), every GPU
-    span the profiler names must be a debug group of the same name."""
+    span the profiler names must be a debug group of the same name; no group may be named as one
+    of `absent`."""
     rd = replay_module()
     name = os.path.basename(capture)
     cap = rd.OpenCaptureFile()
@@ -81,6 +83,9 @@ def check_capture(capture, image, texture, groups, calls, labels=(), mismatch=Fa
     for group in groups:
         if group not in seen_groups:
             fail(f"{name}: no debug group '{group}'; groups: {sorted(seen_groups)}")
+    for group in absent:
+        if group in seen_groups:
+            fail(f"{name}: a debug group '{group}', which this frame should not have")
     if trace:
         missing = gpu_span_names(trace) - seen_groups
         if missing:
@@ -172,7 +177,8 @@ def raster(app, mesh, out):
     check_capture(os.path.join(host, "tandem-raster_frame0001.rdc"),
                   os.path.join(host, "frame_000001.png"), "present.output",
                   ["meshes.raster", "meshes.resolve", "meshes.host.upload", "handoff", "present"]
-                  + chain.split(","), ["glDrawArrays"])
+                  + chain.split(","), ["glDrawArrays"],
+                  absent=["geometry", "geometry.visibility", "geometry.resolve"])
     # Started under renderdoccmd instead of --renderdoc, the app finds RenderDoc in the process.
     under = os.path.join(out, "under-renderdoccmd")
     subprocess.run(["renderdoccmd", "capture", "-w", "-d", os.path.abspath(out), app,

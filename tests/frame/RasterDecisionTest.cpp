@@ -18,7 +18,7 @@ const Residence onHost{interop::Path::Host, "host backend: no CUDA driver"};
 TEST(RasterDecision, AutoTakesTheFasterByMedian)
 {
     // CUDA faster: chosen, and the reason gives both medians.
-    RasterDecision d = decideRaster({{3.1, 4.3, 3.2, 3.3, 3.0}, {0.15, 0.14, 0.9, 0.16, 0.15}});
+    RasterDecision d = decideRaster({{3.1, 4.3, 3.2, 3.3, 3.0}, {0.15, 0.14, 0.9, 0.16, 0.15}, {}});
     EXPECT_EQ(d.path, RasterPath::Cuda);
     EXPECT_TRUE(d.measured);
     EXPECT_DOUBLE_EQ(d.glMs, 3.2);
@@ -26,18 +26,27 @@ TEST(RasterDecision, AutoTakesTheFasterByMedian)
     EXPECT_EQ(d.reason, "CUDA rasterizer: 0.150 ms a frame against GL's 3.200 ms (medians of 5 "
                         "frames each, --raster auto)");
     // GL faster (a desktop GPU's raster hardware): GL.
-    d = decideRaster({{0.20, 0.21, 0.19}, {0.35, 0.30, 0.40}});
+    d = decideRaster({{0.20, 0.21, 0.19}, {0.35, 0.30, 0.40}, {}});
     EXPECT_EQ(d.path, RasterPath::Gl);
     EXPECT_DOUBLE_EQ(d.glMs, 0.20);
     EXPECT_DOUBLE_EQ(d.cudaMs, 0.35);
     EXPECT_EQ(d.reason, "GL's hardware rasterizer: 0.200 ms a frame against CUDA's 0.350 ms "
                         "(medians of 3 frames each, --raster auto)");
     // Even counts take the middle two; a tie stays on GL.
-    d = decideRaster({{1.0, 2.0}, {1.5, 1.5}});
+    d = decideRaster({{1.0, 2.0}, {1.5, 1.5}, {}});
     EXPECT_EQ(d.path, RasterPath::Gl);
     EXPECT_DOUBLE_EQ(d.glMs, 1.5);
+    // Where CUDA meshes would add the frame's only handoff, its cost counts against them.
+    d = decideRaster({{0.45, 0.46, 0.44}, {0.15, 0.16, 0.14}, {0.33, 0.35, 0.34}});
+    EXPECT_EQ(d.path, RasterPath::Gl);
+    EXPECT_DOUBLE_EQ(d.cudaMs, 0.15 + 0.34);
+    EXPECT_EQ(d.reason, "GL's hardware rasterizer: 0.450 ms a frame against CUDA's 0.490 ms "
+                        "(medians of 3 frames each, CUDA's with the handoff it adds (0.340 ms), "
+                        "--raster auto)");
+    d = decideRaster({{3.1, 3.2, 3.3}, {0.15, 0.16, 0.14}, {0.33, 0.35, 0.34}});
+    EXPECT_EQ(d.path, RasterPath::Cuda);
     // One side unmeasured: GL, said so.
-    d = decideRaster({{}, {0.1}});
+    d = decideRaster({{}, {0.1}, {}});
     EXPECT_EQ(d.path, RasterPath::Gl);
     EXPECT_FALSE(d.measured);
     EXPECT_EQ(d.reason, "GL's hardware rasterizer (--raster auto: no times measured)");
@@ -86,6 +95,10 @@ TEST(RasterDecision, ImpossiblePairsAreInputErrors)
     ASSERT_FALSE(p);
     EXPECT_EQ(p.error(), "--raster cuda needs the passes on CUDA, and they run on the host: "
                          "host backend: no CUDA driver");
+    // Python names the choice as its argument.
+    p = chooseDrawPaths(RasterChoice::Cuda, PointChoice::Auto, onHost, "raster=");
+    ASSERT_FALSE(p);
+    EXPECT_EQ(p.error().rfind("raster=cuda needs the passes on CUDA", 0), 0u) << p.error();
     p = chooseDrawPaths(RasterChoice::Auto, PointChoice::Cuda, onHost);
     ASSERT_FALSE(p);
     EXPECT_EQ(p.error().rfind("--points cuda needs the passes on CUDA", 0), 0u) << p.error();

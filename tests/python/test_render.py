@@ -73,7 +73,7 @@ class Render(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "^raster: 'fast' is not auto, gl, cuda or host"):
             tandem.render(mesh, device=DEVICE, raster="fast")
         if DEVICE.type == "cpu":
-            with self.assertRaisesRegex(RuntimeError, "--raster cuda needs the passes on CUDA"):
+            with self.assertRaisesRegex(RuntimeError, "^raster=cuda needs the passes on CUDA"):
                 tandem.render(mesh, device=DEVICE, raster="cuda")
 
     def test_ids_agree_with_rasterize_on_the_same_clip_positions(self):

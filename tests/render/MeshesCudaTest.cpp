@@ -34,37 +34,35 @@ protected:
     };
 
     /// `scene` through a CUDA frame with CUDA meshes and points, a host frame with the host
-    /// twins, and a CUDA frame with GL meshes (CUDA points), on one renderer.
+    /// twins, and a CUDA frame with GL meshes (CUDA points), each with targets of its own (so a
+    /// frame that drew nothing cannot pass on another's pixels).
     Renders renderAll(const GpuScene& scene, const Camera& camera,
                       ColorFormat format = ColorFormat::Rgba8, const std::string& chain = "")
     {
-        SceneRenderer renderer(320, 240, format, true);
         profile::ProfilerOptions off;
         off.enabled = false;
         profile::Profiler profiler(off);
         auto onCuda = frame::chooseResidence(postfx::BackendChoice::Cuda, s_doctor);
         auto onHost = frame::chooseResidence(postfx::BackendChoice::Host, s_doctor);
         EXPECT_TRUE(onCuda && onHost);
-        frame::Frame cudaFrame(renderer, onCuda.value(), profiler);
-        frame::Frame hostFrame(renderer, onHost.value(), profiler);
-        frame::Frame glFrame(renderer, onCuda.value(), profiler);
-        cudaFrame.setPointPath(PointPath::Cuda);
-        cudaFrame.setRaster(RasterChoice::Cuda, "test");
-        hostFrame.setPointPath(PointPath::Host);
-        hostFrame.setRaster(RasterChoice::Host, "test");
-        glFrame.setPointPath(PointPath::Cuda);
         auto parsed = postfx::parseChain(chain.empty() ? "none" : chain);
         EXPECT_TRUE(parsed) << parsed.error();
+        const auto draw = [&](const frame::Residence& residence, RasterChoice raster,
+                              PointPath points, std::uint64_t* handoffs) {
+            SceneRenderer renderer(320, 240, format, true);
+            frame::Frame frame(renderer, residence, profiler);
+            frame.setPointPath(points);
+            frame.setRaster(raster, "test");
+            frame.render(scene, camera, parsed.value(), frame::Channel::Color, {});
+            frame.synchronize();
+            if (handoffs)
+                *handoffs = frame.handoffs();
+            return test::readGBuffer(renderer.gbuffer());
+        };
         Renders out;
-        cudaFrame.render(scene, camera, parsed.value(), frame::Channel::Color, {});
-        cudaFrame.synchronize();
-        out.cuda = test::readGBuffer(renderer.gbuffer());
-        out.cudaHandoffs = cudaFrame.handoffs();
-        hostFrame.render(scene, camera, parsed.value(), frame::Channel::Color, {});
-        out.host = test::readGBuffer(renderer.gbuffer());
-        glFrame.render(scene, camera, parsed.value(), frame::Channel::Color, {});
-        glFrame.synchronize();
-        out.gl = test::readGBuffer(renderer.gbuffer());
+        out.cuda = draw(onCuda.value(), RasterChoice::Cuda, PointPath::Cuda, &out.cudaHandoffs);
+        out.host = draw(onHost.value(), RasterChoice::Host, PointPath::Host, nullptr);
+        out.gl = draw(onCuda.value(), RasterChoice::Gl, PointPath::Cuda, nullptr);
         return out;
     }
 
@@ -82,6 +80,7 @@ protected:
         EXPECT_GT(a.covered, 2000u) << what;
         EXPECT_LE(a.otherFraction(), 0.01) << what << ": " << a;
         EXPECT_EQ(a.inside, 0u) << what << ": " << a;
+        EXPECT_EQ(a.background, 0u) << what << ": " << a;
         EXPECT_LE(a.worstColour, colour) << what << ": " << a;
         EXPECT_LE(a.worstDepth, 1e-4) << what << ": " << a;
         EXPECT_LE(a.worstNormal, 2e-3) << what << ": " << a;
@@ -142,8 +141,8 @@ TEST_F(MeshesCuda, AutoKeepsWhatTheTimesSay)
         int measured = 0;
         stack.frame.setRasterMeasure([&] {
             ++measured;
-            return cudaFaster ? frame::RasterTimes{{3.0, 3.1}, {0.2, 0.3}}
-                              : frame::RasterTimes{{0.2, 0.3}, {3.0, 3.1}};
+            return cudaFaster ? frame::RasterTimes{{3.0, 3.1}, {0.2, 0.3}, {}}
+                              : frame::RasterTimes{{0.2, 0.3}, {3.0, 3.1}, {}};
         });
         EXPECT_EQ(stack.frame.rasterPath(), RasterPath::Gl) << "not measured yet";
         for (int i = 0; i < 3; ++i)

@@ -76,6 +76,7 @@ protected:
         EXPECT_GT(a.covered, 2000u) << what << ": too little drawn to compare";
         EXPECT_LE(a.otherFraction(), fraction) << what << ": " << a;
         EXPECT_EQ(a.inside, 0u) << what << ": pixels off the edges changed triangle: " << a;
+        EXPECT_EQ(a.background, 0u) << what << ": the background differs: " << a;
         EXPECT_LE(a.worstColour, colour) << what << ": " << a;
         EXPECT_LE(a.worstDepth, 1e-4) << what << ": " << a;
         EXPECT_LE(a.worstNormal, 2e-3) << what << ": " << a;

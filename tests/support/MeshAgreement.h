@@ -20,6 +20,7 @@ struct MeshAgreement {
     std::size_t covered = 0;       ///< pixels either image covers (id != 0)
     std::size_t otherTriangle = 0; ///< covered pixels whose ids differ
     std::size_t inside = 0;        ///< ... of them not next to an edge of either image
+    std::size_t background = 0;    ///< uncovered pixels (id 0 in both) whose colour differs
     int worstColour = 0;           ///< same triangle: largest colour difference, 8-bit codes
     double worstDepth = 0.0;       ///< same triangle: largest relative depth difference
     double worstNormal = 0.0;      ///< same triangle: largest normal component difference
@@ -29,8 +30,10 @@ struct MeshAgreement {
 inline std::ostream& operator<<(std::ostream& out, const MeshAgreement& a)
 {
     return out << a.covered << " covered, " << a.otherTriangle << " with another triangle ("
-               << a.inside << " off edges), colour within " << a.worstColour << ", depth within "
-               << a.worstDepth << " (relative), normal within " << a.worstNormal;
+               << a.inside << " off edges), " << a.background
+               << " background pixels of another colour, colour within " << a.worstColour
+               << ", depth within " << a.worstDepth << " (relative), normal within "
+               << a.worstNormal;
 }
 
 inline MeshAgreement compareMeshes(const GBufferPixels& a, const GBufferPixels& b)
@@ -59,8 +62,15 @@ inline MeshAgreement compareMeshes(const GBufferPixels& a, const GBufferPixels& 
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const std::size_t i = static_cast<std::size_t>(y) * w + x;
-            if (a.id[i] == 0 && b.id[i] == 0)
+            if (a.id[i] == 0 && b.id[i] == 0) {
+                const std::size_t bytes = a.colorIsHalf ? 8 : 4;
+                out.background +=
+                    std::equal(a.color.begin() + i * bytes, a.color.begin() + (i + 1) * bytes,
+                               b.color.begin() + i * bytes)
+                        ? 0
+                        : 1;
                 continue;
+            }
             ++out.covered;
             if (a.id[i] != b.id[i]) {
                 ++out.otherTriangle;
