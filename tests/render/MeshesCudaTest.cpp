@@ -69,13 +69,7 @@ protected:
     /// CUDA and host bit for bit; CUDA against GL as the gl tier holds the host twin to.
     static void expectFaithful(const Renders& r, const std::string& what, int colour = 2)
     {
-        EXPECT_EQ(test::differingElements(r.cuda.color, r.host.color), 0u)
-            << what << ": colour bytes differ";
-        EXPECT_EQ(test::differingElements(r.cuda.normal, r.host.normal), 0u)
-            << what << ": normals differ";
-        EXPECT_EQ(test::differingElements(r.cuda.depth, r.host.depth), 0u)
-            << what << ": depths differ";
-        EXPECT_EQ(test::differingElements(r.cuda.id, r.host.id), 0u) << what << ": ids differ";
+        test::expectBitExact(r.cuda, r.host, what);
         const test::MeshAgreement a = test::compareMeshes(r.gl, r.cuda);
         EXPECT_GT(a.covered, 2000u) << what;
         EXPECT_LE(a.otherFraction(), 0.01) << what << ": " << a;

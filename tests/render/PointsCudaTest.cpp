@@ -56,13 +56,7 @@ protected:
 
     static void expectBitExact(const Both& o, const std::string& what)
     {
-        EXPECT_EQ(test::differingElements(o.cuda.color, o.host.color), 0u)
-            << what << ": colour bytes differ";
-        EXPECT_EQ(test::differingElements(o.cuda.normal, o.host.normal), 0u)
-            << what << ": normal halves differ";
-        EXPECT_EQ(test::differingElements(o.cuda.depth, o.host.depth), 0u)
-            << what << ": depths differ";
-        EXPECT_EQ(test::differingElements(o.cuda.id, o.host.id), 0u) << what << ": ids differ";
+        test::expectBitExact(o.cuda, o.host, what);
         std::size_t points = 0;
         for (std::size_t i = 0; i < o.cuda.id.size(); ++i)
             points += o.cuda.isPoint(i) ? 1 : 0;

@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "engine/render/GBuffer.h"
 #include "engine/render/PointSplat.h"
@@ -28,6 +31,15 @@ template <class T> std::size_t differingElements(const std::vector<T>& a, const 
     for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
         n += std::memcmp(&a[i], &b[i], sizeof(T)) != 0 ? 1 : 0;
     return n;
+}
+
+/// Expects `a` and `b` to hold the same bits in every target (CUDA against its host twin).
+inline void expectBitExact(const GBufferPixels& a, const GBufferPixels& b, const std::string& what)
+{
+    EXPECT_EQ(differingElements(a.color, b.color), 0u) << what << ": colour bytes differ";
+    EXPECT_EQ(differingElements(a.normal, b.normal), 0u) << what << ": normal halves differ";
+    EXPECT_EQ(differingElements(a.depth, b.depth), 0u) << what << ": depths differ";
+    EXPECT_EQ(differingElements(a.id, b.id), 0u) << what << ": ids differ";
 }
 
 inline GBufferPixels readGBuffer(const render::GBuffer& g)
