@@ -8,6 +8,7 @@
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/core/Plural.h"
+#include "engine/frame/Frame.h"
 #include "engine/frame/OutputRing.h"
 #include "engine/render/SceneRenderer.h"
 
@@ -151,13 +152,17 @@ void FrameOutput::hand(const frame::ReadyFrame& ready)
         release();
 }
 
-void FrameOutput::readBack(const render::SceneRenderer& renderer, std::uint64_t index)
+void FrameOutput::readBack(const render::SceneRenderer& renderer, frame::Frame& frame,
+                           std::uint64_t index)
 {
     const auto sink = [this](const frame::ReadyFrame& ready) {
         hand(ready);
     };
     if (m_writer && !m_withheld.contains(index)) {
-        if (m_settings.format == frame::OutputFormat::Png16)
+        if (const auto resident = frame.residentOutput())
+            m_ring->readResident(resident->image, resident->stream, renderer.width(),
+                                 renderer.height(), index, sink);
+        else if (m_settings.format == frame::OutputFormat::Png16)
             m_ring->readTexture(renderer.gbuffer().color(), renderer.width(), renderer.height(),
                                 frame::PixelFormat::Rgba16, index, sink);
         else

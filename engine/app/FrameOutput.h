@@ -21,6 +21,7 @@
 #include "engine/frame/FrameWriter.h"
 
 namespace tandem::frame {
+class Frame;
 class OutputRing;
 struct ReadyFrame;
 } // namespace tandem::frame
@@ -54,9 +55,10 @@ public:
     FrameOutput& operator=(const FrameOutput&) = delete;
 
     /// Reads frame `index` back from `renderer` (its present target, or with png16 its colour
-    /// target) when frames are written, a screenshot too when one was asked, and hands on what
+    /// target; from `frame`'s CUDA-resident output when it ran resident on CUDA and did not
+    /// present) when frames are written, a screenshot too when one was asked, and hands on what
     /// the GPU has finished.
-    void readBack(const render::SceneRenderer& renderer, std::uint64_t index);
+    void readBack(const render::SceneRenderer& renderer, frame::Frame& frame, std::uint64_t index);
     /// Asks for a screenshot of the next frame read back (S, F2).
     void requestScreenshot() { m_screenshotAsked = true; }
     /// Whether frame `index` is done already: with keepExisting (a batch render's --resume),

@@ -111,6 +111,8 @@ void addCommonOptions(CLI::App& cli, SessionSettings& s, const std::string& head
                 "replaces --point-size");
     addEnumOption(cli, "--points", s.points, render::PointChoices, "who draws point clouds");
     addEnumOption(cli, "--raster", s.raster, render::RasterChoices, "who draws meshes");
+    addEnumOption(cli, "--frame-memory", s.frameMemory, frame::MemoryChoices,
+                  "where a frame's targets live");
     cli.add_option("--spin", s.spin, "degrees the camera orbits each frame")->capture_default_str();
     addPath(cli, "--report", s.report,
             "write a JSON run report: per-stage GPU/CPU stats (p50/p95/p99, share), handoffs "

@@ -97,6 +97,9 @@ std::optional<OpenFailure> Session::setUp()
     m_frame->setGeometryDetail(s.profileDetail);
     m_frame->setPointPath(m_up.paths.points);
     m_frame->setRaster(m_up.paths.raster, m_up.paths.rasterReason);
+    m_frame->setMemoryChoice(s.frameMemory);
+    // 16-bit PNGs are read from the colour target through GL.
+    m_frame->setReadsTargets(s.format == frame::OutputFormat::Png16);
     log::info("meshes: {}", m_up.paths.rasterReason);
     log::info("points: {}{}", render::PointPaths.name(m_up.paths.points),
               s.pointWorldSize ? fmt::format(", {} world units across", *s.pointWorldSize)
@@ -249,7 +252,11 @@ void Session::renderFrame()
                            "showScene() first)");
     m_capturing = m_up.capture && m_up.capture->beginFrame(m_index);
     // On captured frames what CUDA wrote also goes through GL, so the capture replays it.
+    m_frame->setCaptured(m_capturing);
     m_frame->setCaptureFaithful(m_capturing && !m_settings.captureNoUpload);
+    // GL shows the frame after it in a window, with the overlay, a compare view or where the
+    // embedding reads the presented image; else a frame all on CUDA needs no GL at all.
+    m_frame->setPresents(!m_headless || m_overlay || m_second || m_keepPresenting);
     m_frame->render(*m_shown, m_controller.camera(), m_chain, m_channel, m_geometry);
     if (m_second) {
         // The second sequence through the same frame and camera; both presented images then
@@ -266,7 +273,7 @@ void Session::renderFrame()
         m_overlay->draw(m_renderer->presentFramebuffer(), m_renderer->width(),
                         m_renderer->height());
     }
-    m_output->readBack(*m_renderer, static_cast<std::uint64_t>(m_index));
+    m_output->readBack(*m_renderer, *m_frame, static_cast<std::uint64_t>(m_index));
     // After the read-back: the captured frame includes it, and RenderDoc's end of capture
     // leaves the read framebuffer unusable for a following glReadPixels on llvmpipe.
     if (m_capturing)

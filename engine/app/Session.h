@@ -80,6 +80,9 @@ public:
     /// next frame on: a streamed sequence's front buffers, a different one each frame. Call it
     /// between nextFrame() and renderFrame() to show what this frame's input asked for.
     void showScene(const render::GpuScene* scene);
+    /// The embedding reads the presented image after each frame (tandem.Viewer.image()):
+    /// headless frames are presented too.
+    void keepPresenting() { m_keepPresenting = true; }
     /// Compare mode: each frame also renders `second` (not owned; null: off) with the same camera
     /// and shows both as `mode` says (render::ComparePass); `divider` in 0..1 of the width.
     void compare(const render::GpuScene* second, render::CompareMode mode, float divider);
@@ -165,6 +168,7 @@ private:
     // What the settings say, and what input changes.
     int m_frames = -1;
     bool m_headless = false;
+    bool m_keepPresenting = false;
     frame::Channel m_channel = frame::Channel::Color;
     postfx::Chain m_chain;
     std::optional<io::CameraPath> m_cameraPath;

@@ -22,10 +22,13 @@ void Session::addPanels()
                                          }}));
     m_own.push_back(m_overlay->addPanel(
         {"passes", true, [this] {
-             ui::interopPanel(m_up.doctor, std::string(interop::Paths.name(m_up.residence.path)),
-                              std::string(render::PointPaths.name(m_frame->pointPath())),
-                              std::string(render::RasterPaths.name(m_frame->rasterPath())),
-                              m_frame->rasterDecision().reason);
+             ui::interopPanel(m_up.doctor,
+                              {std::string(interop::Paths.name(m_up.residence.path)),
+                               std::string(frame::Memories.name(m_frame->memory())),
+                               m_frame->memoryReason(),
+                               std::string(render::RasterPaths.name(m_frame->rasterPath())),
+                               m_frame->rasterDecision().reason,
+                               std::string(render::PointPaths.name(m_frame->pointPath()))});
          }}));
     m_own.push_back(m_overlay->addPanel({"post-process chain", false, [this] {
                                              ui::chainPanel(m_chain);

@@ -25,6 +25,10 @@ Report Session::makeReport() const
                           {"measured", raster.measured},
                           {"gl_ms", raster.glMs},
                           {"cuda_ms", raster.cudaMs}});
+    report.set("memory", {{"last", frame::Memories.name(m_frame->memory())},
+                          {"reason", m_frame->memoryReason()},
+                          {"resident_frames", m_frame->residentFrames()},
+                          {"handoffs", m_frame->handoffs()}});
     report.set("channel", frame::Channels.name(m_channel));
     report.set("resolution", {m_renderer->width(), m_renderer->height()});
     report.set("frames", m_rendered);

@@ -19,6 +19,7 @@
 #include "engine/core/Result.h"
 #include "engine/frame/Channel.h"
 #include "engine/frame/FrameWriter.h"
+#include "engine/frame/Residence.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PostProcessor.h"
 #include "engine/render/ComparePass.h"
@@ -91,7 +92,8 @@ struct SessionSettings {
     float pointSize = 2.0f;              ///< splat diameter in pixels, 1..64
     std::optional<float> pointWorldSize; ///< splat diameter in world units, > 0; replaces it
     render::PointChoice points = render::PointChoice::Auto;
-    render::RasterChoice raster = render::RasterChoice::Auto; ///< who draws meshes
+    render::RasterChoice raster = render::RasterChoice::Auto;    ///< who draws meshes
+    frame::MemoryChoice frameMemory = frame::MemoryChoice::Auto; ///< where targets may live
     float spin = 0.0f; ///< degrees the camera orbits each frame
 
     // --- timing ---

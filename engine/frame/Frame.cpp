@@ -18,6 +18,14 @@
 
 namespace tandem::frame {
 
+namespace {
+
+/// Frames a frame resident on CUDA may run ahead of the GPU, headless (as GL drivers let a
+/// window's frames).
+constexpr int FramesAhead = 3;
+
+} // namespace
+
 postfx::FrameInfo frameInfo(const render::Camera& camera, int width, int height)
 {
     const glm::mat4 view = camera.view();
@@ -184,6 +192,7 @@ RasterTimes Frame::measureRasters(const render::GpuScene& scene, const render::C
     // untimed, then between timestamps.
     render::GeometryOptions meshesOnly = options;
     meshesOnly.drawPoints = false;
+    glSees(scene);
     std::vector<gl::Query> stamps;
     for (int i = 0; i <= Rounds; ++i)
         stamps.emplace_back(GL_TIMESTAMP, "raster calibration");
@@ -283,6 +292,8 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     geometry.drawPoints = options.drawPoints && !passPoints;
     const bool glDraws = (meshes && !passMeshes) || (scene.hasPoints() && !passPoints) ||
                          (!passMeshes && !passPoints);
+    if (glDraws)
+        glSees(scene);
     if (!glDraws) {
         // Nothing for GL to draw.
     } else if (m_geometryDetail) {
@@ -316,6 +327,27 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     for (interop::Pass* pass : m_extraPasses)
         if (pass->isEnabled())
             m_active.push_back(pass);
+    MemoryNeeds needs;
+    needs.choice = m_memoryChoice;
+    needs.cudaPath = m_handoff != nullptr;
+    needs.glDraws = glDraws;
+    for (const interop::Pass* pass : m_active)
+        (pass->path() == interop::Path::Cuda ? needs.cudaPasses : needs.hostPasses) = true;
+    needs.captured = m_captured || m_captureFaithful;
+    needs.readsTargets = m_readsTargets;
+    needs.showsOutput = channel != Channel::Color && m_processor->pass().isEnabled();
+    needs.presents = m_presents;
+    needs.presentCopy = m_presentCopy;
+    m_memory = chooseMemory(needs, &m_memoryReason);
+    if (m_memory == Memory::Cuda) {
+        ++m_residentFrames;
+        runResident(m_active);
+        if (m_presents) {
+            profile::GlScope scope(*m_profiler, "present");
+            m_renderer.present(render::PresentSource::Output);
+        }
+        return;
+    }
     // In order; each run of passes on one path together (a run of CUDA passes: one handoff).
     for (std::size_t begin = 0; begin < m_active.size();) {
         std::size_t end = begin + 1;
@@ -330,6 +362,75 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     profile::GlScope scope(*m_profiler, "present");
     m_renderer.present(channel == Channel::Color ? render::PresentSource::Color
                                                  : render::PresentSource::Output);
+}
+
+void Frame::runResident(const std::vector<interop::Pass*>& passes)
+{
+    interop::Uses& uses = m_uses;
+    uses.clear();
+    for (interop::Pass* pass : passes)
+        pass->declare(uses);
+    // GL drew what the passes read (a new scene, GL-resident frames before): one map brings it
+    // over, a handoff like any other in the profile.
+    const bool sync = m_handoff->needsGlContents(uses);
+    if (sync)
+        m_profiler->beginHandoff();
+    const interop::MappedView& view = m_handoff->resident(uses);
+    if (sync) {
+        m_profiler->anchorHandoff(view.stream());
+        ++m_handoffs;
+    }
+    for (interop::Pass* pass : passes) {
+        profile::CpuScope scope(*m_profiler, pass->name());
+        m_hooks->run(*pass, &view);
+    }
+    if (sync)
+        m_profiler->endHandoff();
+    if (!m_presents) {
+        // Nothing GL does paces the frames now (a read-back ring may, when frames are written).
+        m_handoff->pace(FramesAhead);
+        return;
+    }
+    // The output into GL's texture, to be presented: one map of one texture.
+    render::GBuffer& gbuffer = m_renderer.gbuffer();
+    gl::DebugGroup group("handoff.present-copy");
+    m_profiler->beginHandoff();
+    m_profiler->anchorHandoff(m_handoff->stream());
+    m_publish.clear();
+    m_publish.image(gbuffer.output(), gbuffer.registrations(), interop::Intent::Write);
+    m_handoff->publish(m_publish);
+    m_profiler->endHandoff();
+    ++m_handoffs;
+}
+
+void Frame::glSees(const render::GpuScene& scene)
+{
+    // A frame resident on CUDA wrote the scene's buffers (a streamed frame's upload) and GL is
+    // to draw from them: one map brings them over.
+    if (!m_handoff || !scene.registrations().cudaIsNewer())
+        return;
+    m_publish.clear();
+    for (const gl::Buffer* buffer :
+         {&scene.vertexBuffer(), &scene.indexBuffer(), &scene.objectBuffer(),
+          &scene.provokingOffsets(), &scene.provokingTriangles()})
+        if (buffer->id() != 0 && buffer->size() > 0)
+            m_publish.buffer(*buffer, scene.registrations(), interop::Intent::Read);
+    gl::DebugGroup group("handoff.scene-to-gl");
+    m_profiler->beginHandoff();
+    m_handoff->map(m_publish);
+    m_handoff->unmap();
+    m_profiler->endHandoff();
+    ++m_handoffs;
+}
+
+std::optional<Frame::ResidentOutput> Frame::residentOutput()
+{
+    if (m_memory != Memory::Cuda || m_presents)
+        return std::nullopt;
+    render::GBuffer& gbuffer = m_renderer.gbuffer();
+    return ResidentOutput{
+        interop::Handoff::residentImage(gbuffer.output(), gbuffer.registrations()),
+        m_handoff->stream()};
 }
 
 void Frame::runPasses(const std::vector<interop::Pass*>& passes)

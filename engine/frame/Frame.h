@@ -2,7 +2,11 @@
 // pass between GL passes — the mesh pass when meshes are not drawn by GL, the point pass when
 // points are not, post-processing, then any the app added —
 // in that order, consecutive CUDA passes inside ONE handoff the frame owns (one map, one unmap,
-// one stream), host passes on the GL side, then present.
+// one stream), host passes on the GL side, then present. When nothing in a frame needs GL (GL
+// draws nothing, every pass runs on CUDA, no capture), the frame runs resident on CUDA: the same
+// passes on the CUDA-resident copies of the targets and scene buffers, no map at all, and
+// either no present (headless: the output is read back by CUDA copies) or one map that copies
+// the output into GL to be presented (a window).
 // Each stage is a profiler span and a KHR_debug group of the same name. The frame is the only
 // place a handoff is created. Render thread, the GL context current.
 #pragma once
@@ -10,12 +14,15 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/core/Registration.h"
 #include "engine/frame/Channel.h"
 #include "engine/frame/RasterDecision.h"
 #include "engine/frame/Residence.h"
+#include "engine/interop/Handoff.h"
 #include "engine/interop/Pass.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PixelStages.h"
@@ -24,9 +31,6 @@
 #include "engine/render/MeshPass.h"
 #include "engine/render/PointPass.h"
 
-namespace tandem::interop {
-class Handoff;
-}
 namespace tandem::postfx {
 class PostProcessor;
 }
@@ -109,6 +113,39 @@ public:
     /// stall): captured frames only.
     void setCaptureFaithful(bool enabled) { m_captureFaithful = enabled; }
 
+    /// Whether GL shows or reads what the frame draws after it: a window, a compare view, a
+    /// 16-bit PNG read from the colour target, a read-back of the presented image (the
+    /// default). False: a headless run that reads its output through residentOutput() or not
+    /// at all; a frame whose passes all run on CUDA then has no handoff and no present.
+    void setPresents(bool presents) { m_presents = presents; }
+    bool presents() const { return m_presents; }
+    /// Presenting, a frame whose passes all run on CUDA either runs resident on CUDA and copies
+    /// its output into GL in one map (true, the default), or runs its passes inside one handoff
+    /// on GL's targets (false). Benchmarks compare the two.
+    void setPresentCopy(bool copy) { m_presentCopy = copy; }
+    /// Whether GL reads the G-buffer's targets after the frame (16-bit PNG output from the colour
+    /// target, Python's channels, a tensor scene written through GL's buffers each update):
+    /// frames then stay on GL's memory.
+    void setReadsTargets(bool reads) { m_readsTargets = reads; }
+    /// Whether a capture tool records this frame (it sees GL only: the frame stays on GL's
+    /// memory, whether or not setCaptureFaithful() uploads CUDA's writes).
+    void setCaptured(bool captured) { m_captured = captured; }
+    /// Whether frames may run resident on CUDA (--frame-memory).
+    void setMemoryChoice(MemoryChoice choice) { m_memoryChoice = choice; }
+    /// Where the last frame's targets lived (chooseMemory()), and why.
+    Memory memory() const { return m_memory; }
+    const std::string& memoryReason() const { return m_memoryReason; }
+    /// Frames rendered so far resident on CUDA.
+    std::uint64_t residentFrames() const { return m_residentFrames; }
+    /// The last frame's output in CUDA memory, when it ran resident on CUDA and was not
+    /// presented: the image its read-back copies (OutputRing::readResident()), and the stream
+    /// that wrote it.
+    struct ResidentOutput {
+        interop::ResidentImage image;
+        void* stream = nullptr;
+    };
+    std::optional<ResidentOutput> residentOutput();
+
     /// Renders one frame of `scene` seen by `camera` and presents `channel`: the chain's output
     /// (Output), a debug view (Depth, Normal, Id: their view stage replaces the chain), or the
     /// G-buffer colour (Color: the chain still runs if it has stages, as the overlay may show
@@ -130,13 +167,19 @@ public:
     postfx::PostProcessor& postProcessor() { return *m_processor; }
     /// The handoff, on the CUDA path (null on the host path); for tests and benchmarks.
     const interop::Handoff* handoff() const { return m_handoff.get(); }
-    /// Handoffs (map+unmap pairs) the frame has made: at most one per rendered frame, and those
-    /// of --raster auto's calibration (one, six where it times the handoff CUDA meshes add).
+    /// Handoffs (map+unmap pairs) the frame has made: at most one per rendered frame (none for a
+    /// frame resident on CUDA but the one that brings GL's contents over after GL drew them, or
+    /// the one that copies its output into GL to be presented), and those of --raster auto's
+    /// calibration (one, six where it times the handoff CUDA meshes add).
     std::uint64_t handoffs() const { return m_handoffs; }
 
 private:
     class Hooks;
     void runPasses(const std::vector<interop::Pass*>& passes);
+    /// Every pass (all on CUDA) on the CUDA-resident copies; the output into GL if presented.
+    void runResident(const std::vector<interop::Pass*>& passes);
+    /// Before GL draws `scene`: its buffers' CUDA-resident copies, where newer, into GL.
+    void glSees(const render::GpuScene& scene);
     /// --raster auto's decision on this frame's scene, `shown` the chain it runs.
     void chooseRaster(const render::GpuScene& scene, const render::Camera& camera,
                       const postfx::Chain& shown, const render::GeometryOptions& options);
@@ -165,6 +208,15 @@ private:
     postfx::Chain m_debugChain;
     bool m_geometryDetail = false;
     bool m_captureFaithful = false;
+    bool m_presents = true;
+    bool m_readsTargets = false;
+    bool m_captured = false;
+    bool m_presentCopy = true;
+    MemoryChoice m_memoryChoice = MemoryChoice::Auto;
+    Memory m_memory = Memory::Gl;
+    std::string m_memoryReason = "GL-resident: no frame rendered yet";
+    std::uint64_t m_residentFrames = 0;
+    interop::Uses m_publish;
     std::uint64_t m_handoffs = 0;
     /// Expires with the frame: handles of passes added to it then do nothing.
     RegistrationOwner m_registrations;

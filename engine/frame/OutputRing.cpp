@@ -2,9 +2,14 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "engine/core/Error.h"
 #include "engine/core/Stall.h"
+#include "engine/cuda/PinnedMemory.h"
 #include "engine/gl/Debug.h"
 #include "engine/gl/Texture.h"
+#include "engine/interop/ResidentReadback.h"
 
 namespace tandem::frame {
 
@@ -12,11 +17,35 @@ OutputRing::OutputRing(int depth) : m_slots(static_cast<std::size_t>(std::max(2,
 
 OutputRing::~OutputRing()
 {
-    std::unique_lock lock(m_mutex);
-    m_released.wait(lock, [&] {
-        return std::none_of(m_slots.begin(), m_slots.end(),
-                            [](const Slot& s) { return s.state == State::Handed; });
-    });
+    {
+        std::unique_lock lock(m_mutex);
+        m_released.wait(lock, [&] {
+            return std::none_of(m_slots.begin(), m_slots.end(),
+                                [](const Slot& s) { return s.state == State::Handed; });
+        });
+    }
+    m_resident.reset(); // waits for copies still going into the pinned slots
+    for (Slot& slot : m_slots)
+        cuda::freePinned(slot.pinned);
+}
+
+bool OutputRing::isDone(const Slot& slot) const
+{
+    return slot.resident ? m_resident->isDone(static_cast<int>(&slot - m_slots.data()))
+                         : slot.fence.isSignaled();
+}
+
+void OutputRing::wait(Slot& slot, StallCause cause)
+{
+    if (!slot.resident) {
+        slot.fence.wait(cause);
+        return;
+    }
+    const int index = static_cast<int>(&slot - m_slots.data());
+    if (m_resident->isDone(index))
+        return;
+    recordStall(cause);
+    m_resident->wait(index);
 }
 
 void OutputRing::prepare(Slot& slot, std::size_t bytes)
@@ -46,7 +75,7 @@ void OutputRing::collect(const Sink& sink)
     // In order: stop at the first read-back that has not finished.
     for (std::size_t n = 0; n < m_slots.size(); ++n) {
         Slot& slot = m_slots[m_oldest];
-        if (slot.state != State::Reading || !slot.fence.isSignaled())
+        if (slot.state != State::Reading || !isDone(slot))
             return;
         hand(slot, sink);
         m_oldest = (m_oldest + 1) % m_slots.size();
@@ -60,7 +89,7 @@ OutputRing::Slot& OutputRing::acquire(const Sink& sink)
     if (slot.state == State::Reading) {
         // A full ring still reading: the CPU is depth() frames ahead. Wait for the oldest (this
         // one): the GPU keeps working on the newer frames meanwhile.
-        slot.fence.wait(StallCause::Throttle);
+        wait(slot, StallCause::Throttle);
         collect(sink);
     }
     std::unique_lock lock(m_mutex);
@@ -90,6 +119,7 @@ void OutputRing::readFramebuffer(GLuint framebuffer, int width, int height, std:
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    slot.resident = false;
     slot.fence = gl::Fence::insert();
     slot.state = State::Reading;
     m_next = (m_next + 1) % m_slots.size();
@@ -113,10 +143,42 @@ void OutputRing::readTexture(const gl::Texture& texture, int width, int height, 
                          static_cast<GLsizei>(bytes), nullptr);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    slot.resident = false;
     slot.fence = gl::Fence::insert();
     slot.state = State::Reading;
     m_next = (m_next + 1) % m_slots.size();
     ++m_read;
+}
+
+void OutputRing::readResident(const interop::ResidentImage& image, void* stream, int width,
+                              int height, std::uint64_t index, const Sink& sink)
+{
+    if (!m_resident)
+        m_resident = std::make_unique<interop::ResidentReadback>(depth());
+    Slot& slot = acquire(sink);
+    const int number = static_cast<int>(&slot - m_slots.data());
+    slot.frame = ReadyFrame{index, width, height, PixelFormat::Rgba8, nullptr, number};
+    const std::size_t bytes = slot.frame.rowBytes() * static_cast<std::size_t>(height);
+    if (slot.pinnedBytes < bytes) {
+        cuda::freePinned(slot.pinned);
+        slot.pinned = cuda::allocatePinned(bytes);
+        slot.pinnedBytes = slot.pinned ? bytes : 0;
+        if (!slot.pinned)
+            throw Error(fmt::format("{} bytes of pinned memory for frame output", bytes),
+                        "frame::OutputRing");
+    }
+    m_resident->copy(number, image, width, height, slot.pinned, stream);
+    slot.frame.pixels = static_cast<const std::uint8_t*>(slot.pinned);
+    slot.fence = gl::Fence();
+    slot.resident = true;
+    slot.state = State::Reading;
+    m_next = (m_next + 1) % m_slots.size();
+    ++m_read;
+}
+
+void* OutputRing::copyStream() const
+{
+    return m_resident ? m_resident->stream() : nullptr;
 }
 
 void OutputRing::drain(const Sink& sink)
@@ -126,7 +188,7 @@ void OutputRing::drain(const Sink& sink)
         Slot& slot = m_slots[m_oldest];
         if (slot.state != State::Reading)
             return;
-        slot.fence.wait(StallCause::Finish);
+        wait(slot, StallCause::Finish);
         hand(slot, sink);
         m_oldest = (m_oldest + 1) % m_slots.size();
     }

@@ -1,8 +1,9 @@
 // Frame output that never stalls the GPU: each frame's image is read into the next slot of a
 // ring of persistent-mapped pixel-pack buffers (glReadPixels / glGetTextureSubImage into the
-// buffer, then a fence), and handed on frames later, once its fence has signalled, without
-// waiting. Whoever takes a frame (frame::FrameWriter's workers) copies it out and releases the
-// slot from its own thread. Render thread (release(): any thread).
+// buffer, then a fence), or, from a frame resident on CUDA, copied into the slot's pinned memory
+// on a copy stream (then a CUDA event), and handed on frames later, once its fence or event has
+// signalled, without waiting. Whoever takes a frame (frame::FrameWriter's workers) copies it out
+// and releases the slot from its own thread. Render thread (release(): any thread).
 #pragma once
 
 #include <atomic>
@@ -12,11 +13,17 @@
 #include <mutex>
 #include <vector>
 
+#include <memory>
+
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Fence.h"
+#include "engine/interop/Handoff.h"
 
 namespace tandem::gl {
 class Texture;
+}
+namespace tandem::interop {
+class ResidentReadback;
 }
 
 namespace tandem::frame {
@@ -69,6 +76,14 @@ public:
     /// GL).
     void readTexture(const gl::Texture& texture, int width, int height, PixelFormat format,
                      std::uint64_t index, const Sink& sink);
+    /// The same for the RGBA8 CUDA-resident copy `image` of a frame resident on CUDA, written on
+    /// `stream` (a cudaStream_t): a copy on the ring's copy stream into the slot's pinned
+    /// memory, ordered by CUDA events (the first such read makes the stream, CUDA builds
+    /// only). Frames of either kind come out in the order they were read.
+    void readResident(const interop::ResidentImage& image, void* stream, int width, int height,
+                      std::uint64_t index, const Sink& sink);
+    /// The copy stream of readResident() (a cudaStream_t), null before the first.
+    void* copyStream() const;
     /// Hands every frame whose read-back has finished to `sink`, oldest first. Never waits.
     void collect(const Sink& sink);
     /// Waits for every queued read-back (a counted finish stall, if it had to wait) and hands
@@ -88,15 +103,23 @@ private:
     struct Slot {
         gl::Buffer buffer{gl::NoCreate};
         gl::Fence fence;
+        void* pinned = nullptr; ///< readResident()'s memory
+        std::size_t pinnedBytes = 0;
+        bool resident = false; ///< read by readResident(): done when its CUDA event is
         State state = State::Free;
         ReadyFrame frame;
     };
+    /// Whether the slot's read-back is done (never waits).
+    bool isDone(const Slot& slot) const;
+    /// Waits for the slot's read-back, counted as `cause` if it had to.
+    void wait(Slot& slot, StallCause cause);
     /// The slot for the next read: every older frame handed on, the slot free.
     Slot& acquire(const Sink& sink);
     void hand(Slot& slot, const Sink& sink);
     void prepare(Slot& slot, std::size_t bytes);
 
     std::vector<Slot> m_slots;
+    std::unique_ptr<interop::ResidentReadback> m_resident;
     std::size_t m_next = 0;   ///< the slot the next read goes into
     std::size_t m_oldest = 0; ///< the oldest slot still reading
     std::uint64_t m_read = 0;

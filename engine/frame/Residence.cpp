@@ -22,4 +22,34 @@ Result<Residence> chooseResidence(postfx::BackendChoice choice,
     return Residence{interop::Path::Host, "host backend: " + why};
 }
 
+Memory chooseMemory(const MemoryNeeds& needs, std::string* why)
+{
+    const char* gl = nullptr;
+    if (needs.choice == MemoryChoice::Gl)
+        gl = "asked for with --frame-memory gl";
+    else if (!needs.cudaPath)
+        gl = "the host path";
+    else if (needs.glDraws)
+        gl = "GL draws into the G-buffer";
+    else if (needs.hostPasses)
+        gl = "a pass runs on the host";
+    else if (!needs.cudaPasses)
+        gl = "no pass runs on CUDA";
+    else if (needs.captured)
+        gl = "a capture tool records the frame";
+    else if (needs.readsTargets)
+        gl = "GL reads the G-buffer's targets after the frame";
+    else if (!needs.showsOutput)
+        gl = "the G-buffer colour is shown through GL";
+    else if (needs.presents && !needs.presentCopy)
+        gl = "presented with the passes inside the handoff";
+    if (why)
+        *why = gl ? fmt::format("GL-resident: {}", gl)
+               : needs.presents
+                   ? std::string("CUDA-resident: the output copied into GL in one map to "
+                                 "be presented")
+                   : std::string("CUDA-resident: no handoff; the output read back by CUDA");
+    return gl ? Memory::Gl : Memory::Cuda;
+}
+
 } // namespace tandem::frame

@@ -82,6 +82,8 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
         // As the apps do (--points auto, --raster as set).
         m_frame->setPointPath(m_paths.points);
         m_frame->setRaster(m_paths.raster, m_paths.rasterReason);
+        // read() takes every channel from GL's targets.
+        m_frame->setReadsTargets(true);
         if (m_profiler)
             m_frame->setProfiler(*m_profiler);
     } else {

@@ -13,7 +13,22 @@
 
 #include "engine/interop/Pass.h"
 
+namespace tandem::gl {
+class Texture;
+}
+
 namespace tandem::interop {
+
+class Registrations;
+
+/// The CUDA-resident copy of an image, for copies out of it (frame output read back on a copy
+/// stream): a cudaArray_t, its size and pixel size. Null `array`: there is none.
+struct ResidentImage {
+    const void* array = nullptr;
+    int width = 0;
+    int height = 0;
+    int bytesPerPixel = 0;
+};
 
 class Handoff {
 public:
@@ -43,6 +58,30 @@ public:
     /// kept mapped between calls whose callers use different streams. Never throws; failures
     /// are logged.
     void unmap(void* stream) noexcept;
+
+    /// A frame without a handoff: the view holds each declared resource's CUDA-resident copy
+    /// (made on first use with the GL object's format and size, kept by its owner's
+    /// Registrations) instead of GL's, on the frame's stream; nothing is mapped and GL keeps
+    /// working meanwhile. Copies whose GL side is newer and that a pass reads are brought up to
+    /// date first: host writes GL got as a stream-ordered copy, GL's own contents in one map of
+    /// those resources (counted in syncMaps(); once after GL drew them, never in steady state).
+    /// Expects nothing mapped. Throws CudaError.
+    const MappedView& resident(const Uses& uses);
+    /// Ends a frame resident on CUDA that nothing else paces (headless, not presented, nothing
+    /// read back): marks its end on the frame's stream and waits until the frame
+    /// `framesAhead` back has finished, counted as a throttle (not a stall: the GPU keeps the
+    /// newer frames queued), so the CPU never runs unboundedly ahead of the GPU.
+    void pace(int framesAhead);
+    /// Whether resident(`uses`) would map to bring GL's contents over first.
+    bool needsGlContents(const Uses& uses) const;
+    /// Copies the CUDA-resident copies of `uses` into GL's objects in one map on the frame's
+    /// stream (GL then shows them: a window's present); counts as a handoff for the caller.
+    /// Expects each to have a CUDA-resident copy. Throws CudaError.
+    void publish(const Uses& uses);
+    /// The CUDA-resident copy of `texture` under `owner` (null array: none).
+    static ResidentImage residentImage(const gl::Texture& texture, Registrations& owner);
+    /// Maps resident() made to bring CUDA-resident copies up to date from GL.
+    std::uint64_t syncMaps() const;
 
     bool isMapped() const;
     /// The frame's stream (a cudaStream_t).

@@ -8,6 +8,22 @@ namespace tandem::interop {
 
 void Registrations::release(Entry&) noexcept {}
 
+void Registrations::release(Twin&) noexcept {}
+
+Registrations::Twin* Registrations::findTwin(std::uint32_t, bool) noexcept
+{
+    return nullptr;
+}
+
+void Registrations::wroteByGl() noexcept {}
+
+bool Registrations::cudaIsNewer() const noexcept
+{
+    return false;
+}
+
+void Registrations::wroteFromHost(const gl::Buffer&, std::size_t, const void*, std::size_t) {}
+
 Registrations::~Registrations() = default;
 
 Registrations::Registrations(Registrations&& other) noexcept
@@ -56,6 +72,33 @@ void Handoff::unmap() noexcept {}
 
 void Handoff::unmap(void*) noexcept {}
 
+const MappedView& Handoff::resident(const Uses& uses)
+{
+    return map(uses);
+}
+
+void Handoff::pace(int) {}
+
+bool Handoff::needsGlContents(const Uses&) const
+{
+    return false;
+}
+
+void Handoff::publish(const Uses& uses)
+{
+    map(uses);
+}
+
+ResidentImage Handoff::residentImage(const gl::Texture&, Registrations&)
+{
+    return {};
+}
+
+std::uint64_t Handoff::syncMaps() const
+{
+    return 0;
+}
+
 bool Handoff::isMapped() const
 {
     return false;
@@ -71,6 +114,35 @@ void Handoff::synchronize() {}
 std::uint64_t Handoff::registrationsMade() const
 {
     return 0;
+}
+
+} // namespace tandem::interop
+
+#include "engine/interop/ResidentReadback.h"
+
+namespace tandem::interop {
+
+struct ResidentReadback::State {};
+
+ResidentReadback::ResidentReadback(int)
+{
+    throw Error("this build has no CUDA", "interop::ResidentReadback");
+}
+
+ResidentReadback::~ResidentReadback() = default;
+
+void ResidentReadback::copy(int, const ResidentImage&, int, int, void*, void*) {}
+
+bool ResidentReadback::isDone(int) const
+{
+    return true;
+}
+
+void ResidentReadback::wait(int) const {}
+
+void* ResidentReadback::stream() const
+{
+    return nullptr;
 }
 
 } // namespace tandem::interop

@@ -403,11 +403,24 @@ bool Profiler::tryCollect(Slot& slot)
             }
     }
     // Spans outside any handoff: through the CUDA clock.
+    double cudaStartMs = 0, cudaEndMs = 0;
+    bool cudaOnly = slot.handoffs.empty() && slot.glSpans.empty();
+    bool anyCuda = false;
     for (const auto& span : slot.cudaSpans)
-        if (span.handoff == NoHandoff)
-            frame.spans.push_back({span.name, Api::Cuda, span.begin.track,
-                                   m_cuda->clockTime(slot.index, span.begin),
-                                   m_cuda->clockTime(slot.index, span.end)});
+        if (span.handoff == NoHandoff) {
+            const double start = m_cuda->clockTime(slot.index, span.begin);
+            const double end = m_cuda->clockTime(slot.index, span.end);
+            frame.spans.push_back({span.name, Api::Cuda, span.begin.track, start, end});
+            cudaStartMs = anyCuda ? std::min(cudaStartMs, start) : start;
+            cudaEndMs = anyCuda ? std::max(cudaEndMs, end) : end;
+            anyCuda = true;
+        }
+    // A frame resident on CUDA has no GL work: its GPU frame is its CUDA work's extent (GL's
+    // two stamps sit wherever the idle GL queue ran them).
+    if (cudaOnly && anyCuda) {
+        frame.gpuStartMs = cudaStartMs;
+        frame.gpuEndMs = cudaEndMs;
+    }
     std::stable_sort(frame.spans.begin(), frame.spans.end(),
                      [](const Span& a, const Span& b) { return a.startMs < b.startMs; });
     record(std::move(frame));

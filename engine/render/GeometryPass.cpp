@@ -110,6 +110,8 @@ void GeometryPass::resolve(GBuffer& target, const GpuScene& scene)
 {
     TANDEM_ASSERT(!target.isMappedByCuda(),
                   "render::GeometryPass::resolve(): G-buffer mapped by CUDA");
+    // GL writes the targets now: CUDA-resident copies of them are stale.
+    target.registrations().wroteByGl();
     {
         gl::DebugGroup resolve("geometry.resolve");
         glBindBufferBase(GL_UNIFORM_BUFFER, binding::UboCamera, m_cameraBlock.id());

@@ -131,9 +131,12 @@ void GpuScene::setContents(const SceneView& view, bool writeArrays)
 {
     TANDEM_ASSERT(view.counts().fitsIn(m_capacity),
                   "render::GpuScene::setContents(): the view exceeds the capacity");
-    const auto write = [](gl::Buffer& buffer, const auto& span) {
-        if (!span.empty())
-            buffer.write(0, span.data(), span.size_bytes());
+    // What GL gets from the host, CUDA-resident copies of the buffers get too.
+    const auto write = [this](gl::Buffer& buffer, const auto& span) {
+        if (span.empty())
+            return;
+        buffer.write(0, span.data(), span.size_bytes());
+        m_registrations.wroteFromHost(buffer, 0, span.data(), span.size_bytes());
     };
     write(m_objectBuffer, view.objects);
     if (writeArrays && view.isCompact()) {

@@ -125,16 +125,16 @@ void timingsPanel(const profile::Profiler& profiler,
     ImGui::Text("stacked: GPU stages per frame (GL and CUDA), scale %.0f ms", maxMs);
 }
 
-void interopPanel(const interop::InteropStatus& status, const std::string& path,
-                  const std::string& pointPath, const std::string& rasterPath,
-                  const std::string& rasterReason)
+void interopPanel(const interop::InteropStatus& status, const FramePaths& paths)
 {
-    ImGui::Text("passes run on: %s; meshes drawn by: %s; points drawn by: %s", path.c_str(),
-                rasterPath.c_str(), pointPath.c_str());
+    ImGui::Text("passes run on: %s; memory: %s; meshes drawn by: %s; points drawn by: %s",
+                paths.passes.c_str(), paths.memory.c_str(), paths.meshes.c_str(),
+                paths.points.c_str());
     if (status.handoffMicroseconds >= 0)
         ImGui::SameLine(), ImGui::Text("(handoff %.0f us)", status.handoffMicroseconds);
     ImGui::TextWrapped("%s", status.reason.c_str());
-    ImGui::TextWrapped("meshes: %s", rasterReason.c_str());
+    ImGui::TextWrapped("memory: %s", paths.memoryWhy.c_str());
+    ImGui::TextWrapped("meshes: %s", paths.meshesWhy.c_str());
 }
 
 bool channelCombo(frame::Channel& channel)

@@ -26,12 +26,18 @@ inline constexpr std::size_t TimingHistoryFrames = 120;
 void timingsPanel(const profile::Profiler& profiler,
                   const std::deque<profile::FrameRecord>& history);
 
-/// Which path the passes take (`path`), who draws the meshes (`rasterPath`, and why:
-/// `rasterReason`) and the points (`pointPath`), with the interop doctor's reason and the handoff
-/// it measured at start.
-void interopPanel(const interop::InteropStatus& status, const std::string& path,
-                  const std::string& pointPath, const std::string& rasterPath,
-                  const std::string& rasterReason);
+/// Where a frame runs and who draws what, and why: the passes panel's lines.
+struct FramePaths {
+    std::string passes;    ///< the path the passes take (cuda, host)
+    std::string memory;    ///< where the targets live this frame (gl, cuda)
+    std::string memoryWhy; ///< and why
+    std::string meshes;    ///< who draws the meshes
+    std::string meshesWhy; ///< and why
+    std::string points;    ///< who draws the points
+};
+
+/// `paths`, with the interop doctor's reason and the handoff it measured at start.
+void interopPanel(const interop::InteropStatus& status, const FramePaths& paths);
 
 /// The channel shown, as a combo of the names --channel takes (C cycles through them).
 /// Returns whether the user picked another.

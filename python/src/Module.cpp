@@ -613,6 +613,10 @@ public:
         if (context.value() == platform::ContextMode::Window && m_session->isHeadless())
             throw std::runtime_error("tandem.Viewer: no window could be opened (no display)");
         m_session->setFrameLimit(-1);
+        // image() reads the presented image; tensor scenes are written through GL's buffers by
+        // a map of their own each update: frames stay on GL's memory.
+        m_session->keepPresenting();
+        m_session->frame().setReadsTargets(true);
         if (overlay.has_value() && !*overlay && m_session->overlay())
             m_session->overlay()->setVisible(false); // a window's: F1 shows it
         m_owner = std::this_thread::get_id();

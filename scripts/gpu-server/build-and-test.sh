@@ -101,28 +101,57 @@ if [ "$mode" = "--frame" ]; then
     timeout 120 python3 tests/apps/raster_paths.py build-gpu/bin/tandem-raster build-gpu/bin/tandem-viewer \
         tests/data/real_world/knot_assimp.obj "$work/raster_paths" >"$out/raster_paths.log" 2>&1 || status=1
     tail -n 12 "$out/raster_paths.log"
-    step "tandem-raster: 2.09 M-triangle grid, --raster gl / cuda / auto, 1080p and 4K"
+    step "resident_frames.py"
+    timeout 200 python3 tests/apps/resident_frames.py build-gpu/bin/tandem-raster build-gpu/bin/tandem-viewer \
+        tests/data/real_world/knot_assimp.obj "$work/resident_frames" >"$out/resident_frames.log" 2>&1 || status=1
+    tail -n 8 "$out/resident_frames.log"
+    show() { # REPORT LABEL: fps (viewer) and the GPU stages' medians
+        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); s=r.get('streaming',{}); print(sys.argv[2], r['memory']['last'], r['memory']['handoffs'], round(s.get('frames_per_second',0)), {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" "$1" "$2" 2>&1 | head -3
+    }
+    step "tandem-raster: 2.09 M-triangle grid, --raster gl / cuda on GL's memory / cuda resident, 1080p and 4K"
     python3 scripts/make-grid-mesh.py 1024 "$work/grid.ply"
     for size in 1920x1080 3840x2160; do
-        for r in gl cuda auto; do
-            timeout 120 build-gpu/bin/tandem-raster --headless "$work/grid.ply" --raster $r --size $size \
+        for v in "gl|--raster gl" "cudagl|--raster cuda --frame-memory gl" "cuda|--raster cuda" "auto|--raster auto"; do
+            name=${v%%|*}; args=${v#*|}
+            timeout 120 build-gpu/bin/tandem-raster --headless "$work/grid.ply" $args --size $size \
                 --postfx tonemap,fxaa --frames 400 --warmup 40 --format none \
-                --report "$out/grid_${r}_${size}.json" >"$out/grid_${r}_${size}.log" 2>&1 || status=1
-            python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], r['raster']['path'], {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" \
-                "$out/grid_${r}_${size}.json" "$r $size" 2>&1 | head -3
+                --report "$out/grid_${name}_${size}.json" >"$out/grid_${name}_${size}.log" 2>&1 || status=1
+            show "$out/grid_${name}_${size}.json" "$name $size"
         done
     done
     grep -h "meshes:" "$out"/grid_auto_*.log | head -4
-    step "tandem-pack: 0.5 M-triangle mesh sequence; the viewer streamed at 1080p, --raster gl / cuda"
+    step "tandem-pack: 0.5 M-triangle mesh sequence; the viewer streamed at 1080p, --raster gl / cuda on GL's memory / cuda resident"
     timeout 200 build-gpu/bin/tandem-pack sample:mesh,points=250000,frames=60 -o "$work/mesh.tdpk" \
         --overwrite -q >"$out/pack.log" 2>&1 || status=1
-    for r in gl cuda gl cuda; do
+    for v in "gl|--raster gl" "cudagl|--raster cuda --frame-memory gl" "cuda|--raster cuda" "gl2|--raster gl" "cudagl2|--raster cuda --frame-memory gl" "cuda2|--raster cuda"; do
+        name=${v%%|*}; args=${v#*|}
         timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/mesh.tdpk" --loop loop \
-            --frames 2000 --format none --postfx tonemap,fxaa -q --size 1920x1080 --raster $r \
-            --report "$out/mesh_seq_$r.json" --overwrite >"$out/mesh_seq_$r.log" 2>&1 || status=1
-        python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(sys.argv[2], round(r['streaming']['frames_per_second']), {k: round(v['p50_ms'], 4) for k, v in r['profile']['gpu_stages'].items()})" \
-            "$out/mesh_seq_$r.json" "$r" 2>&1 | head -3
+            --frames 2000 --format none --postfx tonemap,fxaa -q --size 1920x1080 $args \
+            --report "$out/mesh_seq_$name.json" --overwrite >"$out/mesh_seq_$name.log" 2>&1 || status=1
+        show "$out/mesh_seq_$name.json" "$name"
     done
+    step "tandem-pack: 1 M-point sequence; the viewer streamed at 1080p and 4K, GL's memory / resident, twice"
+    timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
+        --overwrite -q >>"$out/pack.log" 2>&1 || status=1
+    for size in 1920x1080 3840x2160; do
+        for v in "gl|--frame-memory gl" "auto|--frame-memory auto" "gl2|--frame-memory gl" "auto2|--frame-memory auto"; do
+            name=${v%%|*}; args=${v#*|}
+            timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
+                --frames 3000 --format none --postfx tonemap,fxaa -q --size $size $args \
+                --report "$out/points_${name}_${size}.json" --overwrite >"$out/points_${name}_${size}.log" 2>&1 || status=1
+            show "$out/points_${name}_${size}.json" "$name $size"
+        done
+    done
+    step "the 1 M-point sequence written as PAM at 1080p, GL's memory / resident"
+    for v in "gl|--frame-memory gl" "auto|--frame-memory auto"; do
+        name=${v%%|*}; args=${v#*|}
+        rm -rf /dev/shm/tandem-pam
+        timeout 90 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
+            --frames 600 --format pam --out /dev/shm/tandem-pam -q --size 1920x1080 --postfx tonemap,fxaa $args \
+            --report "$out/points_pam_${name}.json" --overwrite >"$out/points_pam_${name}.log" 2>&1 || status=1
+        show "$out/points_pam_${name}.json" "pam $name"
+    done
+    rm -rf /dev/shm/tandem-pam "$work/points.tdpk"
     rm -f "$work/grid.ply"
     tar -czf /tmp/frame.tgz -C "$out" . && rm -f "$out"/* && mv /tmp/frame.tgz "$out/frame.tgz"
     step "done"

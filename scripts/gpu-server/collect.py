@@ -137,41 +137,54 @@ def house_results(run_dir, commit, date):
 
 
 def frame_results(run_dir, commit, date):
-    """The frame issue's figures (22): tandem-raster on the 2.09 M-triangle grid with each
-    rasterizer at 1080p and 4K, and the viewer on a streamed 0.5 M-triangle mesh sequence with
-    each (two runs, alternating); the tests' logs beside them."""
-    grid = {}
-    for size in ("1920x1080", "3840x2160"):
-        for raster in ("gl", "cuda", "auto"):
-            r = report(run_dir, f"grid_{raster}_{size}.json")
-            grid[f"{raster}_{size}"] = {"raster": r["raster"], "gpu_p50_ms": stages(r),
-                                        "backend": r.get("backend")}
-    sequence = []
-    for raster in ("gl", "cuda"):
-        r = report(run_dir, f"mesh_seq_{raster}.json")
-        sequence.append({"raster": raster, "frames_per_second": r["streaming"]["frames_per_second"],
-                         "gpu_p50_ms": stages(r),
-                         "cpu_p50_ms": {k: v["p50_ms"] for k, v in r["profile"]["cpu_stages"].items()},
-                         "streaming": r["streaming"]})
+    """The frame issue's figures (22): tandem-raster on the 2.09 M-triangle grid at 1080p and 4K
+    (GL meshes; CUDA meshes on GL's memory, in a handoff; CUDA meshes resident on CUDA; auto),
+    the viewer on a streamed 0.5 M-triangle mesh sequence (the same three, two runs each,
+    alternating) and on a streamed 1 M-point sequence at 1080p and 4K (GL's memory against
+    resident, two runs each) and written as PAM; the tests' logs beside them."""
+    def run(r):
+        out = {"memory": r["memory"], "raster": r["raster"]["path"], "gpu_p50_ms": stages(r),
+               "cpu_p50_ms": {k: v["p50_ms"] for k, v in r["profile"]["cpu_stages"].items()},
+               "handoffs_per_frame_p50": r["profile"]["handoffs_per_frame"]["p50"]}
+        if "streaming" in r:
+            out["frames_per_second"] = r["streaming"]["frames_per_second"]
+            out["streaming"] = r["streaming"]
+        return out
+    grid = {f"{v}_{size}": run(report(run_dir, f"grid_{v}_{size}.json"))
+            for size in ("1920x1080", "3840x2160") for v in ("gl", "cudagl", "cuda", "auto")}
+    sequence = {v: run(report(run_dir, f"mesh_seq_{v}.json"))
+                for v in ("gl", "cudagl", "cuda", "gl2", "cudagl2", "cuda2")}
+    points = {f"{v}_{size}": run(report(run_dir, f"points_{v}_{size}.json"))
+              for size in ("1920x1080", "3840x2160") for v in ("gl", "auto", "gl2", "auto2")}
+    pam = {v: run(report(run_dir, f"points_pam_{v}.json")) for v in ("gl", "auto")}
     summary = header(run_dir, "the frame issue (build-and-test.sh --frame)", commit, date)
     summary.update({
-        "grid_command": "tandem-raster --headless grid.ply --raster R --size WxH --postfx "
+        "grid_command": "tandem-raster --headless grid.ply ARGS --size WxH --postfx "
                         "tonemap,fxaa --frames 400 --warmup 40 --format none "
-                        "(grid.ply: scripts/make-grid-mesh.py 1024, 2 093 058 triangles)",
+                        "(grid.ply: scripts/make-grid-mesh.py 1024, 2 093 058 triangles; ARGS: "
+                        "gl '--raster gl', cudagl '--raster cuda --frame-memory gl', cuda "
+                        "'--raster cuda', auto '--raster auto')",
         "grid": grid,
         "sequence_command": "tandem-pack sample:mesh,points=250000,frames=60; tandem-viewer "
                             "--headless --every-frame mesh.tdpk --loop loop --frames 2000 "
-                            "--format none --postfx tonemap,fxaa -q --size 1920x1080 --raster R",
-        "sequence_note": "the file keeps the second run of each rasterizer (runs alternate gl, "
-                         "cuda, gl, cuda); build-and-test.sh's log line has all four",
+                            "--format none --postfx tonemap,fxaa -q --size 1920x1080 ARGS (as "
+                            "the grid's; runs alternate gl, cudagl, cuda twice)",
         "sequence": sequence,
-        "statistic": "gpu_p50_ms: medians of the report's per-frame GPU spans (360 frames after "
-                     "40 warm-up); frames_per_second: frames rendered / wall seconds",
+        "points_command": "tandem-pack sample:points=1000000,frames=120; tandem-viewer "
+                          "--headless --every-frame points.tdpk --loop loop --frames 3000 "
+                          "--format none --postfx tonemap,fxaa -q --size WxH --frame-memory "
+                          "gl|auto (runs alternate gl, auto twice)",
+        "points": points,
+        "pam_command": "the points command with --frames 600 --format pam --out /dev/shm/...",
+        "pam": pam,
+        "statistic": "gpu_p50_ms: medians of the report's per-frame GPU spans (after the "
+                     "warm-up); frames_per_second: frames rendered / wall seconds",
     })
     return {f"h200-frame-{commit}.json": summary}, {
         f"h200-gpu-tier-frame-{commit}.log": "ctest.log",
         f"h200-gl-meshes-frame-{commit}.log": "gl_meshes.log",
-        f"h200-raster-paths-frame-{commit}.log": "raster_paths.log"}
+        f"h200-raster-paths-frame-{commit}.log": "raster_paths.log",
+        f"h200-resident-frames-frame-{commit}.log": "resident_frames.log"}
 
 
 def main():

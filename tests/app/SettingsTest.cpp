@@ -56,6 +56,7 @@ TEST(Settings, DefaultsAreTheDocumentedOnes)
     EXPECT_EQ(s.backend, postfx::BackendChoice::Auto);
     EXPECT_EQ(s.points, render::PointChoice::Auto);
     EXPECT_EQ(s.raster, render::RasterChoice::Auto);
+    EXPECT_EQ(s.frameMemory, frame::MemoryChoice::Auto);
     EXPECT_EQ(s.pointSize, 2.0f);
     EXPECT_FALSE(s.pointWorldSize);
     EXPECT_FALSE(s.report);
@@ -116,6 +117,8 @@ TEST(Settings, EveryEnumeratedOptionTakesItsTablesNamesAndNothingElse)
                     [](const Parsed& p) { return p.session.points; });
     expectEveryName("--raster", render::RasterChoices,
                     [](const Parsed& p) { return p.session.raster; });
+    expectEveryName("--frame-memory", frame::MemoryChoices,
+                    [](const Parsed& p) { return p.session.frameMemory; });
     expectEveryName("--loop", stream::LoopModes, [](const Parsed& p) { return *p.sequence.loop; });
     expectEveryName("--upload", UploadChoices, [](const Parsed& p) { return p.sequence.upload; });
     expectEveryName("--compare-mode", render::CompareModes,

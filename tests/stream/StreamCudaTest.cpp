@@ -37,6 +37,9 @@ protected:
                                postfx::BackendChoice::Cuda);
         EXPECT_EQ(stack.frame.path(), interop::Path::Cuda);
         stack.frame.setPointPath(render::PointPath::Cuda);
+        // Frames on GL's memory, passes in one handoff, as this test counts them (frames
+        // resident on CUDA: tests/frame/ResidentFrameCudaTest.cpp).
+        stack.frame.setMemoryChoice(frame::MemoryChoice::Gl);
         StreamSettings streaming;
         streaming.loaderThreads = 2;
         SequencePlayer player(*source, streaming, path, nullptr);

@@ -1,0 +1,272 @@
+// gpu tier: a frame whose passes all run on CUDA runs resident on CUDA (frame/Frame.h): the same
+// passes on CUDA-resident copies of the targets and scene buffers. Its output, read back by CUDA
+// copies into the output ring (CUDA events, no GL fence), is byte for byte the frame resident on
+// GL presents, and so is what it presents through its one copy into GL; headless it makes no
+// handoff once the first frame has brought the scene's GL buffers over, presented exactly one a
+// frame; the ring hands every frame on in order, none lost or overwritten (copies held back on
+// their stream), drained at the end; frames resident on CUDA, drawn by GL and captured on GL
+// alternate in a streamed sequence, each seeing the others' writes.
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <gtest/gtest.h>
+
+#include "engine/frame/OutputRing.h"
+#include "engine/render/OrbitController.h"
+#include "engine/stream/SampleSource.h"
+#include "engine/stream/SequencePlayer.h"
+#include "tests/support/FrameFixture.h"
+#include "tests/support/GpuTestContext.h"
+#include "tests/support/SceneFixtures.h"
+
+namespace tandem::frame {
+namespace {
+
+constexpr int Width = 200, Height = 150;
+
+class ResidentFrameCuda : public test::GpuTest {
+protected:
+    /// A frame stack on the CUDA path with CUDA meshes and points.
+    std::unique_ptr<test::FrameStack> stack(render::ColorFormat format = render::ColorFormat::Rgba8)
+    {
+        auto s = std::make_unique<test::FrameStack>(Width, Height, format, false, s_doctor,
+                                                    postfx::BackendChoice::Cuda);
+        s->frame.setPointPath(render::PointPath::Cuda);
+        s->frame.setRaster(render::RasterChoice::Cuda, "test");
+        return s;
+    }
+
+    static postfx::Chain chainOf(const char* text)
+    {
+        auto chain = postfx::parseChain(text);
+        EXPECT_TRUE(chain) << chain.error();
+        return chain ? chain.value() : postfx::Chain{};
+    }
+
+    /// Frames read back through `ring` in order, rows top first (as readPresented()).
+    struct Collected {
+        std::vector<std::uint64_t> indices;
+        std::vector<std::vector<std::uint8_t>> pixels;
+    };
+    static OutputRing::Sink collectInto(Collected& out, OutputRing& ring)
+    {
+        return [&out, &ring](const ReadyFrame& ready) {
+            out.indices.push_back(ready.index);
+            std::vector<std::uint8_t> rows(ready.rowBytes() * ready.height);
+            for (int y = 0; y < ready.height; ++y)
+                std::memcpy(rows.data() + (ready.height - 1 - y) * ready.rowBytes(),
+                            ready.pixels + y * ready.rowBytes(), ready.rowBytes());
+            out.pixels.push_back(std::move(rows));
+            ring.release(ready.slot);
+        };
+    }
+
+    static render::Scene meshAndPoints()
+    {
+        render::Scene scene;
+        scene.objects.push_back({"floor", test::cubeOnFloor()});
+        scene.objects.push_back({"sheet", test::pointSheet(50, 2.0f, 0.8f, {40, 200, 90, 255})});
+        return scene;
+    }
+
+    static render::Camera orbiting(const render::GpuScene& scene, int frame)
+    {
+        render::OrbitController controller;
+        controller.fit(scene.bounds());
+        controller.orbit(7.0f * static_cast<float>(frame), 0.0f);
+        return controller.camera();
+    }
+};
+
+void CUDART_CB holdBack(void*)
+{
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+}
+
+std::size_t differingBytes(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b)
+{
+    std::size_t n = a.size() != b.size() ? std::max(a.size(), b.size()) : 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+        n += a[i] != b[i];
+    return n;
+}
+
+TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
+{
+    const render::GpuScene scene(meshAndPoints(), "floor and sheet");
+    struct Case {
+        const char* chain;
+        Channel channel;
+        render::ColorFormat format;
+    };
+    const Case cases[] = {
+        {"tonemap,fxaa", Channel::Output, render::ColorFormat::Rgba8},
+        {"ssao,tonemap,fxaa", Channel::Output, render::ColorFormat::Rgba16F},
+        {"none", Channel::Depth, render::ColorFormat::Rgba8},
+        {"none", Channel::Id, render::ColorFormat::Rgba8},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::string(c.chain) + ", channel " + std::string(Channels.name(c.channel)));
+        const postfx::Chain chain = chainOf(c.chain);
+        const render::Camera camera = orbiting(scene, 3);
+        // On GL: the passes in one handoff on GL's targets, presented.
+        auto onGl = stack(c.format);
+        onGl->frame.setMemoryChoice(MemoryChoice::Gl);
+        const io::Image expected = onGl->render(scene, camera, chain, c.channel);
+        EXPECT_EQ(onGl->frame.memory(), Memory::Gl);
+        // On CUDA, headless: read back by CUDA copies.
+        auto onCuda = stack(c.format);
+        onCuda->frame.setPresents(false);
+        onCuda->frame.render(scene, camera, chain, c.channel, {});
+        ASSERT_EQ(onCuda->frame.memory(), Memory::Cuda) << onCuda->frame.memoryReason();
+        const auto output = onCuda->frame.residentOutput();
+        ASSERT_TRUE(output && output->image.array);
+        OutputRing ring(3);
+        Collected got;
+        ring.readResident(output->image, output->stream, Width, Height, 7, collectInto(got, ring));
+        ring.drain(collectInto(got, ring));
+        ASSERT_EQ(got.indices, std::vector<std::uint64_t>{7});
+        EXPECT_EQ(differingBytes(got.pixels[0], expected.pixels), 0u) << "read back from CUDA";
+        // On CUDA, presented: its output copied into GL in one map.
+        auto presented = stack(c.format);
+        const io::Image shown = presented->render(scene, camera, chain, c.channel);
+        EXPECT_EQ(presented->frame.memory(), Memory::Cuda) << presented->frame.memoryReason();
+        EXPECT_EQ(differingBytes(shown.pixels, expected.pixels), 0u) << "presented from CUDA";
+    }
+}
+
+TEST_F(ResidentFrameCuda, NoHandoffHeadlessOneWhenPresented)
+{
+    const render::GpuScene scene(meshAndPoints(), "floor and sheet");
+    const postfx::Chain chain = chainOf("tonemap,fxaa");
+    auto headless = stack();
+    headless->frame.setPresents(false);
+    headless->frame.render(scene, orbiting(scene, 0), chain, Channel::Output, {});
+    // The first frame brings the scene's GL buffers over: one map.
+    EXPECT_EQ(headless->frame.handoffs(), 1u);
+    for (int i = 1; i <= 5; ++i)
+        headless->frame.render(scene, orbiting(scene, i), chain, Channel::Output, {});
+    EXPECT_EQ(headless->frame.handoffs(), 1u) << "frames resident on CUDA made handoffs";
+    EXPECT_EQ(headless->frame.residentFrames(), 6u);
+    headless->frame.synchronize();
+
+    auto window = stack();
+    window->frame.render(scene, orbiting(scene, 0), chain, Channel::Output, {});
+    const std::uint64_t first = window->frame.handoffs();
+    for (int i = 1; i <= 5; ++i)
+        window->frame.render(scene, orbiting(scene, i), chain, Channel::Output, {});
+    EXPECT_EQ(window->frame.handoffs() - first, 5u) << "presented: one copy into GL a frame";
+    EXPECT_EQ(window->frame.memory(), Memory::Cuda);
+
+    auto onGl = stack();
+    onGl->frame.setPresentCopy(false);
+    for (int i = 0; i < 3; ++i)
+        onGl->frame.render(scene, orbiting(scene, i), chain, Channel::Output, {});
+    EXPECT_EQ(onGl->frame.handoffs(), 3u) << "resident on GL: one handoff a frame";
+    EXPECT_EQ(onGl->frame.memory(), Memory::Gl);
+}
+
+TEST_F(ResidentFrameCuda, RingHandsEveryFrameOnInOrderAndDrains)
+{
+    const render::GpuScene scene(meshAndPoints(), "floor and sheet");
+    const postfx::Chain chain = chainOf("tonemap,fxaa");
+    constexpr int Frames = 12;
+    std::vector<std::vector<std::uint8_t>> expected;
+    {
+        auto onGl = stack();
+        onGl->frame.setMemoryChoice(MemoryChoice::Gl);
+        for (int i = 0; i < Frames; ++i)
+            expected.push_back(
+                onGl->render(scene, orbiting(scene, i), chain, Channel::Output).pixels);
+    }
+    auto onCuda = stack();
+    onCuda->frame.setPresents(false);
+    OutputRing ring(3);
+    Collected got;
+    const OutputRing::Sink sink = collectInto(got, ring);
+    for (int i = 0; i < Frames; ++i) {
+        onCuda->frame.render(scene, orbiting(scene, i), chain, Channel::Output, {});
+        const auto output = onCuda->frame.residentOutput();
+        ASSERT_TRUE(output);
+        // The copy held back on its stream: the next frames, queued meanwhile, must wait for it
+        // before they write the output again.
+        if (void* copy = ring.copyStream()) {
+            ASSERT_EQ(cudaLaunchHostFunc(static_cast<cudaStream_t>(copy), holdBack, nullptr),
+                      cudaSuccess);
+        }
+        ring.readResident(output->image, output->stream, Width, Height,
+                          static_cast<std::uint64_t>(i), sink);
+    }
+    ring.drain(sink);
+    ASSERT_EQ(got.indices.size(), static_cast<std::size_t>(Frames)) << "frames lost";
+    for (int i = 0; i < Frames; ++i) {
+        EXPECT_EQ(got.indices[static_cast<std::size_t>(i)], static_cast<std::uint64_t>(i));
+        // A frame's output written again before its copy was done would show the next one.
+        EXPECT_EQ(differingBytes(got.pixels[static_cast<std::size_t>(i)],
+                                 expected[static_cast<std::size_t>(i)]),
+                  0u)
+            << "frame " << i;
+    }
+    EXPECT_EQ(ring.framesRead(), static_cast<std::uint64_t>(Frames));
+}
+
+TEST_F(ResidentFrameCuda, FramesOnGlAndOnCudaSeeEachOthersWrites)
+{
+    // A streamed mesh sequence, its frames uploaded into whichever copy the frame uses: frames
+    // resident on CUDA (the upload writes the CUDA copies, the scene's objects come from the
+    // host), frames GL draws (the CUDA copies brought over first), frames a capture records
+    // (on GL's memory, CUDA meshes reading GL's copies brought up to date), in turn. Every
+    // frame shows what the sequence shows on GL's memory alone.
+    const auto play = [&](bool mixed) {
+        auto settings = stream::parseSample("sample:mesh,points=4000,frames=9");
+        EXPECT_TRUE(settings) << settings.error();
+        auto source = stream::makeSampleSource(settings.value());
+        auto s = stack();
+        if (!mixed)
+            s->frame.setMemoryChoice(MemoryChoice::Gl);
+        stream::StreamSettings streaming;
+        streaming.loaderThreads = 2;
+        stream::SequencePlayer player(*source, streaming, stream::UploadPath::CudaCopy, nullptr);
+        const Registration upload = s->frame.addFirstPass(player.uploadPass());
+        const Registration join = s->frame.addPass(player.joinPass());
+        EXPECT_TRUE(player.preload(true));
+        stream::Playback playback(source->frameCount(), source->fps());
+        playback.setEveryFrame(true);
+        playback.setLoopMode(stream::LoopMode::Once);
+        const postfx::Chain chain = chainOf("tonemap,fxaa");
+        std::vector<std::vector<std::uint8_t>> images;
+        std::vector<Memory> memories;
+        for (int i = 0; i < source->frameCount(); ++i) {
+            playback.advance(0.0);
+            player.update(playback, true);
+            const int turn = i % 3;
+            s->frame.setRaster(
+                mixed && turn == 1 ? render::RasterChoice::Gl : render::RasterChoice::Cuda, "test");
+            s->frame.setCaptureFaithful(mixed && turn == 2);
+            const render::Camera camera = test::fittedCamera(*source->bounds());
+            images.push_back(s->render(*player.scene(), camera, chain, Channel::Output).pixels);
+            memories.push_back(s->frame.memory());
+        }
+        s->frame.synchronize();
+        return std::make_pair(images, memories);
+    };
+    const auto [want, onGl] = play(false);
+    const auto [got, memories] = play(true);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(onGl[i], Memory::Gl);
+        EXPECT_EQ(memories[i], i % 3 == 0 ? Memory::Cuda : Memory::Gl) << "frame " << i;
+        EXPECT_EQ(differingBytes(got[i], want[i]), 0u) << "frame " << i;
+        if (i > 0) {
+            EXPECT_NE(want[i], want[i - 1]) << "frames " << i - 1 << " and " << i << " look alike";
+        }
+    }
+}
+
+} // namespace
+} // namespace tandem::frame
