@@ -298,7 +298,8 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
         for (const std::string& warning : ticket.warnings)
             warn(fmt::format("frame {}: {}", ticket.index, warning));
     }
-    auto view = viewBlock(ticket.block, m_source.frameName(ticket.index));
+    // The streamer's loader checked the contents (Streamer.h): only the header is read again.
+    auto view = viewBlock(ticket.block, m_source.frameName(ticket.index), true);
     if (!view) {
         ticket.error = view.error();
         skip(ticket);

@@ -2,8 +2,10 @@
 // bounded ring of staging slots (pinned host memory where CUDA works, so uploads are DMA) within
 // a memory budget, in the order the player asks for them; the render thread takes ready frames
 // without ever waiting (take) — or, rendering every frame, waits and counts it (wait) — and
-// hands each slot back once its upload is done. Host memory stays within the budget whatever
-// the sequence length. Loader threads are named tracks on the trace timeline. No GL.
+// hands each slot back once its upload is done. Loaders check each block's contents
+// (render::validateScene through viewBlock) as they load it: a ticket's block is a valid frame,
+// one that is not fails to load, named. Host memory stays within the budget whatever the
+// sequence length. Loader threads are named tracks on the trace timeline. No GL.
 #pragma once
 
 #include <atomic>

@@ -130,11 +130,11 @@ if [ "$mode" = "--frame" ]; then
             --report "$out/mesh_seq_$name.json" --overwrite >"$out/mesh_seq_$name.log" 2>&1 || status=1
         show "$out/mesh_seq_$name.json" "$name"
     done
-    step "tandem-pack: 1 M-point sequence; the viewer streamed at 1080p and 4K, GL's memory / resident, twice"
+    step "tandem-pack: 1 M-point sequence; the viewer streamed at 1080p and 4K, GL's memory / resident, streamed through the default 1 GiB staging and cached whole (3 GiB)"
     timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
         --overwrite -q >>"$out/pack.log" 2>&1 || status=1
     for size in 1920x1080 3840x2160; do
-        for v in "gl|--frame-memory gl" "auto|--frame-memory auto" "gl2|--frame-memory gl" "auto2|--frame-memory auto"; do
+        for v in "gl|--frame-memory gl" "auto|--frame-memory auto" "glc|--frame-memory gl --cache-mb 3072" "autoc|--frame-memory auto --cache-mb 3072"; do
             name=${v%%|*}; args=${v#*|}
             timeout 60 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
                 --frames 3000 --format none --postfx tonemap,fxaa -q --size $size $args \

@@ -75,7 +75,7 @@ if gl["backend"] != "cuda":
 
 cases = [
     ("raster", raster, ["--raster", "cuda", "--postfx", "tonemap,fxaa", "--frames", "4", mesh], 4, 1),
-    ("raster-depth", raster, ["--raster", "cuda", "--channel", "depth", "--frames", "2", mesh], 2,
+    ("raster-depth", raster, ["--raster", "cuda", "--channel", "depth", "--frames", "4", mesh], 4,
      1),
     ("mesh-sequence", viewer, ["--raster", "cuda", "--postfx", "ssao,tonemap,fxaa", "--every-frame",
                                "sample:mesh,points=4000,frames=6"], 6, 2),

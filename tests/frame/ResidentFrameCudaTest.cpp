@@ -226,6 +226,7 @@ TEST_F(ResidentFrameCuda, FramesOnGlAndOnCudaSeeEachOthersWrites)
         auto settings = stream::parseSample("sample:mesh,points=4000,frames=9");
         EXPECT_TRUE(settings) << settings.error();
         auto source = stream::makeSampleSource(settings.value());
+        // The same rasterizers frame by frame in both runs: only where the frames run differs.
         auto s = stack();
         if (!mixed)
             s->frame.setMemoryChoice(MemoryChoice::Gl);
@@ -245,8 +246,8 @@ TEST_F(ResidentFrameCuda, FramesOnGlAndOnCudaSeeEachOthersWrites)
             playback.advance(0.0);
             player.update(playback, true);
             const int turn = i % 3;
-            s->frame.setRaster(
-                mixed && turn == 1 ? render::RasterChoice::Gl : render::RasterChoice::Cuda, "test");
+            s->frame.setRaster(turn == 1 ? render::RasterChoice::Gl : render::RasterChoice::Cuda,
+                               "test");
             s->frame.setCaptureFaithful(mixed && turn == 2);
             const render::Camera camera = test::fittedCamera(*source->bounds());
             images.push_back(s->render(*player.scene(), camera, chain, Channel::Output).pixels);
