@@ -413,7 +413,7 @@ void Frame::glSees(const render::GpuScene& scene)
     for (const gl::Buffer* buffer :
          {&scene.vertexBuffer(), &scene.indexBuffer(), &scene.objectBuffer(),
           &scene.provokingOffsets(), &scene.provokingTriangles()})
-        if (buffer->id() != 0 && buffer->size() > 0)
+        if (buffer->id() != 0 && scene.registrations().cudaIsNewer(*buffer))
             m_publish.buffer(*buffer, scene.registrations(), interop::Intent::Read);
     gl::DebugGroup group("handoff.scene-to-gl");
     m_profiler->beginHandoff();
@@ -473,11 +473,16 @@ void Frame::runPasses(const std::vector<interop::Pass*>& passes)
         m_handoff->unmap();
         ++m_handoffs;
     }
+    bool hostRan = false;
     for (interop::Pass* pass : passes)
         if (pass->path() == interop::Path::Host) {
             profile::CpuScope scope(*m_profiler, pass->name());
             m_hooks->run(*pass, nullptr);
+            hostRan = true;
         }
+    // Host passes upload what they wrote through GL: the CUDA-resident copies are stale.
+    if (hostRan)
+        m_renderer.gbuffer().registrations().wroteByGl();
     if (!uploads.empty()) {
         gl::DebugGroup upload("handoff.capture-upload");
         for (const auto& [texture, pixels] : uploads) {

@@ -167,10 +167,11 @@ public:
     postfx::PostProcessor& postProcessor() { return *m_processor; }
     /// The handoff, on the CUDA path (null on the host path); for tests and benchmarks.
     const interop::Handoff* handoff() const { return m_handoff.get(); }
-    /// Handoffs (map+unmap pairs) the frame has made: at most one per rendered frame (none for a
-    /// frame resident on CUDA but the one that brings GL's contents over after GL drew them, or
-    /// the one that copies its output into GL to be presented), and those of --raster auto's
-    /// calibration (one, six where it times the handoff CUDA meshes add).
+    /// Handoffs (map+unmap pairs) the frame has made: one per rendered frame on GL's memory, plus
+    /// one where GL draws a scene a frame resident on CUDA wrote (its buffers brought over); none
+    /// for a frame resident on CUDA but the one that brings GL's contents over after GL wrote
+    /// them, and the one that copies its output into GL to be presented; and those of --raster
+    /// auto's calibration (one, six where it times the handoff CUDA meshes add).
     std::uint64_t handoffs() const { return m_handoffs; }
 
 private:

@@ -138,6 +138,14 @@ bool Registrations::cudaIsNewer() const noexcept
     return false;
 }
 
+bool Registrations::cudaIsNewer(const gl::Buffer& buffer) const noexcept
+{
+    for (const Twin& twin : m_twins)
+        if (twin.id == buffer.id() && twin.isBuffer)
+            return twin.newer == Newer::Cuda;
+    return false;
+}
+
 bool Registrations::isMapped() const noexcept
 {
     for (const Entry& entry : m_entries)
@@ -339,7 +347,12 @@ const MappedView& Handoff::map(const Uses& uses, void* callerStream)
     for (const Uses::Use& use : uses.all()) {
         const bool image = use.texture != nullptr;
         const GLuint id = image ? use.texture->id() : use.buffer->id();
-        const unsigned flags = flagsFor(use.intent, image);
+        // A read of GL's copy that first gets the CUDA-resident copy's newer contents writes it:
+        // registered to be written too.
+        const Registrations::Twin* twin = use.owner->findTwin(id, !image);
+        const bool copiedIn = twin && mappedUse(twin->newer, use.intent).copyToGl;
+        const unsigned flags = flagsFor(
+            copiedIn && use.intent == Intent::Read ? Intent::ReadWrite : use.intent, image);
         Registrations& owner = *use.owner;
         Registrations::Entry* entry = nullptr;
         for (auto& candidate : owner.m_entries)

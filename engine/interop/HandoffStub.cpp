@@ -22,6 +22,11 @@ bool Registrations::cudaIsNewer() const noexcept
     return false;
 }
 
+bool Registrations::cudaIsNewer(const gl::Buffer&) const noexcept
+{
+    return false;
+}
+
 void Registrations::wroteFromHost(const gl::Buffer&, std::size_t, const void*, std::size_t) {}
 
 Registrations::~Registrations() = default;

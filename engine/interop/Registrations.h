@@ -52,6 +52,8 @@ public:
     /// Whether a CUDA-resident copy is newer than GL's (GL must not draw from it before a map
     /// brings it over).
     bool cudaIsNewer() const noexcept;
+    /// Whether `buffer`'s CUDA-resident copy is newer than GL's.
+    bool cudaIsNewer(const gl::Buffer& buffer) const noexcept;
     /// CUDA-resident copies held now (tests).
     std::size_t residentCopies() const noexcept { return m_twins.size(); }
 

@@ -321,6 +321,7 @@ void Streamer::loaderMain(int thread)
             return grow(s, bytes, guard);
         };
         Result<std::span<const std::uint8_t>> loaded = m_source.load(index, sink);
+        std::vector<std::string> warnings = loaded ? loaded.warnings() : std::vector<std::string>{};
         if (loaded) {
             // Checked here, on the loader, once per load: the render thread then trusts the
             // block (a 0.5 M-triangle frame's indices took it ~1 ms a frame on an H200 host).
@@ -336,12 +337,13 @@ void Streamer::loaderMain(int thread)
         m_stats.loadSeconds += seconds;
         if (loaded) {
             slot.block = loaded.value();
-            slot.warnings = loaded.warnings();
+            slot.warnings = std::move(warnings);
             slot.overBudget = 0; // the loader may have asked for more first, then fitted
             ++m_stats.loaded;
             m_stats.bytesLoaded += slot.block.size();
         } else {
             slot.error = loaded.error();
+            slot.warnings = std::move(warnings); // a frame that loaded but failed its check
             ++m_stats.failed;
         }
         slot.state = State::Ready;

@@ -46,6 +46,8 @@ TEST(Memory, GlWheneverSomethingNeedsIt)
         {[](MemoryNeeds& n) { n.cudaPasses = false; }, "GL-resident: no pass runs on CUDA"},
         {[](MemoryNeeds& n) { n.captured = true; },
          "GL-resident: a capture tool records the frame"},
+        {[](MemoryNeeds& n) { n.readsTargets = true; },
+         "GL-resident: GL reads the G-buffer's targets after the frame"},
         {[](MemoryNeeds& n) { n.showsOutput = false; },
          "GL-resident: the G-buffer colour is shown through GL"},
         {[](MemoryNeeds& n) { n.presents = true, n.presentCopy = false; },
