@@ -6,6 +6,7 @@
 //   tandem-bench points [--json FILE]    CUDA point pass vs GL_POINTS vs a bare atomicMin
 //   tandem-bench stream [--json FILE]    upload paths, source load speeds, the viewer streaming
 //   tandem-bench tensor-raster [--json FILE]  tandem.rasterize's engine path vs the geometry pass
+//   tandem-bench frame [--json FILE]     whole frames: GL vs CUDA draws, GL's memory vs resident
 // With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
 // RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include "BenchCommon.h"
 #include "ExportBench.h"
+#include "FrameBench.h"
 #include "OverheadBench.h"
 #include "PointsBench.h"
 #include "RasterBench.h"
@@ -135,6 +137,23 @@ int main(int argc, char** argv)
     streamBench->add_flag("--keep", streamSettings.keep, "keep the temporary folder");
     streamBench->add_flag("!--no-preloaded", streamSettings.preloaded,
                           "leave out the preloaded end-to-end rows");
+    CLI::App* frameBench = app.add_subcommand(
+        "frame", "whole frames (tonemap,fxaa) of a 2.09 M-triangle sheet, a 1 M-point cloud and "
+                 "both, at 1080p and 4K: GL vs CUDA draws, GL's memory vs resident on CUDA, "
+                 "headless and presented (one handoff vs one copy); CUDA builds");
+    common(frameBench);
+    bench::FrameBenchSettings frameSettings;
+    frameBench->add_option("--grid", frameSettings.grid, "vertices per side of the sheet")
+        ->check(CLI::Range(2, 8192))
+        ->capture_default_str();
+    frameBench->add_option("--points", frameSettings.points, "points of the cloud")
+        ->capture_default_str();
+    frameBench->add_option("--sizes", frameSettings.sizes, "1080p, 4K or WxH, comma separated")
+        ->capture_default_str();
+    frameBench
+        ->add_option("--scenes", frameSettings.scenes,
+                     "scenes, comma separated: mesh, points, mesh+points")
+        ->capture_default_str();
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})
@@ -178,6 +197,14 @@ int main(int argc, char** argv)
         if (streamBench->parsed())
             return bench::runStreamBench(settings, streamSettings);
 #ifdef TANDEM_HAS_CUDA
+        if (frameBench->parsed()) {
+            if (auto device = cuda::selectDevice(settings.device); !device) {
+                std::fprintf(stderr, "error: tandem-bench frame needs a GPU: %s\n",
+                             device.error().c_str());
+                return 1;
+            }
+            return bench::runFrameBench(settings, frameSettings);
+        }
         if (tensorRaster->parsed())
             return bench::runTensorRasterBench(settings, grid);
         if (auto device = cuda::selectDevice(settings.device); !device) {
@@ -188,8 +215,11 @@ int main(int argc, char** argv)
         return bench::runInteropBench(settings);
 #else
         (void)grid;
+        (void)frameSettings;
         std::fprintf(stderr, "error: tandem-bench %s needs a build with CUDA\n",
-                     tensorRaster->parsed() ? "tensor-raster" : "interop");
+                     frameBench->parsed()     ? "frame"
+                     : tensorRaster->parsed() ? "tensor-raster"
+                                              : "interop");
         return 1;
 #endif
     } catch (const Error& e) {

@@ -397,6 +397,16 @@ Result<OpenedPack> openAndRead(const fs::path& path)
     return OpenedPack{std::move(file.value()), std::move(info.value())};
 }
 
+/// The machine's physical memory, bytes (what no decoded frame can be larger than).
+std::uint64_t physicalMemoryBytes()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageBytes = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pageBytes <= 0)
+        return std::numeric_limits<std::uint64_t>::max();
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageBytes);
+}
+
 } // namespace
 
 Result<PackInfo> readPackInfo(const fs::path& path)
@@ -407,8 +417,11 @@ Result<PackInfo> readPackInfo(const fs::path& path)
     return std::move(pack.value().info);
 }
 
-Result<std::vector<PackDamage>> verifyPack(const fs::path& path, const PackProgress& progress)
+Result<std::vector<PackDamage>> verifyPack(const fs::path& path, const PackProgress& progress,
+                                           std::uint64_t frameBudgetBytes)
 {
+    if (frameBudgetBytes == 0)
+        frameBudgetBytes = physicalMemoryBytes();
     auto pack = openAndRead(path);
     if (!pack)
         return fail(pack.error());
@@ -421,10 +434,15 @@ Result<std::vector<PackDamage>> verifyPack(const fs::path& path, const PackProgr
         const std::string name =
             f.name.empty() ? fmt::format("frame {}", i) : fmt::format("frame {} ({})", i, f.name);
         // The sizes in the index are checked against the header's, not against memory: a
-        // forged one may ask for more than the machine has.
-        Result<bool> decoded = tryResize(block, f.blockBytes)
-                                   ? decodeFrame(pack.value().file.fd(), f, block, name)
-                                   : fail(tooLarge(name, f.blockBytes));
+        // forged one may ask for more than the machine has, so it is checked here first.
+        Result<bool> decoded =
+            f.blockBytes > frameBudgetBytes
+                ? fail(fmt::format("{}: decodes to {:.1f} MiB, more than the {:.1f} MiB a frame "
+                                   "may take here (damaged?)",
+                                   name, static_cast<double>(f.blockBytes) / (1024.0 * 1024.0),
+                                   static_cast<double>(frameBudgetBytes) / (1024.0 * 1024.0)))
+            : tryResize(block, f.blockBytes) ? decodeFrame(pack.value().file.fd(), f, block, name)
+                                             : fail(tooLarge(name, f.blockBytes));
         if (decoded) {
             // What a player checks before the frame goes to the GPU.
             auto view = viewBlock(block, name);

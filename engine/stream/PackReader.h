@@ -36,10 +36,13 @@ struct PackDamage {
 
 /// Checks every frame as a player would load it: reads it, checks its CRC-32, decodes it
 /// (decompression, u16 positions) and validates the frame block (render::validateScene).
-/// Returns the frames that fail, each with why (empty: all good). Fails as readPackInfo() does,
+/// Returns the frames that fail, each with why (empty: all good). A frame whose index entry
+/// states a block larger than `frameBudgetBytes` (0: this machine's physical memory) is one
+/// that fails, unread: a forged size never becomes an allocation. Fails as readPackInfo() does,
 /// or naming the file on a read error. Blocks on the disk.
 Result<std::vector<PackDamage>> verifyPack(const std::filesystem::path& path,
-                                           const PackProgress& progress = {});
+                                           const PackProgress& progress = {},
+                                           std::uint64_t frameBudgetBytes = 0);
 
 /// Whether `path` is a regular file starting with the pack magic.
 bool isPackFile(const std::filesystem::path& path);

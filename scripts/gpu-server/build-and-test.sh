@@ -153,6 +153,11 @@ if [ "$mode" = "--frame" ]; then
     done
     rm -rf /dev/shm/tandem-pam "$work/points.tdpk"
     rm -f "$work/grid.ply"
+    step "tandem-bench frame: the sheet, the cloud and both, GL vs CUDA draws, GL's memory vs resident, headless and presented, 1080p and 4K"
+    timeout 300 build-gpu/bin/tandem-bench frame --frames 300 --warmup 30 --commit "$commit" \
+        --json "$out/frame_bench.json" --overwrite >"$out/frame_bench.log" 2>"$out/frame_bench.err" || status=1
+    grep -v "info:" "$out/frame_bench.log" | tail -n 40
+    tail -n 3 "$out/frame_bench.err"
     tar -czf /tmp/frame.tgz -C "$out" . && rm -f "$out"/* && mv /tmp/frame.tgz "$out/frame.tgz"
     step "done"
     exit $status

@@ -141,7 +141,8 @@ def frame_results(run_dir, commit, date):
     (GL meshes; CUDA meshes on GL's memory, in a handoff; CUDA meshes resident on CUDA; auto),
     the viewer on a streamed 0.5 M-triangle mesh sequence (the same three, two runs each,
     alternating) and on a streamed 1 M-point sequence at 1080p and 4K (GL's memory against
-    resident, two runs each) and written as PAM; the tests' logs beside them."""
+    resident, two runs each) and written as PAM; tandem-bench frame's results and table; the
+    tests' logs beside them."""
     def run(r):
         out = {"memory": r["memory"], "raster": r["raster"]["path"], "gpu_p50_ms": stages(r),
                "cpu_p50_ms": {k: v["p50_ms"] for k, v in r["profile"]["cpu_stages"].items()},
@@ -181,7 +182,11 @@ def frame_results(run_dir, commit, date):
         "statistic": "gpu_p50_ms: medians of the report's per-frame GPU spans (after the "
                      "warm-up); frames_per_second: frames rendered / wall seconds",
     })
-    return {f"h200-frame-{commit}.json": summary}, {
+    # tandem-bench frame writes its own results (device, driver, date, commit in its header).
+    with open(os.path.join(run_dir, "frame_bench.json")) as f:
+        bench = json.load(f)
+    return {f"h200-frame-{commit}.json": summary, f"h200-frame-bench-{commit}.json": bench}, {
+        f"h200-frame-bench-{commit}.txt": "frame_bench.log",
         f"h200-gpu-tier-frame-{commit}.log": "ctest.log",
         f"h200-gl-meshes-frame-{commit}.log": "gl_meshes.log",
         f"h200-raster-paths-frame-{commit}.log": "raster_paths.log",

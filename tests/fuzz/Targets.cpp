@@ -126,17 +126,19 @@ int pack(const std::uint8_t* data, std::size_t size)
     std::vector<std::uint8_t> bytes(data, data + size);
     fixChecksums(bytes);
     const fs::path path = asFile(bytes.data(), bytes.size(), "fuzz.tdpk");
+    // What a viewer's loaders and player, and --verify, do with each frame, in a budget of
+    // 64 MiB a frame (libFuzzer stops at an allocation over its memory limit).
+    constexpr std::size_t Budget = std::size_t{64} << 20;
     (void)stream::readPackInfo(path);
-    (void)stream::verifyPack(path);
+    (void)stream::verifyPack(path, {}, Budget);
     auto opened = stream::openPack(path);
     if (!opened)
         return 0;
     const stream::Source& source = *opened.value();
-    // What a viewer's loaders and player do with each frame, in a budget of 64 MiB.
     std::vector<std::uint8_t> staging;
     for (int i = 0; i < std::min(source.frameCount(), 64); ++i) {
         auto block = source.load(i, [&](std::size_t bytes) {
-            if (bytes > (std::size_t{64} << 20))
+            if (bytes > Budget)
                 return std::span<std::uint8_t>();
             staging.resize(bytes);
             return std::span<std::uint8_t>(staging);

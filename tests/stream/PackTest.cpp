@@ -659,6 +659,48 @@ TEST(Pack, VerifyNamesFramesThatDoNotDecodeThoughTheirChecksumsMatch)
         << damaged.value()[0].reason;
 }
 
+TEST(Pack, VerifyRefusesAForgedFrameSizeWithoutAllocatingIt)
+{
+    // A compressed frame's index entry (and the header's largest frame) forged to 133 TB, the
+    // checksums made to match: --verify names the frame, and never asks for the memory (a
+    // sanitizer or libFuzzer stops a process that asks for that much; a machine with overcommit
+    // would start zeroing it).
+    const fs::path dir = freshFolder("forged_size");
+    const fs::path path = dir / "forged.tdpk";
+    stream::PackSettings compressed;
+    compressed.codec = stream::Codec::Zstd;
+    const stream::PackInfo info =
+        writePack(*sample("sample:points=2000,frames=3"), path, compressed);
+    ASSERT_EQ(info.frames[1].codec, stream::Codec::Zstd);
+    std::vector<std::uint8_t> bytes = readAll(path);
+    constexpr std::uint64_t Forged = 0x790000000700;
+    stream::PackHeader h = headerOf(bytes);
+    h.largestBlockBytes = Forged;
+    std::memcpy(bytes.data(), &h, sizeof(h));
+    stream::PackEntry e;
+    std::memcpy(&e, bytes.data() + entryAt(bytes, 1), sizeof(e));
+    e.blockBytes = Forged;
+    std::memcpy(bytes.data() + entryAt(bytes, 1), &e, sizeof(e));
+    matchChecksums(bytes);
+    writeAll(path, bytes);
+    ASSERT_TRUE(stream::readPackInfo(path)) << "within the header's own largest frame";
+    auto damaged = stream::verifyPack(path);
+    ASSERT_TRUE(damaged) << damaged.error();
+    ASSERT_EQ(damaged.value().size(), 1u);
+    EXPECT_EQ(damaged.value()[0].frame, 1);
+    EXPECT_NE(damaged.value()[0].reason.find("frame 1 (sample frame 1): decodes to 126877696.0 "
+                                             "MiB, more than the "),
+              std::string::npos)
+        << damaged.value()[0].reason;
+    // A budget of its own (the fuzz target's 64 MiB): the same frame, said against it.
+    damaged = stream::verifyPack(path, {}, std::uint64_t{64} << 20);
+    ASSERT_TRUE(damaged) << damaged.error();
+    ASSERT_EQ(damaged.value().size(), 1u);
+    EXPECT_NE(damaged.value()[0].reason.find("more than the 64.0 MiB a frame may take here"),
+              std::string::npos)
+        << damaged.value()[0].reason;
+}
+
 TEST(Pack, WriterMakesAMissingFolderAndRemovesWhatKilledWritersLeft)
 {
     const fs::path dir = freshFolder("folders");
