@@ -71,6 +71,23 @@ void HandoffProbe::declare(interop::Uses& uses)
     uses.image(*t.output, *t.registrations, interop::Intent::Write);
 }
 
+app::SessionSettings headlessSession(const Settings& settings, const Size& size, int frames,
+                                     const std::filesystem::path& report)
+{
+    app::SessionSettings o;
+    o.headless = true;
+    o.size = {size.width, size.height};
+    o.frames = settings.warmup + frames;
+    o.format = frame::OutputFormat::None;
+    o.chain = parseChainOrThrow("tonemap,fxaa");
+    o.quiet = true;
+    if (settings.device >= 0)
+        o.cudaDevice = settings.device;
+    o.report = report;
+    o.overwrite = true;
+    return o;
+}
+
 io::MeshData makeTorus(int triangles)
 {
     const int ring = static_cast<int>(std::sqrt(triangles / 2.0) * 1.4);

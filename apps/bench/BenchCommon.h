@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/app/Settings.h"
 #include "engine/capture/FrameCapture.h"
 #include "engine/frame/Residence.h"
 #include "engine/interop/Doctor.h"
@@ -69,6 +71,12 @@ std::unique_ptr<platform::Context> makeContext(int cudaDevice);
 frame::Residence makeResidence(const Settings& settings, const platform::Context& context,
                                postfx::BackendChoice choice,
                                interop::InteropStatus* doctor = nullptr);
+
+/// A session as the end-to-end benchmarks run it: headless at `size`, `frames` timed after
+/// settings.warmup untimed, tonemap,fxaa, no frame output, quiet, its report at `report`
+/// (replaced).
+app::SessionSettings headlessSession(const Settings& settings, const Size& size, int frames,
+                                     const std::filesystem::path& report);
 
 /// The chain `text` describes; throws Error when it does not parse (a bug in a benchmark).
 postfx::Chain parseChainOrThrow(const std::string& text);

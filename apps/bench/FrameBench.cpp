@@ -118,21 +118,11 @@ double p50(const nlohmann::json& stages, const char* name)
 nlohmann::json runVariant(const Settings& settings, const Size& size, const NamedScene& scene,
                           const Variant& v, const fs::path& reportPath)
 {
-    app::SessionSettings o;
-    o.headless = true;
-    o.size = {size.width, size.height};
-    o.frames = settings.warmup + settings.frames;
+    app::SessionSettings o = headlessSession(settings, size, settings.frames, reportPath);
     o.warmup = settings.warmup;
-    o.format = frame::OutputFormat::None;
-    o.chain = parseChainOrThrow("tonemap,fxaa");
     o.raster = v.cudaDraws ? render::RasterChoice::Cuda : render::RasterChoice::Gl;
     o.points = v.cudaDraws ? render::PointChoice::Cuda : render::PointChoice::Gl;
     o.frameMemory = v.memory;
-    o.quiet = true;
-    if (settings.device >= 0)
-        o.cudaDevice = settings.device;
-    o.report = reportPath;
-    o.overwrite = true;
     app::OpenFailure failure;
     auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
     if (!session)

@@ -348,17 +348,7 @@ struct EndToEnd {
 nlohmann::json runViewer(const Settings& settings, const Size& size, const EndToEnd& e,
                          const fs::path& reportPath, std::vector<std::vector<std::string>>& rows)
 {
-    app::SessionSettings o;
-    o.headless = true;
-    o.size = {size.width, size.height};
-    o.frames = settings.warmup + e.frames;
-    o.format = frame::OutputFormat::None;
-    o.chain = parseChainOrThrow("tonemap,fxaa");
-    o.quiet = true;
-    if (settings.device >= 0)
-        o.cudaDevice = settings.device;
-    o.report = reportPath;
-    o.overwrite = true;
+    const app::SessionSettings o = headlessSession(settings, size, e.frames, reportPath);
     app::OpenFailure failure;
     auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
     if (!session)
