@@ -31,7 +31,9 @@
 # --frame builds what the frame issue needs and runs it in one call: the gpu tier, the gl tier's
 # mesh tests on this GPU's GL, tests/apps/raster_paths.py (gl, host, cuda and auto end to end),
 # tandem-raster on a 2.09 M-triangle grid with --raster gl and cuda at 1080p and 4K, and the
-# viewer on a streamed 0.5 M-triangle mesh sequence with both; everything in $OUT/frame.tgz.
+# viewer on a streamed 0.5 M-triangle mesh sequence with both, a RenderDoc capture of a frame the
+# CUDA rasterizer draws (when gather.sh carried RenderDoc), tandem-bench frame; everything in
+# $OUT/frame.tgz.
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -120,6 +122,18 @@ if [ "$mode" = "--frame" ]; then
         done
     done
     grep -h "meshes:" "$out"/grid_auto_*.log | head -4
+    if [ -e .gpu/runtime/librenderdoc.so ]; then
+        # A frame the CUDA rasterizer draws, captured: replayed here by the capture tier
+        # (tests/data/h200-capture/README.md).
+        step "RenderDoc capture of a frame drawn by the CUDA rasterizer"
+        rm -rf "$out/capture-raster-cuda"
+        timeout 60 build-gpu/bin/tandem-raster --headless --renderdoc --capture-frame 2 --frames 4 \
+            --size 480x270 --spin 20 --postfx tonemap,fxaa --backend cuda --raster cuda \
+            --report "$out/capture-raster-cuda/report.json" \
+            --capture-dir "$out/capture-raster-cuda" --out "$out/capture-raster-cuda" \
+            >"$out/capture-raster-cuda.log" 2>&1 || status=1
+        grep -E "captured|meshes|memory|error" "$out/capture-raster-cuda.log" | head -8
+    fi
     step "tandem-pack: 0.5 M-triangle mesh sequence; the viewer streamed at 1080p, --raster gl / cuda on GL's memory / cuda resident"
     timeout 200 build-gpu/bin/tandem-pack sample:mesh,points=250000,frames=60 -o "$work/mesh.tdpk" \
         --overwrite -q >"$out/pack.log" 2>&1 || status=1

@@ -7,7 +7,6 @@
 // their stream), drained at the end; frames resident on CUDA, drawn by GL and captured on GL
 // alternate in a streamed sequence, each seeing the others' writes.
 #include <chrono>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "engine/stream/SequencePlayer.h"
 #include "tests/support/FrameFixture.h"
 #include "tests/support/GpuTestContext.h"
+#include "tests/support/RingCollect.h"
 #include "tests/support/SceneFixtures.h"
 
 namespace tandem::frame {
@@ -48,24 +48,6 @@ protected:
         return chain ? chain.value() : postfx::Chain{};
     }
 
-    /// Frames read back through `ring` in order, rows top first (as readPresented()).
-    struct Collected {
-        std::vector<std::uint64_t> indices;
-        std::vector<std::vector<std::uint8_t>> pixels;
-    };
-    static OutputRing::Sink collectInto(Collected& out, OutputRing& ring)
-    {
-        return [&out, &ring](const ReadyFrame& ready) {
-            out.indices.push_back(ready.index);
-            std::vector<std::uint8_t> rows(ready.rowBytes() * ready.height);
-            for (int y = 0; y < ready.height; ++y)
-                std::memcpy(rows.data() + (ready.height - 1 - y) * ready.rowBytes(),
-                            ready.pixels + y * ready.rowBytes(), ready.rowBytes());
-            out.pixels.push_back(std::move(rows));
-            ring.release(ready.slot);
-        };
-    }
-
     static render::Scene meshAndPoints()
     {
         render::Scene scene;
@@ -86,14 +68,6 @@ protected:
 void CUDART_CB holdBack(void*)
 {
     std::this_thread::sleep_for(std::chrono::milliseconds(3));
-}
-
-std::size_t differingBytes(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b)
-{
-    std::size_t n = a.size() != b.size() ? std::max(a.size(), b.size()) : 0;
-    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
-        n += a[i] != b[i];
-    return n;
 }
 
 TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
@@ -127,16 +101,18 @@ TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
         const auto output = onCuda->frame.residentOutput();
         ASSERT_TRUE(output && output->image.array);
         OutputRing ring(3);
-        Collected got;
-        ring.readResident(output->image, output->stream, Width, Height, 7, collectInto(got, ring));
-        ring.drain(collectInto(got, ring));
+        test::RingFrames got;
+        ring.readResident(output->image, output->stream, Width, Height, 7,
+                          test::collectInto(got, ring));
+        ring.drain(test::collectInto(got, ring));
         ASSERT_EQ(got.indices, std::vector<std::uint64_t>{7});
-        EXPECT_EQ(differingBytes(got.pixels[0], expected.pixels), 0u) << "read back from CUDA";
+        EXPECT_EQ(test::differingBytes(got.pixels[0], expected.pixels), 0u)
+            << "read back from CUDA";
         // On CUDA, presented: its output copied into GL in one map.
         auto presented = stack(c.format);
         const io::Image shown = presented->render(scene, camera, chain, c.channel);
         EXPECT_EQ(presented->frame.memory(), Memory::Cuda) << presented->frame.memoryReason();
-        EXPECT_EQ(differingBytes(shown.pixels, expected.pixels), 0u) << "presented from CUDA";
+        EXPECT_EQ(test::differingBytes(shown.pixels, expected.pixels), 0u) << "presented from CUDA";
     }
 }
 
@@ -187,8 +163,8 @@ TEST_F(ResidentFrameCuda, RingHandsEveryFrameOnInOrderAndDrains)
     auto onCuda = stack();
     onCuda->frame.setPresents(false);
     OutputRing ring(3);
-    Collected got;
-    const OutputRing::Sink sink = collectInto(got, ring);
+    test::RingFrames got;
+    const OutputRing::Sink sink = test::collectInto(got, ring);
     for (int i = 0; i < Frames; ++i) {
         onCuda->frame.render(scene, orbiting(scene, i), chain, Channel::Output, {});
         const auto output = onCuda->frame.residentOutput();
@@ -207,8 +183,8 @@ TEST_F(ResidentFrameCuda, RingHandsEveryFrameOnInOrderAndDrains)
     for (int i = 0; i < Frames; ++i) {
         EXPECT_EQ(got.indices[static_cast<std::size_t>(i)], static_cast<std::uint64_t>(i));
         // A frame's output written again before its copy was done would show the next one.
-        EXPECT_EQ(differingBytes(got.pixels[static_cast<std::size_t>(i)],
-                                 expected[static_cast<std::size_t>(i)]),
+        EXPECT_EQ(test::differingBytes(got.pixels[static_cast<std::size_t>(i)],
+                                       expected[static_cast<std::size_t>(i)]),
                   0u)
             << "frame " << i;
     }
@@ -262,7 +238,7 @@ TEST_F(ResidentFrameCuda, FramesOnGlAndOnCudaSeeEachOthersWrites)
     for (std::size_t i = 0; i < got.size(); ++i) {
         EXPECT_EQ(onGl[i], Memory::Gl);
         EXPECT_EQ(memories[i], i % 3 == 0 ? Memory::Cuda : Memory::Gl) << "frame " << i;
-        EXPECT_EQ(differingBytes(got[i], want[i]), 0u) << "frame " << i;
+        EXPECT_EQ(test::differingBytes(got[i], want[i]), 0u) << "frame " << i;
         if (i > 0) {
             EXPECT_NE(want[i], want[i - 1]) << "frames " << i - 1 << " and " << i << " look alike";
         }

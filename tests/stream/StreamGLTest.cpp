@@ -8,18 +8,15 @@
 // Regenerate the references with scripts/update-references.sh after an intended change.
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
-#include <mutex>
-#include <set>
 #include <thread>
 
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "engine/stream/SampleSource.h"
 #include "engine/stream/SequencePlayer.h"
 #include "tests/support/FrameFixture.h"
+#include "tests/support/GatedSource.h"
 #include "tests/support/GlTestContext.h"
 #include "tests/support/ImageCompare.h"
 
@@ -108,68 +105,10 @@ TEST_F(Stream, MeshFramesMatchTheReferenceAndTheWholeUpload)
     EXPECT_NE(frames[1].pixels, frames[0].pixels);
 }
 
-/// The sample, but a frame loads only once the test releases it (a loader stuck on a slow disk),
-/// and frame `broken` fails. A load waits at most a minute for its release, so a player that
-/// waited for a loader would come back only after that: `update` returning while the frame is
-/// still held shows it did not wait.
-class GatedSource : public Source {
-public:
-    GatedSource(std::unique_ptr<Source> inner, int broken)
-        : m_inner(std::move(inner)), m_broken(broken)
-    {}
-    ~GatedSource() override { releaseAll(); }
-
-    void release(int index)
-    {
-        std::lock_guard lock(m_mutex);
-        m_released.insert(index);
-        m_changed.notify_all();
-    }
-    void releaseAll()
-    {
-        std::lock_guard lock(m_mutex);
-        m_all = true;
-        m_changed.notify_all();
-    }
-    bool held(int index) const
-    {
-        std::lock_guard lock(m_mutex);
-        return !m_all && !m_released.contains(index);
-    }
-
-    std::string description() const override { return "gated " + m_inner->description(); }
-    int frameCount() const override { return m_inner->frameCount(); }
-    double fps() const override { return m_inner->fps(); }
-    std::string frameName(int index) const override { return m_inner->frameName(index); }
-    std::optional<render::SceneCounts> largestFrame() const override
-    {
-        return m_inner->largestFrame();
-    }
-    std::optional<io::Bounds> bounds() const override { return m_inner->bounds(); }
-    Result<std::span<const std::uint8_t>> load(int index, const BlockSink& sink) const override
-    {
-        {
-            std::unique_lock lock(m_mutex);
-            m_changed.wait_for(lock, std::chrono::minutes(1),
-                               [&] { return m_all || m_released.contains(index); });
-        }
-        if (index == m_broken)
-            return fail(fmt::format("frame {}: corrupt (the test's)", index));
-        return m_inner->load(index, sink);
-    }
-
-private:
-    std::unique_ptr<Source> m_inner;
-    int m_broken;
-    mutable std::mutex m_mutex;
-    mutable std::condition_variable m_changed;
-    std::set<int> m_released;
-    bool m_all = false;
-};
-
 TEST_F(Stream, ASlowLoaderNeverMakesTheWindowPlayerWait)
 {
-    GatedSource source(makeSampleSource(parseSample("sample:points=2000,frames=6").value()), 2);
+    test::GatedSource source(makeSampleSource(parseSample("sample:points=2000,frames=6").value()),
+                             2);
     StreamSettings streaming;
     streaming.pinned = false;
     streaming.loaderThreads = 2;
