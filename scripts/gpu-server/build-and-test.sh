@@ -172,7 +172,7 @@ if [ "$mode" = "--frame" ]; then
         --json "$out/frame_bench.json" --overwrite >"$out/frame_bench.log" 2>"$out/frame_bench.err" || status=1
     grep -v "info:" "$out/frame_bench.log" | tail -n 40
     tail -n 3 "$out/frame_bench.err"
-    tar -czf /tmp/frame.tgz -C "$out" . && rm -f "$out"/* && mv /tmp/frame.tgz "$out/frame.tgz"
+    tar -czf /tmp/frame.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/frame.tgz "$out/frame.tgz"
     step "done"
     exit $status
 fi

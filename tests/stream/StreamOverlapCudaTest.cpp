@@ -80,7 +80,7 @@ TEST_F(StreamOverlapCuda, TheNextFramesUploadOverlapsThisFramesPasses)
 {
     if (!profile::CompiledIn)
         GTEST_SKIP() << "the profiler is compiled out (TANDEM_PROFILER=OFF): no trace to read";
-    auto source = sample("sample:points=1000000,frames=10");
+    auto source = sample("sample:points=1000000,frames=12");
     auto s = stack(true);
     s->frame.setPresents(false);
     StreamSettings streaming;
@@ -117,10 +117,13 @@ TEST_F(StreamOverlapCuda, TheNextFramesUploadOverlapsThisFramesPasses)
     const int frameTrack = cudaTrack(s->profiler, "frame stream");
     ASSERT_GE(copyTrack, 0);
     ASSERT_GE(frameTrack, 0);
+    constexpr std::uint64_t WarmupFrames = 3;
     int checked = 0;
     for (const profile::FrameRecord& record : records) {
-        // The first frame copies its own points too; the last copies none for a next one.
-        if (record.index == 0 ||
+        // The first frames set the passes up (the scene's GL buffers brought over, memory
+        // allocated: the frame stream runs behind the copies until it has caught up); the last
+        // copies no next frame.
+        if (record.index < WarmupFrames ||
             record.index + 1 >= static_cast<std::uint64_t>(source->frameCount()))
             continue;
         SCOPED_TRACE(fmt::format("frame {}", record.index));
@@ -148,7 +151,7 @@ TEST_F(StreamOverlapCuda, TheNextFramesUploadOverlapsThisFramesPasses)
                            copy.startMs, copy.endMs, first, last);
         ++checked;
     }
-    EXPECT_GE(checked, source->frameCount() / 2) << "too few frames came back from the profiler";
+    EXPECT_GE(checked, 6) << "too few frames came back from the profiler";
     EXPECT_EQ(player.stats().cudaCopies, static_cast<std::uint64_t>(source->frameCount()));
 }
 
@@ -166,6 +169,7 @@ TEST_F(StreamOverlapCuda, AWindowLoopNeverWaitsForLoadersOrTheStagingRing)
     const Registration upload = s->frame.addFirstPass(player.uploadPass());
     const Registration join = s->frame.addPass(player.joinPass());
     Playback playback(source.frameCount(), source.fps());
+    playback.setLoopMode(LoopMode::Once); // nothing copied for a frame after the last
     const postfx::Chain chain = chainOf("tonemap,fxaa");
     const render::Camera camera = test::fittedCamera(*source.bounds());
     // Frames as a window's render loop makes them: update without waiting, then render.
