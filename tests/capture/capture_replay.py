@@ -9,10 +9,11 @@ Usage: capture_replay.py raster TANDEM_RASTER MESH OUT_DIR
          (a window's capture: replays to the last draw, whose target must hold an image, not
          one flat colour)
        capture_replay.py replay CAPTURE.rdc IMAGE.png TEXTURE GROUP,... CALL,... [LABEL,...]
-                         [--mismatch] [--trace TRACE.json]
+                         [--mismatch] [--trace TRACE.json] [--absent GROUP,...]
          checks a capture made elsewhere (a GPU machine's, say): LABELs are textures it must
          hold; --mismatch expects the replayed image NOT to match (a negative control); every
-         GPU span in TRACE (same configuration) must be a debug group of the same name"""
+         GPU span in TRACE (same configuration) must be a debug group of the same name; no
+         debug group may be one of --absent's"""
 import glob
 import json
 import os
@@ -235,11 +236,16 @@ def main(argv):
             i = rest.index("--trace")
             trace = rest[i + 1]
             del rest[i:i + 2]
+        absent = []
+        if "--absent" in rest:
+            i = rest.index("--absent")
+            absent = rest[i + 1].split(",")
+            del rest[i:i + 2]
         if len(rest) > 1:
             sys.exit(__doc__)
         labels = rest[0].split(",") if rest else []
         check_capture(argv[1], argv[2], argv[3], argv[4].split(","), argv[5].split(","), labels,
-                      mismatch, trace)
+                      mismatch, trace, absent)
     else:
         sys.exit(__doc__)
     print("ok")
