@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -231,6 +233,36 @@ Result<bool> AtomicFile::write(std::span<const std::uint8_t> bytes)
 Result<bool> AtomicFile::write(const std::string& text)
 {
     return write(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+Result<bool> AtomicFile::writePieces(std::span<const std::span<const std::uint8_t>> pieces)
+{
+    TANDEM_ASSERT(m_fd >= 0, "AtomicFile::writePieces(): not open");
+    const ThreadSignalBlock noSizeSignal(SIGXFSZ);
+    std::vector<iovec> left;
+    left.reserve(pieces.size());
+    for (const auto piece : pieces)
+        if (!piece.empty())
+            left.push_back({const_cast<std::uint8_t*>(piece.data()), piece.size()});
+    std::size_t first = 0; // the first piece not written whole
+    while (first < left.size()) {
+        const int count = static_cast<int>(std::min<std::size_t>(left.size() - first, IOV_MAX));
+        const ssize_t n = ::pwritev(m_fd, &left[first], count, static_cast<off_t>(m_end));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return fail(fmt::format("{}: cannot write: {}", m_path.string(),
+                                    n < 0 ? reason(errno) : "no progress"));
+        m_end += static_cast<std::uint64_t>(n);
+        auto written = static_cast<std::size_t>(n);
+        while (first < left.size() && written >= left[first].iov_len)
+            written -= left[first++].iov_len;
+        if (written > 0) { // a piece written in part: its rest goes next
+            left[first].iov_base = static_cast<std::uint8_t*>(left[first].iov_base) + written;
+            left[first].iov_len -= written;
+        }
+    }
+    return true;
 }
 
 Result<bool> AtomicFile::writeAt(std::uint64_t offset, std::span<const std::uint8_t> bytes)

@@ -45,6 +45,9 @@ public:
     /// too large", SIGXFSZ held off in this thread, so the process goes on).
     Result<bool> write(std::span<const std::uint8_t> bytes);
     Result<bool> write(const std::string& text);
+    /// Appends `pieces` one after another in one gathered write (pwritev, IOV_MAX pieces a call):
+    /// rows of an image in another order than memory's, with no copy. Fails as write().
+    Result<bool> writePieces(std::span<const std::span<const std::uint8_t>> pieces);
     /// Writes `bytes` at `offset` of the temporary (a header filled in at the end).
     Result<bool> writeAt(std::uint64_t offset, std::span<const std::uint8_t> bytes);
 

@@ -1,9 +1,9 @@
 // Writes read-back frames off the render thread: a pool of workers copies each frame out of its
-// ring slot (giving the slot back at once), encodes it (PNG through libspng, 16-bit PNG, or raw
-// PAM) and writes it through AtomicFile (a temporary unique to the writer, synced, renamed into
-// place without replacing); or feeds the frames, in order, to ffmpeg for a video. Frames are
-// never overwritten unless asked, never lost: finish() waits for the last ones. Render thread
-// for submit()/finish(); the work runs on its own threads.
+// ring slot (giving the slot back at once) and encodes it (PNG through libspng, 16-bit PNG), or
+// writes a raw PAM straight from its slot (then gives it back), through AtomicFile (a temporary
+// unique to the writer, synced, renamed into place without replacing); or feeds the frames, in
+// order, to ffmpeg for a video. Frames are never overwritten unless asked, never lost: finish()
+// waits for the last ones. Render thread for submit()/finish(); the work runs on its own threads.
 #pragma once
 
 #include <atomic>
@@ -88,9 +88,9 @@ public:
     std::filesystem::path framePath(std::uint64_t index) const;
 
     /// Queues `frame` (its pixels valid until `release` is called, which a worker does once it
-    /// has copied them). `path`, if given, overrides the frame's file name (screenshots; never
-    /// part of a video). Blocks when the workers are 2 frames per worker behind (counted in
-    /// queueWaits(): CPU work, not the GPU).
+    /// has copied them, or written them: PAM). `path`, if given, overrides the frame's file name
+    /// (screenshots; never part of a video). Blocks when the workers are 2 frames per worker behind
+    /// (counted in queueWaits(): CPU work, not the GPU).
     void submit(const ReadyFrame& frame, std::function<void()> release,
                 std::filesystem::path path = {});
     /// Waits until every queued frame is written and, for a video, ffmpeg has finished and the
@@ -122,6 +122,8 @@ private:
     void process(Job& job);
     void appendVideo(std::uint64_t index, io::Image image);
     void recordError(const std::string& message);
+    /// Counts a frame file's write: written, another run's (keepExisting) or the first error.
+    void settle(const Result<bool>& written, bool existed);
     /// With --overwrite: warns about frames named like this run's past its last one.
     void warnAboutOlderFrames() const;
 

@@ -28,6 +28,25 @@ struct Image {
     void flipVertically();
 };
 
+/// RGBA8 rows someone else owns, tightly packed within a row: row y (0 the top) starts at
+/// `top + y * stride` bytes; a negative stride reads rows stored bottom first (GL's order)
+/// without copying them.
+struct ImageView {
+    int width = 0;
+    int height = 0;
+    const std::uint8_t* top = nullptr;
+    std::ptrdiff_t stride = 0; ///< bytes from one row to the next one down
+
+    explicit ImageView(const Image& image)
+        : width(image.width), height(image.height), top(image.pixels.data()),
+          stride(static_cast<std::ptrdiff_t>(image.width) * 4)
+    {}
+    ImageView(int width, int height, const std::uint8_t* top, std::ptrdiff_t stride)
+        : width(width), height(height), top(top), stride(stride)
+    {}
+    const std::uint8_t* row(int y) const { return top + stride * y; }
+};
+
 /// Encodes `image` as an 8-bit PNG in memory: RGB when every alpha is 255, RGBA otherwise.
 /// Fails when the image's size and pixel count disagree. CPU only, one thread: about 35 ms for
 /// a rendered 1080p frame and 155 ms for 4K on the dev machine, so a caller that must not stall

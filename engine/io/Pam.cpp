@@ -1,8 +1,11 @@
 #include "engine/io/Pam.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -11,13 +14,13 @@
 
 namespace tandem::io {
 
-Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite,
+Result<bool> writePam(const std::filesystem::path& path, const ImageView& image, bool overwrite,
                       bool* existed)
 {
     if (existed)
         *existed = false;
-    if (image.width <= 0 || image.height <= 0 ||
-        image.pixels.size() != static_cast<std::size_t>(image.width) * image.height * 4)
+    const auto rowBytes = static_cast<std::size_t>(image.width) * 4;
+    if (image.width <= 0 || image.height <= 0 || !image.top)
         return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),
                                 image.width, image.height));
     auto file = AtomicFile::create(path, overwrite ? Replace::Yes : Replace::No, existed);
@@ -26,14 +29,29 @@ Result<bool> writePam(const std::filesystem::path& path, const Image& image, boo
     const std::string header =
         fmt::format("P7\nWIDTH {}\nHEIGHT {}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n",
                     image.width, image.height);
-    if (auto written = file.value().write(header); !written)
-        return written;
-    if (auto written = file.value().write(image.pixels); !written)
+    std::vector<std::span<const std::uint8_t>> pieces;
+    pieces.reserve(static_cast<std::size_t>(image.height) + 1);
+    pieces.emplace_back(reinterpret_cast<const std::uint8_t*>(header.data()), header.size());
+    for (int y = 0; y < image.height; ++y)
+        pieces.emplace_back(image.row(y), rowBytes);
+    if (auto written = file.value().writePieces(pieces); !written)
         return written;
     auto committed = file.value().commit();
     if (existed)
         *existed = file.value().existed();
     return committed;
+}
+
+Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite,
+                      bool* existed)
+{
+    if (existed)
+        *existed = false;
+    if (image.pixels.size() != static_cast<std::size_t>(std::max(image.width, 0)) *
+                                   static_cast<std::size_t>(std::max(image.height, 0)) * 4)
+        return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),
+                                image.width, image.height));
+    return writePam(path, ImageView(image), overwrite, existed);
 }
 
 Result<Image> readPam(const std::filesystem::path& path)

@@ -10,9 +10,13 @@
 
 namespace tandem::io {
 
-/// Writes `image` (rows top to bottom) as a PAM file through AtomicFile (as writePngBytes).
-/// Refuses to replace an existing file unless `overwrite` (`existed`, if given, then says so);
-/// fails naming the file and the system's reason.
+/// Writes `image` as a PAM file through AtomicFile (as writePngBytes), its rows gathered from
+/// where they lie in one write (no copy: a raw 1080p frame is 8 MB). Refuses to replace an
+/// existing file unless `overwrite` (`existed`, if given, then says so); fails naming the file
+/// and the system's reason.
+Result<bool> writePam(const std::filesystem::path& path, const ImageView& image, bool overwrite,
+                      bool* existed = nullptr);
+/// writePam() of an image in host memory; fails when its size and pixel count disagree.
 Result<bool> writePam(const std::filesystem::path& path, const Image& image, bool overwrite,
                       bool* existed = nullptr);
 

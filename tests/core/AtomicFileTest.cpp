@@ -1,6 +1,7 @@
 // core: the one atomic write every output goes through (engine/core/AtomicFile.h).
 #include "engine/core/AtomicFile.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -257,6 +258,42 @@ TEST(AtomicFile, AFullDiskIsAnErrorNamingTheCauseNotTheEndOfTheProcess)
     });
     EXPECT_NE(outcome.find("big.bin: cannot write: File too large"), std::string::npos) << outcome;
     EXPECT_TRUE(namesIn(dir.path()).empty()) << "nothing at the name, no temporary";
+}
+
+TEST(AtomicFile, PiecesAreWrittenInTheirOrderWhateverTheirNumber)
+{
+    // More pieces than one pwritev takes (IOV_MAX, 1024 on Linux), empty ones among them, after
+    // an ordinary write; and a gathered write past a file-size limit fails as write() does.
+    test::TempDir dir;
+    const fs::path out = dir.path() / "rows.bin";
+    std::vector<std::string> texts;
+    for (int i = 0; i < 2600; ++i)
+        texts.push_back(i % 7 == 3 ? std::string()
+                                   : fmt::format("<{}:{}>", i, std::string(i % 5, 'x')));
+    std::vector<std::span<const std::uint8_t>> pieces;
+    std::string expected = "head ";
+    for (auto it = texts.rbegin(); it != texts.rend(); ++it) {
+        pieces.push_back(bytesOf(*it));
+        expected += *it;
+    }
+    auto file = AtomicFile::create(out, Replace::No);
+    ASSERT_TRUE(file) << file.error();
+    ASSERT_TRUE(file.value().write(std::string("head ")));
+    auto written = file.value().writePieces(pieces);
+    ASSERT_TRUE(written) << written.error();
+    ASSERT_TRUE(file.value().commit());
+    EXPECT_EQ(contents(out), expected);
+
+    const std::string outcome = test::inChildWithFileSizeLimit(4096, [&] {
+        auto big = AtomicFile::create(dir.path() / "big.bin", Replace::No);
+        if (!big)
+            return big.error();
+        const std::string row(1000, 'r');
+        const std::vector<std::span<const std::uint8_t>> rows(64, bytesOf(row));
+        auto result = big.value().writePieces(rows);
+        return result ? std::string("written") : result.error();
+    });
+    EXPECT_NE(outcome.find("big.bin: cannot write: File too large"), std::string::npos) << outcome;
 }
 
 TEST(AtomicFile, TheTemporaryCanBeReadBackThroughItsDescriptor)

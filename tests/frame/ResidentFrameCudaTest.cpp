@@ -31,21 +31,10 @@ constexpr int Width = 200, Height = 150;
 
 class ResidentFrameCuda : public test::GpuTest {
 protected:
-    /// A frame stack on the CUDA path with CUDA meshes and points.
-    std::unique_ptr<test::FrameStack> stack(render::ColorFormat format = render::ColorFormat::Rgba8)
+    static std::unique_ptr<test::FrameStack>
+    stack(render::ColorFormat format = render::ColorFormat::Rgba8)
     {
-        auto s = std::make_unique<test::FrameStack>(Width, Height, format, false, s_doctor,
-                                                    postfx::BackendChoice::Cuda);
-        s->frame.setPointPath(render::PointPath::Cuda);
-        s->frame.setRaster(render::RasterChoice::Cuda, "test");
-        return s;
-    }
-
-    static postfx::Chain chainOf(const char* text)
-    {
-        auto chain = postfx::parseChain(text);
-        EXPECT_TRUE(chain) << chain.error();
-        return chain ? chain.value() : postfx::Chain{};
+        return test::cudaStack(Width, Height, s_doctor, format);
     }
 
     static render::Scene meshAndPoints()
@@ -86,7 +75,7 @@ TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(std::string(c.chain) + ", channel " + std::string(Channels.name(c.channel)));
-        const postfx::Chain chain = chainOf(c.chain);
+        const postfx::Chain chain = test::chainOf(c.chain);
         const render::Camera camera = orbiting(scene, 3);
         // On GL: the passes in one handoff on GL's targets, presented.
         auto onGl = stack(c.format);
@@ -119,7 +108,7 @@ TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
 TEST_F(ResidentFrameCuda, NoHandoffHeadlessOneWhenPresented)
 {
     const render::GpuScene scene(meshAndPoints(), "floor and sheet");
-    const postfx::Chain chain = chainOf("tonemap,fxaa");
+    const postfx::Chain chain = test::chainOf("tonemap,fxaa");
     auto headless = stack();
     headless->frame.setPresents(false);
     headless->frame.render(scene, orbiting(scene, 0), chain, Channel::Output, {});
@@ -150,7 +139,7 @@ TEST_F(ResidentFrameCuda, NoHandoffHeadlessOneWhenPresented)
 TEST_F(ResidentFrameCuda, RingHandsEveryFrameOnInOrderAndDrains)
 {
     const render::GpuScene scene(meshAndPoints(), "floor and sheet");
-    const postfx::Chain chain = chainOf("tonemap,fxaa");
+    const postfx::Chain chain = test::chainOf("tonemap,fxaa");
     constexpr int Frames = 12;
     std::vector<std::vector<std::uint8_t>> expected;
     {
@@ -215,7 +204,7 @@ TEST_F(ResidentFrameCuda, FramesOnGlAndOnCudaSeeEachOthersWrites)
         stream::Playback playback(source->frameCount(), source->fps());
         playback.setEveryFrame(true);
         playback.setLoopMode(stream::LoopMode::Once);
-        const postfx::Chain chain = chainOf("tonemap,fxaa");
+        const postfx::Chain chain = test::chainOf("tonemap,fxaa");
         std::vector<std::vector<std::uint8_t>> images;
         std::vector<Memory> memories;
         for (int i = 0; i < source->frameCount(); ++i) {

@@ -10,14 +10,21 @@
 namespace tandem::io {
 namespace {
 
+/// A `width` x `height` RGBA8 image whose byte i is `i * step + first` (mod 256).
+Image patterned(int width, int height, int step, int first)
+{
+    Image image;
+    image.width = width;
+    image.height = height;
+    for (int i = 0; i < width * height * 4; ++i)
+        image.pixels.push_back(static_cast<std::uint8_t>(i * step + first));
+    return image;
+}
+
 TEST(Pam, RoundTripsExactlyAndNeverReplacesUnasked)
 {
     test::TempDir dir;
-    Image image;
-    image.width = 5;
-    image.height = 3;
-    for (int i = 0; i < 5 * 3 * 4; ++i)
-        image.pixels.push_back(static_cast<std::uint8_t>(i * 17));
+    const Image image = patterned(5, 3, 17, 0);
     const auto path = dir.path() / "f.pam";
     ASSERT_TRUE(writePam(path, image, false));
     auto read = readPam(path);
@@ -32,6 +39,27 @@ TEST(Pam, RoundTripsExactlyAndNeverReplacesUnasked)
     EXPECT_TRUE(existed);
     EXPECT_NE(again.error().find("already exists"), std::string::npos) << again.error();
     EXPECT_TRUE(writePam(path, image, true));
+}
+
+TEST(Pam, RowsStoredBottomFirstAreWrittenTopFirstWithoutACopy)
+{
+    // GL's read-back order: the view's negative stride walks the rows upward in memory.
+    test::TempDir dir;
+    const Image image = patterned(3, 4, 5, 1);
+    Image bottomUp = image;
+    bottomUp.flipVertically();
+    const std::ptrdiff_t row = 3 * 4;
+    const ImageView view(3, 4, bottomUp.pixels.data() + row * 3, -row);
+    const auto path = dir.path() / "flipped.pam";
+    ASSERT_TRUE(writePam(path, view, false));
+    auto read = readPam(path);
+    ASSERT_TRUE(read) << read.error();
+    EXPECT_EQ(read.value().pixels, image.pixels);
+    Image wrongSize = image;
+    wrongSize.pixels.pop_back();
+    auto refused = writePam(dir.path() / "short.pam", wrongSize, false);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().find("invalid size 3x4"), std::string::npos) << refused.error();
 }
 
 TEST(Pam, RefusesWhatIsNotOne)

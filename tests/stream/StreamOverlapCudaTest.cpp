@@ -32,21 +32,9 @@ constexpr int Width = 320, Height = 240;
 
 class StreamOverlapCuda : public test::GpuTest {
 protected:
-    /// A frame stack on the CUDA path with CUDA meshes and points: frames resident on CUDA.
     static std::unique_ptr<test::FrameStack> stack(bool profile)
     {
-        auto s = std::make_unique<test::FrameStack>(Width, Height, render::ColorFormat::Rgba8,
-                                                    profile, s_doctor, postfx::BackendChoice::Cuda);
-        s->frame.setPointPath(render::PointPath::Cuda);
-        s->frame.setRaster(render::RasterChoice::Cuda, "test");
-        return s;
-    }
-
-    static postfx::Chain chainOf(const char* text)
-    {
-        auto chain = postfx::parseChain(text);
-        EXPECT_TRUE(chain) << chain.error();
-        return chain ? chain.value() : postfx::Chain{};
+        return test::cudaStack(Width, Height, s_doctor, render::ColorFormat::Rgba8, profile);
     }
 
     static std::unique_ptr<Source> sample(const std::string& spec)
@@ -94,7 +82,7 @@ TEST_F(StreamOverlapCuda, TheNextFramesUploadOverlapsThisFramesPasses)
     Playback playback(source->frameCount(), source->fps());
     playback.setEveryFrame(true);
     playback.setLoopMode(LoopMode::Once);
-    const postfx::Chain chain = chainOf("tonemap,fxaa");
+    const postfx::Chain chain = test::chainOf("tonemap,fxaa");
     const render::Camera camera = test::fittedCamera(*source->bounds());
     std::vector<profile::FrameRecord> records;
     const auto take = [&] {
@@ -174,7 +162,7 @@ TEST_F(StreamOverlapCuda, AWindowLoopNeverWaitsForLoadersOrTheStagingRing)
     const Registration join = s->frame.addPass(player.joinPass());
     Playback playback(source.frameCount(), source.fps());
     playback.setLoopMode(LoopMode::Once); // nothing copied for a frame after the last
-    const postfx::Chain chain = chainOf("tonemap,fxaa");
+    const postfx::Chain chain = test::chainOf("tonemap,fxaa");
     const render::Camera camera = test::fittedCamera(*source.bounds());
     // Frames as a window's render loop makes them: update without waiting, then render.
     const auto loopOnce = [&] {
@@ -249,7 +237,7 @@ TEST_F(StreamOverlapCuda, HeadlessOutputIsExactAndRepeatable)
         Playback playback(source->frameCount(), source->fps());
         playback.setEveryFrame(true);
         playback.setLoopMode(LoopMode::Once);
-        const postfx::Chain chain = chainOf("tonemap,fxaa");
+        const postfx::Chain chain = test::chainOf("tonemap,fxaa");
         const render::Camera camera = test::fittedCamera(*source->bounds());
         frame::OutputRing ring(3);
         test::RingFrames got;

@@ -1,6 +1,7 @@
 // A frame to render tests through, as the apps do: the renderer's targets (headless), the host
 // post-processing backend (or CUDA where asked and possible), a profiler (off unless asked) and
-// the frame; plus a one-object scene from host mesh data. Needs a current GL context.
+// the frame; the same on the CUDA path with CUDA meshes and points (gpu tier); a one-object scene
+// from host mesh data; a chain from text. Needs a current GL context.
 #pragma once
 
 #include <memory>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/frame/Frame.h"
+#include "engine/postfx/Chain.h"
 #include "engine/postfx/PostProcessor.h"
 #include "engine/profile/Profiler.h"
 #include "engine/render/GpuScene.h"
@@ -69,5 +71,26 @@ private:
         return o;
     }
 };
+
+/// A chain parsed from `text`; a parse error fails the test (and gives the empty chain).
+inline postfx::Chain chainOf(const char* text)
+{
+    auto chain = postfx::parseChain(text);
+    EXPECT_TRUE(chain) << chain.error();
+    return chain ? chain.value() : postfx::Chain{};
+}
+
+/// A frame stack on the CUDA path (`doctor`: the GPU's) with CUDA meshes and points: its frames
+/// run resident on CUDA unless told to present or run on GL's memory.
+inline std::unique_ptr<FrameStack>
+cudaStack(int width, int height, const interop::InteropStatus& doctor,
+          render::ColorFormat format = render::ColorFormat::Rgba8, bool profile = false)
+{
+    auto s = std::make_unique<FrameStack>(width, height, format, profile, doctor,
+                                          postfx::BackendChoice::Cuda);
+    s->frame.setPointPath(render::PointPath::Cuda);
+    s->frame.setRaster(render::RasterChoice::Cuda, "test");
+    return s;
+}
 
 } // namespace tandem::test
