@@ -32,8 +32,8 @@
 # mesh tests on this GPU's GL, tests/apps/raster_paths.py (gl, host, cuda and auto end to end),
 # tandem-raster on a 2.09 M-triangle grid with --raster gl and cuda at 1080p and 4K, and the
 # viewer on a streamed 0.5 M-triangle mesh sequence with both, a RenderDoc capture of a frame the
-# CUDA rasterizer draws (when gather.sh carried RenderDoc), tandem-bench frame; everything in
-# $OUT/frame.tgz.
+# CUDA rasterizer draws (when gather.sh carried RenderDoc), the 1 M-point sequence written as PAM
+# and as PNG, tandem-bench frame; everything in $OUT/frame.tgz.
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -156,16 +156,20 @@ if [ "$mode" = "--frame" ]; then
             show "$out/points_${name}_${size}.json" "$name $size"
         done
     done
-    step "the 1 M-point sequence written as PAM at 1080p, GL's memory / resident"
-    for v in "gl|--frame-memory gl" "auto|--frame-memory auto"; do
-        name=${v%%|*}; args=${v#*|}
-        rm -rf /dev/shm/tandem-pam
-        timeout 90 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
-            --frames 600 --format pam --out /dev/shm/tandem-pam -q --size 1920x1080 --postfx tonemap,fxaa $args \
-            --report "$out/points_pam_${name}.json" --overwrite >"$out/points_pam_${name}.log" 2>&1 || status=1
-        show "$out/points_pam_${name}.json" "pam $name"
+    step "the 1 M-point sequence written as PAM and as PNG at 1080p, GL's memory / resident"
+    for format in pam png; do
+        for v in "gl|--frame-memory gl" "auto|--frame-memory auto"; do
+            name=${v%%|*}; args=${v#*|}
+            rm -rf /dev/shm/tandem-frames
+            timeout 90 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
+                --frames 600 --format $format --out /dev/shm/tandem-frames -q --size 1920x1080 \
+                --postfx tonemap,fxaa $args --report "$out/points_${format}_${name}.json" --overwrite \
+                >"$out/points_${format}_${name}.log" 2>&1 || status=1
+            echo "$format $name: $(ls /dev/shm/tandem-frames | grep -c "\.$format$") files"
+            show "$out/points_${format}_${name}.json" "$format $name"
+        done
     done
-    rm -rf /dev/shm/tandem-pam "$work/points.tdpk"
+    rm -rf /dev/shm/tandem-frames "$work/points.tdpk"
     rm -f "$work/grid.ply"
     step "tandem-bench frame: the sheet, the cloud and both, GL vs CUDA draws, GL's memory vs resident, headless and presented, 1080p and 4K"
     timeout 300 build-gpu/bin/tandem-bench frame --frames 300 --warmup 30 --commit "$commit" \

@@ -141,7 +141,7 @@ def frame_results(run_dir, commit, date):
     (GL meshes; CUDA meshes on GL's memory, in a handoff; CUDA meshes resident on CUDA; auto),
     the viewer on a streamed 0.5 M-triangle mesh sequence (the same three, two runs each,
     alternating) and on a streamed 1 M-point sequence at 1080p and 4K (GL's memory against
-    resident, two runs each) and written as PAM; tandem-bench frame's results and table; the
+    resident, two runs each) and written as PAM and PNG; tandem-bench frame's results and table; the
     tests' logs beside them."""
     def run(r):
         out = {"memory": r["memory"], "raster": r["raster"]["path"], "gpu_p50_ms": stages(r),
@@ -158,6 +158,8 @@ def frame_results(run_dir, commit, date):
     points = {f"{v}_{size}": run(report(run_dir, f"points_{v}_{size}.json"))
               for size in ("1920x1080", "3840x2160") for v in ("gl", "auto", "glc", "autoc")}
     pam = {v: run(report(run_dir, f"points_pam_{v}.json")) for v in ("gl", "auto")}
+    png = ({v: run(report(run_dir, f"points_png_{v}.json")) for v in ("gl", "auto")}
+           if os.path.exists(os.path.join(run_dir, "points_png_gl.json")) else None)
     summary = header(run_dir, "the frame issue (build-and-test.sh --frame)", commit, date)
     summary.update({
         "grid_command": "tandem-raster --headless grid.ply ARGS --size WxH --postfx "
@@ -179,6 +181,8 @@ def frame_results(run_dir, commit, date):
         "points": points,
         "pam_command": "the points command with --frames 600 --format pam --out /dev/shm/...",
         "pam": pam,
+        **({"png_command": "the points command with --frames 600 --format png --out /dev/shm/...",
+            "png": png} if png else {}),
         "statistic": "gpu_p50_ms: medians of the report's per-frame GPU spans (after the "
                      "warm-up); frames_per_second: frames rendered / wall seconds",
     })
