@@ -1,26 +1,36 @@
 #include "engine/interop/ResidentReadback.h"
 
+#include <array>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include "engine/core/Log.h"
 #include "engine/cuda/CudaCheck.h"
+#include "engine/cuda/DeviceBuffer.h"
 #include "engine/cuda/Stream.h"
 
 namespace tandem::interop {
 
 struct ResidentReadback::State {
+    /// Frames whose way out to the host may be in flight at once.
+    static constexpr std::size_t Staging = 3;
     cuda::Stream stream;
-    cuda::Event written{false}; ///< the frame's stream reached the copy
-    cuda::Event copied{false};  ///< the copy is done: the frame's stream waits for it
+    cuda::Event written{false}; ///< the frame's stream has put the image in a staging buffer
     std::vector<cuda::Event> done;
+    /// The image's copies in device memory, linear, each frame's in the next.
+    std::array<cuda::DeviceBuffer<std::uint8_t>, Staging> staging;
+    /// Per staging buffer: its last copy to the host is done (it may be written again).
+    std::vector<cuda::Event> drained;
+    std::size_t next = 0;
 };
 
 ResidentReadback::ResidentReadback(int slots) : m_state(std::make_unique<State>())
 {
     for (int i = 0; i < slots; ++i)
         m_state->done.emplace_back(false);
+    for (std::size_t i = 0; i < State::Staging; ++i)
+        m_state->drained.emplace_back(false);
 }
 
 ResidentReadback::~ResidentReadback()
@@ -39,16 +49,29 @@ void ResidentReadback::copy(int slot, const ResidentImage& image, int width, int
     TANDEM_ASSERT(image.array && width <= image.width && height <= image.height,
                   "interop::ResidentReadback::copy(): no image, or a region outside it");
     const auto frameStream = static_cast<cudaStream_t>(stream);
+    const std::size_t row = static_cast<std::size_t>(width) * image.bytesPerPixel;
+    const std::size_t bytes = row * static_cast<std::size_t>(height);
+    const std::size_t b = s.next;
+    s.next = (s.next + 1) % State::Staging;
+    cuda::DeviceBuffer<std::uint8_t>& buffer = s.staging[b];
+    if (buffer.bytes() < bytes) {
+        s.stream.synchronize(); // nothing may still be reading the buffer it frees
+        buffer.reserve(bytes, "frame output staging");
+    }
+    // The frame's stream copies the image out of its array on the GPU (microseconds) and goes
+    // on; the copy stream takes it to the host from there while the next frames render. (Copied
+    // straight from the array, with the frame's stream waiting for the crossing before writing
+    // the image again, PAM output at 1080p on the H200 ran at 749 frames/s on a 0.47 ms frame.)
+    TANDEM_CUDA_CHECK(cudaStreamWaitEvent(frameStream, s.drained[b].get(), 0));
+    TANDEM_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(
+        buffer.data(), row, static_cast<cudaArray_const_t>(image.array), 0, 0, row,
+        static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice, frameStream));
     s.written.record(frameStream);
     TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s.stream.get(), s.written.get(), 0));
-    const std::size_t row = static_cast<std::size_t>(width) * image.bytesPerPixel;
-    TANDEM_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(
-        destination, row, static_cast<cudaArray_const_t>(image.array), 0, 0, row,
-        static_cast<std::size_t>(height), cudaMemcpyDeviceToHost, s.stream.get()));
+    TANDEM_CUDA_CHECK(
+        cudaMemcpyAsync(destination, buffer.data(), bytes, cudaMemcpyDeviceToHost, s.stream.get()));
     s.done[static_cast<std::size_t>(slot)].record(s.stream.get());
-    // The next frame writes the image again only once it is copied out.
-    s.copied.record(s.stream.get());
-    TANDEM_CUDA_CHECK(cudaStreamWaitEvent(frameStream, s.copied.get(), 0));
+    s.drained[b].record(s.stream.get());
 }
 
 bool ResidentReadback::isDone(int slot) const

@@ -1,9 +1,10 @@
-// Frame output read back from a frame resident on CUDA: each frame's image copied from its
-// CUDA-resident copy into pinned host memory on a copy stream of its own, ordered after the
-// frame's stream by an event, with one completion event per slot (frame::OutputRing's CUDA
-// slots; no GL fence, no map). The frame's stream then waits, on the GPU, for the copy before
-// anything after it writes the image again. No CUDA types here. CUDA builds only (the stub's
-// constructor throws). Render thread.
+// Frame output read back from a frame resident on CUDA: the frame's stream copies its image into
+// the next of three linear device buffers (a device-to-device copy) and goes on; a copy stream of
+// its own, ordered after it by an event, takes the buffer into pinned host memory, with one
+// completion event per slot (frame::OutputRing's CUDA slots; no GL fence, no map). So the next
+// frames render while one crosses to the host; the frame's stream waits, on the GPU, only to
+// refill a buffer whose crossing (three frames back) is still going. No CUDA types here. CUDA
+// builds only (the stub's constructor throws). Render thread.
 #pragma once
 
 #include <memory>
@@ -14,7 +15,8 @@ namespace tandem::interop {
 
 class ResidentReadback {
 public:
-    /// A copy stream and `slots` completion events. Throws CudaError, or Error without CUDA.
+    /// A copy stream and `slots` completion events (the staging buffers come with the first
+    /// copy, and grow with the image). Throws CudaError, or Error without CUDA.
     explicit ResidentReadback(int slots);
     /// Waits for the copies in flight. Never throws.
     ~ResidentReadback();
@@ -23,7 +25,8 @@ public:
 
     /// Copies the `width`×`height` region from the bottom left of `image` (rows bottom to top,
     /// as GL's) into `destination` (pinned, rows tightly packed) as slot `slot`'s copy, once
-    /// `stream` (the cudaStream_t that wrote the image) has reached this point. Throws CudaError.
+    /// `stream` (the cudaStream_t that wrote the image) has reached this point; `stream` may write
+    /// the image again at once. Throws CudaError.
     void copy(int slot, const ResidentImage& image, int width, int height, void* destination,
               void* stream);
     /// Whether slot `slot`'s copy is done. Never blocks.

@@ -156,13 +156,15 @@ if [ "$mode" = "--frame" ]; then
             show "$out/points_${name}_${size}.json" "$name $size"
         done
     done
-    step "the 1 M-point sequence written as PAM and as PNG at 1080p, GL's memory / resident"
+    step "the 1 M-point sequence written as PAM and as PNG at 1080p, GL's memory / resident (/ resident, cached whole)"
     for format in pam png; do
-        for v in "gl|--frame-memory gl" "auto|--frame-memory auto"; do
+        frames=600; variants=("gl|--frame-memory gl" "auto|--frame-memory auto")
+        [ $format = pam ] && frames=1500 && variants+=("autoc|--frame-memory auto --cache-mb 3072")
+        for v in "${variants[@]}"; do
             name=${v%%|*}; args=${v#*|}
             rm -rf /dev/shm/tandem-frames
             timeout 90 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
-                --frames 600 --format $format --out /dev/shm/tandem-frames -q --size 1920x1080 \
+                --frames $frames --format $format --out /dev/shm/tandem-frames -q --size 1920x1080 \
                 --postfx tonemap,fxaa $args --report "$out/points_${format}_${name}.json" --overwrite \
                 >"$out/points_${format}_${name}.log" 2>&1 || status=1
             echo "$format $name: $(ls /dev/shm/tandem-frames | grep -c "\.$format$") files"

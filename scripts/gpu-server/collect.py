@@ -157,7 +157,8 @@ def frame_results(run_dir, commit, date):
                 for v in ("gl", "cudagl", "cuda", "gl2", "cudagl2", "cuda2")}
     points = {f"{v}_{size}": run(report(run_dir, f"points_{v}_{size}.json"))
               for size in ("1920x1080", "3840x2160") for v in ("gl", "auto", "glc", "autoc")}
-    pam = {v: run(report(run_dir, f"points_pam_{v}.json")) for v in ("gl", "auto")}
+    pam = {v: run(report(run_dir, f"points_pam_{v}.json")) for v in ("gl", "auto", "autoc")
+           if os.path.exists(os.path.join(run_dir, f"points_pam_{v}.json"))}
     png = ({v: run(report(run_dir, f"points_png_{v}.json")) for v in ("gl", "auto")}
            if os.path.exists(os.path.join(run_dir, "points_png_gl.json")) else None)
     summary = header(run_dir, "the frame issue (build-and-test.sh --frame)", commit, date)
@@ -179,7 +180,8 @@ def frame_results(run_dir, commit, date):
                           "gl|auto; glc, autoc: the same with --cache-mb 3072 (the whole "
                           "2.4 GB sequence stays staged: nothing loaded after the first loop)",
         "points": points,
-        "pam_command": "the points command with --frames 600 --format pam --out /dev/shm/...",
+        "pam_command": "the points command with --frames 1500 (600 before b9e2922) --format pam "
+                       "--out /dev/shm/...; autoc: resident with --cache-mb 3072",
         "pam": pam,
         **({"png_command": "the points command with --frames 600 --format png --out /dev/shm/...",
             "png": png} if png else {}),
