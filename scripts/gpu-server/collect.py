@@ -146,7 +146,11 @@ def frame_results(run_dir, commit, date):
     def run(r):
         out = {"memory": r["memory"], "raster": r["raster"]["path"], "gpu_p50_ms": stages(r),
                "cpu_p50_ms": {k: v["p50_ms"] for k, v in r["profile"]["cpu_stages"].items()},
-               "handoffs_per_frame_p50": r["profile"]["handoffs_per_frame"]["p50"]}
+               "handoffs_per_frame_p50": r["profile"]["handoffs_per_frame"]["p50"],
+               "stalls": {k: v["total"] for k, v in r["profile"]["stalls_by_cause"].items()
+                          if v["total"]}}
+        if "output" in r:
+            out["output"] = r["output"]
         if "streaming" in r:
             out["frames_per_second"] = r["streaming"]["frames_per_second"]
             out["streaming"] = r["streaming"]
