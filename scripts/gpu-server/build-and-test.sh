@@ -34,7 +34,9 @@
 # viewer on a streamed 0.5 M-triangle mesh sequence with both, a RenderDoc capture of a frame the
 # CUDA rasterizer draws (when gather.sh carried RenderDoc), the 1 M-point sequence written as PAM
 # and as PNG, tandem-bench frame; everything in $OUT/frame.tgz.
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame]
+# --stream-trace builds the viewer and tandem-pack and traces the viewer on a streamed 1 M-point
+# pack at 1080p (--trace; the profile of the frame issue's streamed target), gzipped into $OUT.
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -81,6 +83,7 @@ targets=()
 [ "$mode" = "--python" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-raster tandem_python)
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
+[ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
@@ -180,6 +183,26 @@ if [ "$mode" = "--frame" ]; then
     tail -n 3 "$out/frame_bench.err"
     tar -czf /tmp/frame.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/frame.tgz "$out/frame.tgz"
     step "done"
+    exit $status
+fi
+if [ "$mode" = "--stream-trace" ]; then
+    # The profile of the streamed 1 M-point pack at 1080p, resident (the frame issue's missed
+    # target): a trace (loader tracks, the render thread's frames, the GPU's streams) and the
+    # report, gzipped into $OUT.
+    work="${TANDEM_WORK:-/tmp/tandem-stream-trace}"
+    mkdir -p "$work"
+    echo "== tandem-pack: 1 M-point sequence (at ${SECONDS}s)"
+    timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
+        --overwrite -q >"$out/pack.log" 2>&1 || status=1
+    echo "== the viewer, streamed through the default staging, 1080p, traced (at ${SECONDS}s)"
+    timeout 120 build-gpu/bin/tandem-viewer --headless --every-frame "$work/points.tdpk" --loop loop \
+        --frames 1000 --format none --postfx tonemap,fxaa -q --size 1920x1080 \
+        --trace "$out/points_stream_trace.json" --trace-frames 600 --report "$out/points_stream_report.json" \
+        --overwrite >"$out/points_stream.log" 2>&1 || status=1
+    tail -n 5 "$out/points_stream.log"
+    gzip -9 "$out/points_stream_trace.json"
+    ls -la "$out"
+    rm -f "$work/points.tdpk"
     exit $status
 fi
 if [ "$mode" = "--house" ]; then
