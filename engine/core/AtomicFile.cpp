@@ -194,7 +194,8 @@ AtomicFile::AtomicFile(fs::path path, fs::path temporary, int fd, Replace replac
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept
     : m_path(std::move(other.m_path)), m_temporary(std::move(other.m_temporary)),
-      m_fd(std::exchange(other.m_fd, -1)), m_replace(other.m_replace), m_existed(other.m_existed)
+      m_fd(std::exchange(other.m_fd, -1)), m_replace(other.m_replace), m_existed(other.m_existed),
+      m_end(other.m_end)
 {}
 
 AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept

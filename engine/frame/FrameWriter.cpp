@@ -151,7 +151,7 @@ void FrameWriter::process(Job& job)
     const ReadyFrame& f = job.frame;
     const std::size_t row = f.rowBytes();
     if (m_settings.format == OutputFormat::Pam && f.format == PixelFormat::Rgba8 && !m_video &&
-        job.path.empty()) {
+        job.path.empty() && f.width > 0 && f.height > 0) {
         // Raw frames go to their file straight from the slot, GL's bottom-up rows gathered top
         // first by the write itself: no copy of the 8 MB a 1080p frame holds (the copy and its
         // fresh pages were a third of a PAM frame's writer time on the H200). The slot is held

@@ -3,7 +3,8 @@
 // buffer, then a fence), or, from a frame resident on CUDA, copied into the slot's pinned memory
 // on a copy stream (then a CUDA event), and handed on frames later, once its fence or event has
 // signalled, without waiting. Whoever takes a frame (frame::FrameWriter's workers) copies it out
-// and releases the slot from its own thread. Render thread (release(): any thread).
+// (or writes it straight from the slot: raw PAM) and releases the slot from its own thread. Render
+// thread (release(): any thread).
 #pragma once
 
 #include <atomic>
@@ -52,8 +53,8 @@ struct ReadyFrame {
 
 class OutputRing {
 public:
-    /// Called with each frame ready, oldest first; it must call release(frame.slot) once it has
-    /// copied the pixels (from any thread, any time).
+    /// Called with each frame ready, oldest first; it must call release(frame.slot) once it is
+    /// done with the pixels (from any thread, any time).
     using Sink = std::function<void(const ReadyFrame&)>;
 
     /// A ring of `depth` slots (at least 2); buffers are allocated on first use and grown when a

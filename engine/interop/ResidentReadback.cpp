@@ -55,7 +55,11 @@ void ResidentReadback::copy(int slot, const ResidentImage& image, int width, int
     s.next = (s.next + 1) % State::Staging;
     cuda::DeviceBuffer<std::uint8_t>& buffer = s.staging[b];
     if (buffer.bytes() < bytes) {
-        s.stream.synchronize(); // nothing may still be reading the buffer it frees
+        // A buffer in use (the image grew) is freed only once its last crossing is done: that
+        // crossing waited for the copy into it, so nothing reads or writes it after. The first
+        // use waits for nothing.
+        if (buffer.bytes() > 0 && !s.drained[b].isDone())
+            s.drained[b].synchronize();
         buffer.reserve(bytes, "frame output staging");
     }
     // The frame's stream copies the image out of its array on the GPU (microseconds) and goes

@@ -26,7 +26,8 @@ public:
     /// Copies the `width`×`height` region from the bottom left of `image` (rows bottom to top,
     /// as GL's) into `destination` (pinned, rows tightly packed) as slot `slot`'s copy, once
     /// `stream` (the cudaStream_t that wrote the image) has reached this point; `stream` may write
-    /// the image again at once. Throws CudaError.
+    /// the image again at once. Blocks only when the image has grown past a staging buffer whose
+    /// last crossing is still going (it waits for that one). Throws CudaError.
     void copy(int slot, const ResidentImage& image, int width, int height, void* destination,
               void* stream);
     /// Whether slot `slot`'s copy is done. Never blocks.

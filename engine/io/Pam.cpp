@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/AtomicFile.h"
+#include "engine/core/Error.h"
 #include "engine/core/File.h"
 
 namespace tandem::io {
@@ -20,9 +22,11 @@ Result<bool> writePam(const std::filesystem::path& path, const ImageView& image,
     if (existed)
         *existed = false;
     const auto rowBytes = static_cast<std::size_t>(image.width) * 4;
-    if (image.width <= 0 || image.height <= 0 || !image.top)
+    if (image.width <= 0 || image.height <= 0)
         return fail(fmt::format("{}: image to write has an invalid size {}x{}", path.string(),
                                 image.width, image.height));
+    TANDEM_ASSERT(image.top && static_cast<std::size_t>(std::abs(image.stride)) >= rowBytes,
+                  "io::writePam(): a view without pixels, or rows that overlap");
     auto file = AtomicFile::create(path, overwrite ? Replace::Yes : Replace::No, existed);
     if (!file)
         return fail(file.error());

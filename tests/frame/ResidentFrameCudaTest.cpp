@@ -151,15 +151,17 @@ TEST_F(ResidentFrameCuda, RingHandsEveryFrameOnInOrderAndDrains)
     }
     auto onCuda = stack();
     onCuda->frame.setPresents(false);
-    OutputRing ring(3);
+    // Deeper than the read-back's three staging buffers (as the apps' rings are: 3 + writers),
+    // so the ring's own waits do not hide a staging buffer refilled before its crossing.
+    OutputRing ring(8);
     test::RingFrames got;
     const OutputRing::Sink sink = test::collectInto(got, ring);
     for (int i = 0; i < Frames; ++i) {
         onCuda->frame.render(scene, orbiting(scene, i), chain, Channel::Output, {});
         const auto output = onCuda->frame.residentOutput();
         ASSERT_TRUE(output);
-        // The copy held back on its stream: the next frames, queued meanwhile, must wait for it
-        // before they write the output again.
+        // The crossing held back on its stream: the frames queued meanwhile must wait for it
+        // before they refill its staging buffer.
         if (void* copy = ring.copyStream()) {
             ASSERT_EQ(cudaLaunchHostFunc(static_cast<cudaStream_t>(copy), holdBack, nullptr),
                       cudaSuccess);

@@ -239,7 +239,7 @@ TEST_F(StreamOverlapCuda, HeadlessOutputIsExactAndRepeatable)
         playback.setLoopMode(LoopMode::Once);
         const postfx::Chain chain = test::chainOf("tonemap,fxaa");
         const render::Camera camera = test::fittedCamera(*source->bounds());
-        frame::OutputRing ring(3);
+        frame::OutputRing ring(8); // deeper than the read-back's staging, as the apps' rings
         test::RingFrames got;
         const frame::OutputRing::Sink sink = test::collectInto(got, ring);
         for (int i = 0; i < source->frameCount(); ++i) {
