@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes tandem's readers with libFuzzer under AddressSanitizer + UndefinedBehaviorSanitizer
 # (the sanitize preset, clang): the PLY reader, the OBJ path, material libraries, sequence
-# manifests, camera paths, the pack reader and --verify, and the --postfx chain parser
+# manifests, camera paths, the pack reader and --verify, the --postfx chain parser and the splat
+# readers (3DGS PLY, .splat)
 # (tests/fuzz/Targets.h). Each
 # target starts from its seeds (tests/fuzz/seeds/<target>, the test files of that format and the
 # committed regressions) and keeps its corpus in build-sanitize/fuzz/<target>/corpus between
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain)
+[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians)
 build=build-sanitize
 executables=()
 for t in "${targets[@]}"; do executables+=("tandem-fuzz-$t"); done

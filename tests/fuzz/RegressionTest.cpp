@@ -35,7 +35,8 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
-    for (const char* name : {"ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain"}) {
+    for (const char* name : {"ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain",
+                             "gaussians"}) {
         SCOPED_TRACE(name);
         const auto target = tandem::fuzz::targetNamed(name);
         ASSERT_NE(target, nullptr);

@@ -13,6 +13,7 @@
 #include "engine/io/CameraPath.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/MtlReader.h"
+#include "engine/io/GaussianReader.h"
 #include "engine/io/PlyReader.h"
 #include "engine/postfx/Chain.h"
 #include "engine/stream/Block.h"
@@ -155,6 +156,14 @@ int chain(const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
+int gaussians(const std::uint8_t* data, std::size_t size)
+{
+    const std::span<const std::uint8_t> bytes(data, size);
+    (void)io::readGaussianPly(bytes, "fuzz.ply");
+    (void)io::readSplat(bytes, "fuzz.splat");
+    return 0;
+}
+
 Target targetNamed(std::string_view name)
 {
     if (name == "ply")
@@ -171,6 +180,8 @@ Target targetNamed(std::string_view name)
         return pack;
     if (name == "chain")
         return chain;
+    if (name == "gaussians")
+        return gaussians;
     return nullptr;
 }
 

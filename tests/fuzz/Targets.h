@@ -30,9 +30,12 @@ int cameraPath(const std::uint8_t* data, std::size_t size);
 int pack(const std::uint8_t* data, std::size_t size);
 /// postfx::parseChain on the bytes as a --postfx argument.
 int chain(const std::uint8_t* data, std::size_t size);
+/// io::readGaussianPly and io::readSplat on the bytes (a 3DGS PLY's header and body; .splat
+/// records).
+int gaussians(const std::uint8_t* data, std::size_t size);
 
-/// The target named `name` ("ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain"),
-/// or null.
+/// The target named `name` ("ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain",
+/// "gaussians"), or null.
 using Target = int (*)(const std::uint8_t*, std::size_t);
 Target targetNamed(std::string_view name);
 

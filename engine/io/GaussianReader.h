@@ -1,0 +1,41 @@
+// Reads 3D Gaussian splat scenes: the 3DGS PLY as training writes it, and the 32-byte .splat.
+// Malformed input gives a Failure naming the file and the problem, never a crash or a huge
+// allocation. Any thread.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "engine/core/Result.h"
+#include "engine/io/GaussianData.h"
+
+namespace tandem::io {
+
+/// Whether `bytes` begin a PLY whose `vertex` element has a 3DGS Gaussian's properties
+/// (f_dc_0..2, opacity, scale_0..2, rot_0..3): a splat file is known by what it holds, not its
+/// extension. Reads the header only.
+bool isGaussianPly(std::span<const std::uint8_t> bytes);
+
+/// Reads a 3DGS PLY (ascii or binary of either byte order; properties in any order and of any
+/// scalar type; normals and other properties ignored): x y z; f_dc_0..2 and f_rest_0..N, where
+/// N + 1 = 3 × (shCoefficients(d) − 1) for SH degree d from 0 to 3, channel by channel (red's
+/// first); opacity as a logit (sigmoid applied); scale_0..2 as logs (exp applied); rot_0..3 as
+/// a quaternion (w, x, y, z), normalized. A Gaussian with a value that is not finite, a position
+/// beyond ±MaxCoordinate, a scale that overflows or a zero rotation is dropped, with one warning
+/// that counts them. Header comments that place points in the world (readPly's) place the
+/// Gaussians: world = s · position + t, scales × s.
+Result<GaussianData> readGaussianPly(std::span<const std::uint8_t> bytes, const std::string& name);
+
+/// Reads a .splat (antimatter15/splat: no header, 32 bytes a splat, little endian: float32
+/// position[3], float32 scale[3] (linear), uint8 RGBA (A the opacity), uint8 rotation[4] as
+/// q × 128 + 128, w first). Its colour becomes a degree-0 SH coefficient ((rgb/255 − 0.5) / ShC0,
+/// so the reference's colour rule gives the stored colour back). Dropped as for the PLY.
+Result<GaussianData> readSplat(std::span<const std::uint8_t> bytes, const std::string& name);
+
+/// Reads a splat file: a PLY with a Gaussian's properties, or a .splat by its extension. Fails
+/// naming the file when it is neither (a PLY of points or a mesh says so).
+Result<GaussianData> readGaussians(const std::filesystem::path& path);
+
+} // namespace tandem::io
