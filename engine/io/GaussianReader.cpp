@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,39 +55,48 @@ Result<Layout> layoutOf(const Element& element, const std::string& name)
     Layout layout;
     for (std::size_t i = 0; i < Required.size(); ++i)
         layout.required[i] = indexOf(element, {Required[i]});
-    for (int k = 0;; ++k) {
-        const int at = indexOf(element, {fmt::format("f_rest_{}", k)});
-        if (at < 0)
-            break;
-        layout.rest.push_back(at);
-    }
-    for (const auto& property : element.properties)
-        if (property.name.starts_with("f_rest_") && !property.isList &&
-            indexOf(element, {property.name}) >= 0) {
-            // Every f_rest_ must be one of 0..N-1 counted above (none skipped, none extra).
-            const std::string_view digits = std::string_view(property.name).substr(7);
-            std::size_t k = 0;
-            const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
-            if (ec != std::errc() || p != digits.data() + digits.size() || k >= layout.rest.size())
-                return fail(fmt::format("{}: property '{}' does not follow f_rest_0..f_rest_{} "
-                                        "(a gap in the SH coefficients?)",
-                                        name, property.name,
-                                        static_cast<int>(layout.rest.size()) - 1));
-        }
-    const std::size_t rest = layout.rest.size();
-    layout.shDegree = -1;
-    for (int d = 0; d <= MaxShDegree; ++d)
-        if (rest == static_cast<std::size_t>(3 * (shCoefficients(d) - 1)))
-            layout.shDegree = d;
-    if (layout.shDegree < 0)
-        return fail(fmt::format("{}: {} f_rest_* properties: a 3DGS PLY has 0, 9, 24 or 45 "
-                                "(SH degree 0 to {})",
-                                name, rest, MaxShDegree));
-    for (const auto& property : element.properties)
+    // The f_rest_k in one pass (a header may hold tens of thousands of properties): each k
+    // spelled plainly, at most once, below the degree-3 count.
+    constexpr int MostRest = 3 * (shCoefficients(MaxShDegree) - 1);
+    std::array<int, MostRest> rest;
+    rest.fill(-1);
+    int count = 0;
+    for (std::size_t p = 0; p < element.properties.size(); ++p) {
+        const Property& property = element.properties[p];
         if (property.isList)
             return fail(fmt::format("{}: the 'vertex' element has a list property '{}', which a "
                                     "3DGS PLY does not",
                                     name, property.name));
+        if (!property.name.starts_with("f_rest_"))
+            continue;
+        const std::string_view digits = std::string_view(property.name).substr(7);
+        int k = -1;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
+        if (ec != std::errc() || end != digits.data() + digits.size() || k < 0 || k >= MostRest ||
+            digits != std::to_string(k))
+            return fail(fmt::format("{}: property '{}' is not one of f_rest_0..f_rest_{} (SH "
+                                    "degree {} at most)",
+                                    name, property.name, MostRest - 1, MaxShDegree));
+        if (rest[static_cast<std::size_t>(k)] >= 0)
+            return fail(fmt::format("{}: property '{}' appears twice", name, property.name));
+        rest[static_cast<std::size_t>(k)] = static_cast<int>(p);
+        ++count;
+    }
+    for (int k = 0; k < count; ++k) {
+        if (rest[static_cast<std::size_t>(k)] < 0)
+            return fail(fmt::format("{}: {} f_rest_* properties but no 'f_rest_{}' (a gap in the "
+                                    "SH coefficients?)",
+                                    name, count, k));
+        layout.rest.push_back(rest[static_cast<std::size_t>(k)]);
+    }
+    layout.shDegree = -1;
+    for (int d = 0; d <= MaxShDegree; ++d)
+        if (count == 3 * (shCoefficients(d) - 1))
+            layout.shDegree = d;
+    if (layout.shDegree < 0)
+        return fail(fmt::format("{}: {} f_rest_* properties: a 3DGS PLY has 0, 9, 24 or 45 "
+                                "(SH degree 0 to {})",
+                                name, count, MaxShDegree));
     return layout;
 }
 
@@ -94,7 +104,7 @@ Result<Layout> layoutOf(const Element& element, const std::string& name)
 struct Dropped {
     std::size_t nonFinite = 0;  ///< a value that is NaN or infinite
     std::size_t far = 0;        ///< a position beyond ±MaxCoordinate
-    std::size_t degenerate = 0; ///< a scale that overflows or is 0, or a zero rotation
+    std::size_t degenerate = 0; ///< a scale that overflows or is 0, a zero or huge rotation
     std::size_t before = 0;
 
     std::size_t total() const { return nonFinite + far + degenerate; }
@@ -129,7 +139,7 @@ void append(GaussianData& out, Dropped& dropped, const glm::dvec3& position,
                   std::isfinite(scale.z) && std::isfinite(opacity) && std::isfinite(wxyz.x) &&
                   std::isfinite(wxyz.y) && std::isfinite(wxyz.z) && std::isfinite(wxyz.w);
     for (int i = 0; i < n && finite; ++i)
-        finite = std::isfinite(sh[i]);
+        finite = std::isfinite(static_cast<float>(sh[i])); // as stored
     if (!finite) {
         ++dropped.nonFinite;
         return;
@@ -142,8 +152,8 @@ void append(GaussianData& out, Dropped& dropped, const glm::dvec3& position,
     const glm::dvec3 s = logScale ? glm::exp(scale) : scale;
     const double length = glm::length(wxyz);
     const glm::vec3 sf(s);
-    if (!(length > 0.0) || !std::isfinite(sf.x) || !std::isfinite(sf.y) || !std::isfinite(sf.z) ||
-        !(sf.x > 0.0f && sf.y > 0.0f && sf.z > 0.0f)) {
+    if (!(length > 0.0) || !std::isfinite(length) || !std::isfinite(sf.x) || !std::isfinite(sf.y) ||
+        !std::isfinite(sf.z) || !(sf.x > 0.0f && sf.y > 0.0f && sf.z > 0.0f)) {
         ++dropped.degenerate;
         return;
     }

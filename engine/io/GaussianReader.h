@@ -19,11 +19,13 @@ namespace tandem::io {
 bool isGaussianPly(std::span<const std::uint8_t> bytes);
 
 /// Reads a 3DGS PLY (ascii or binary of either byte order; properties in any order and of any
-/// scalar type; normals and other properties ignored): x y z; f_dc_0..2 and f_rest_0..N, where
+/// scalar type; normals and other scalar properties ignored, a list refused): x y z; f_dc_0..2
+/// and f_rest_0..N (each once), where
 /// N + 1 = 3 × (shCoefficients(d) − 1) for SH degree d from 0 to 3, channel by channel (red's
 /// first); opacity as a logit (sigmoid applied); scale_0..2 as logs (exp applied); rot_0..3 as
-/// a quaternion (w, x, y, z), normalized. A Gaussian with a value that is not finite, a position
-/// beyond ±MaxCoordinate, a scale that overflows or a zero rotation is dropped, with one warning
+/// a quaternion (w, x, y, z), normalized. A Gaussian with a value that is not finite (as a
+/// float), a position beyond ±MaxCoordinate, a scale that overflows or underflows to 0 or a
+/// rotation of length 0 (or beyond a double) is dropped, with one warning
 /// that counts them. Header comments that place points in the world (readPly's) place the
 /// Gaussians: world = s · position + t, scales × s.
 Result<GaussianData> readGaussianPly(std::span<const std::uint8_t> bytes, const std::string& name);

@@ -43,10 +43,7 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
     const Header& header = parsed.value();
     BodyReader reader(bytes.subspan(header.bodyOffset), header.format);
 
-    const Element* vertexElement = nullptr;
-    for (const auto& element : header.elements)
-        if (element.name == "vertex")
-            vertexElement = &element;
+    const Element* vertexElement = findElement(header, "vertex");
     if (!vertexElement)
         return fail(fmt::format("{}: no 'vertex' element", name));
 

@@ -146,9 +146,10 @@ double sigmoid(double x)
     return 1.0 / (1.0 + std::exp(-x));
 }
 
-/// Checks `read` holds `stored` with the activations applied, placed by scale `s`.
+/// Checks `read` holds `stored` with the activations applied, placed by scale `s` and
+/// translation `t`.
 void expectActivated(const GaussianData& read, const std::vector<Stored>& stored, int degree,
-                     float s = 1.0f)
+                     float s = 1.0f, glm::vec3 t = glm::vec3(0.0f))
 {
     ASSERT_EQ(read.count(), stored.size());
     ASSERT_EQ(read.shDegree, degree);
@@ -156,9 +157,9 @@ void expectActivated(const GaussianData& read, const std::vector<Stored>& stored
     ASSERT_EQ(read.sh.size(), stored.size() * static_cast<std::size_t>(n) * 3);
     for (std::size_t i = 0; i < stored.size(); ++i) {
         const Stored& g = stored[i];
-        EXPECT_FLOAT_EQ(read.positions[i].x, s * g.x);
-        EXPECT_FLOAT_EQ(read.positions[i].y, s * g.y);
-        EXPECT_FLOAT_EQ(read.positions[i].z, s * g.z);
+        EXPECT_FLOAT_EQ(read.positions[i].x, s * g.x + t.x);
+        EXPECT_FLOAT_EQ(read.positions[i].y, s * g.y + t.y);
+        EXPECT_FLOAT_EQ(read.positions[i].z, s * g.z + t.z);
         for (int a = 0; a < 3; ++a)
             EXPECT_FLOAT_EQ(read.scales[i][a],
                             static_cast<float>(s * std::exp(double{g.scale[a]})));
@@ -217,10 +218,10 @@ TEST(Gaussians, AHeaderCommentPlacesCentresAndScales)
 {
     const auto stored = someGaussians(0, 3);
     PlyOptions options;
-    options.comments = "comment scale 2\n";
+    options.comments = "comment scale 2\ncomment translation 1 -2 0.5\n";
     auto read = readGaussianPly(gaussianPly(stored, 0, options), "placed.ply");
     ASSERT_TRUE(read) << read.error();
-    expectActivated(read.value(), stored, 0, 2.0f);
+    expectActivated(read.value(), stored, 0, 2.0f, glm::vec3(1.0f, -2.0f, 0.5f));
 }
 
 TEST(Gaussians, UnusableGaussiansAreDroppedWithOneWarning)
@@ -260,7 +261,15 @@ TEST(Gaussians, BrokenPlysAreRefusedNamingTheProblem)
     refuses(renamed("property float rot_3\n", "property float rot_x\n"),
             "not a 3DGS splat PLY: the 'vertex' element has no 'rot_3'");
     refuses(renamed("property float f_rest_4\n", "property float f_rest_9\n"),
-            "property 'f_rest_9' does not follow f_rest_0..f_rest_3");
+            "9 f_rest_* properties but no 'f_rest_4' (a gap in the SH coefficients?)");
+    refuses(renamed("property float f_rest_8\n", "property float f_rest_0\n"),
+            "property 'f_rest_0' appears twice");
+    refuses(renamed("property float f_rest_1\n", "property float f_rest_01\n"),
+            "property 'f_rest_01' is not one of f_rest_0..f_rest_44 (SH degree 3 at most)");
+    refuses(renamed("property float f_rest_2\n", "property float f_rest_45\n"),
+            "property 'f_rest_45' is not one of f_rest_0..f_rest_44");
+    refuses(renamed("property float nx\n", "property list uchar int nx\n"),
+            "the 'vertex' element has a list property 'nx', which a 3DGS PLY does not");
     refuses(renamed("property float f_rest_8\n", "property float extra\n"),
             "8 f_rest_* properties: a 3DGS PLY has 0, 9, 24 or 45");
     const std::string points =
@@ -287,7 +296,7 @@ TEST(Gaussians, SplatFilesGiveBackTheirColourOpacityAndRotation)
 {
     static_assert(std::endian::native == std::endian::little, "the test writes .splat natively");
     const float p0[3] = {1.0f, -2.0f, 3.5f}, s0[3] = {0.01f, 0.02f, 0.5f};
-    const std::uint8_t c0[4] = {255, 128, 0, 200}, r0[4] = {228, 128, 128, 28};
+    const std::uint8_t c0[4] = {255, 128, 0, 200}, r0[4] = {228, 178, 78, 28};
     const float p1[3] = {0.0f, 0.0f, 0.0f}, s1[3] = {1.0f, 1.0f, 1.0f};
     const std::uint8_t c1[4] = {10, 20, 30, 255}, r1[4] = {128, 128, 128, 128}; // zero rotation
     auto bytes = splatRecord(p0, s0, c0, r0);
@@ -309,10 +318,12 @@ TEST(Gaussians, SplatFilesGiveBackTheirColourOpacityAndRotation)
         for (int c = 0; c < 3; ++c)
             EXPECT_NEAR(0.5 + ShC0 * g.sh[i * 3 + static_cast<std::size_t>(c)], c0[c] / 255.0,
                         1e-6);
-        // (100, 0, 0, -100) / 128, normalized.
-        EXPECT_FLOAT_EQ(g.rotations[i].w, static_cast<float>(1.0 / std::sqrt(2.0)));
-        EXPECT_FLOAT_EQ(g.rotations[i].x, 0.0f);
-        EXPECT_FLOAT_EQ(g.rotations[i].z, static_cast<float>(-1.0 / std::sqrt(2.0)));
+        // (100, 50, -50, -100) / 128, normalized: w first.
+        const double length = std::sqrt(25000.0);
+        EXPECT_FLOAT_EQ(g.rotations[i].w, static_cast<float>(100.0 / length));
+        EXPECT_FLOAT_EQ(g.rotations[i].x, static_cast<float>(50.0 / length));
+        EXPECT_FLOAT_EQ(g.rotations[i].y, static_cast<float>(-50.0 / length));
+        EXPECT_FLOAT_EQ(g.rotations[i].z, static_cast<float>(-100.0 / length));
     }
     bytes.pop_back();
     auto cut = readSplat(bytes, "scene.splat");

@@ -359,10 +359,11 @@ Result<Header> parseCheckedHeader(std::span<const std::uint8_t> bytes, const std
 
 const Element* findElement(const Header& header, std::string_view name)
 {
+    const Element* found = nullptr;
     for (const auto& element : header.elements)
         if (element.name == name)
-            return &element;
-    return nullptr;
+            found = &element;
+    return found;
 }
 
 std::uint64_t minimumElementBytes(const Element& element, Format format)

@@ -208,7 +208,7 @@ Result<std::uint64_t> readListCount(BodyReader& reader, Format format, const std
 /// counts the file can hold.
 Result<Header> parseCheckedHeader(std::span<const std::uint8_t> bytes, const std::string& name);
 
-/// The element named `name`, or null.
+/// The last element named `name` (as readers of both kinds take it), or null.
 const Element* findElement(const Header& header, std::string_view name);
 
 /// The index of the first scalar property of `element` named one of `names`, or -1.
