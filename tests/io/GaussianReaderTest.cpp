@@ -258,20 +258,28 @@ TEST(Gaussians, BrokenPlysAreRefusedNamingTheProblem)
         text.replace(text.find(from), from.size(), to);
         return std::vector<std::uint8_t>(text.begin(), text.end());
     };
-    refuses(renamed("property float rot_3\n", "property float rot_x\n"),
-            "not a 3DGS splat PLY: the 'vertex' element has no 'rot_3'");
-    refuses(renamed("property float f_rest_4\n", "property float f_rest_9\n"),
-            "9 f_rest_* properties but no 'f_rest_4' (a gap in the SH coefficients?)");
-    refuses(renamed("property float f_rest_8\n", "property float f_rest_0\n"),
-            "property 'f_rest_0' appears twice");
-    refuses(renamed("property float f_rest_1\n", "property float f_rest_01\n"),
-            "property 'f_rest_01' is not one of f_rest_0..f_rest_44 (SH degree 3 at most)");
-    refuses(renamed("property float f_rest_2\n", "property float f_rest_45\n"),
-            "property 'f_rest_45' is not one of f_rest_0..f_rest_44");
-    refuses(renamed("property float nx\n", "property list uchar int nx\n"),
-            "the 'vertex' element has a list property 'nx', which a 3DGS PLY does not");
-    refuses(renamed("property float f_rest_8\n", "property float extra\n"),
-            "8 f_rest_* properties: a 3DGS PLY has 0, 9, 24 or 45");
+    // A header line changed (from, to) and what the refusal must say.
+    const struct {
+        const char* from;
+        const char* to;
+        const char* expected;
+    } edits[] = {
+        {"float rot_3", "float rot_x", "not a 3DGS splat PLY: the 'vertex' element has no 'rot_3'"},
+        {"float f_rest_4", "float f_rest_9",
+         "9 f_rest_* properties but no 'f_rest_4' (a gap in the SH coefficients?)"},
+        {"float f_rest_8", "float f_rest_0", "property 'f_rest_0' appears twice"},
+        {"float f_rest_1", "float f_rest_01",
+         "property 'f_rest_01' is not one of f_rest_0..f_rest_44 (SH degree 3 at most)"},
+        {"float f_rest_2", "float f_rest_45",
+         "property 'f_rest_45' is not one of f_rest_0..f_rest_44"},
+        {"float nx", "list uchar int nx",
+         "the 'vertex' element has a list property 'nx', which a 3DGS PLY does not"},
+        {"float f_rest_8", "float extra", "8 f_rest_* properties: a 3DGS PLY has 0, 9, 24 or 45"},
+    };
+    for (const auto& edit : edits)
+        refuses(
+            renamed(fmt::format("property {}\n", edit.from), fmt::format("property {}\n", edit.to)),
+            edit.expected);
     const std::string points =
         "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty "
         "float y\nproperty float z\nend_header\n0 0 0\n";
