@@ -35,8 +35,8 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
-    for (const char* name : {"ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain",
-                             "gaussians"}) {
+    for (const char* name :
+         {"ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain", "gaussians"}) {
         SCOPED_TRACE(name);
         const auto target = tandem::fuzz::targetNamed(name);
         ASSERT_NE(target, nullptr);

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "engine/io/CameraPath.h"
+#include "engine/io/GaussianReader.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/MtlReader.h"
-#include "engine/io/GaussianReader.h"
 #include "engine/io/PlyReader.h"
 #include "engine/postfx/Chain.h"
 #include "engine/stream/Block.h"
