@@ -7,6 +7,7 @@
 //   tandem-bench stream [--json FILE]    upload paths, source load speeds, the viewer streaming
 //   tandem-bench tensor-raster [--json FILE]  tandem.rasterize's engine path vs the geometry pass
 //   tandem-bench frame [--json FILE]     whole frames: GL vs CUDA draws, GL's memory vs resident
+//   tandem-bench splats [--json FILE]    the CUDA splat pass and its stages on dense scenes
 // With --renderdoc (raster, overhead), each drawing variant is also run once, untimed, inside a
 // RenderDoc capture at 1080p; its image is written beside the capture.
 #include <cstdio>
@@ -26,6 +27,7 @@
 #include "engine/cuda/Device.h"
 #ifdef TANDEM_HAS_CUDA
 #include "InteropBench.h"
+#include "SplatsBench.h"
 #include "TensorRasterBench.h"
 #endif
 
@@ -154,6 +156,17 @@ int main(int argc, char** argv)
         ->add_option("--scenes", frameSettings.scenes,
                      "scenes, comma separated: mesh, points, mesh+points")
         ->capture_default_str();
+    CLI::App* splatsBench = app.add_subcommand(
+        "splats", "the CUDA splat pass (project, sort, blend) on a dense generated scene: 1M and "
+                  "6M Gaussians, SH 0 and 3, at 1080p and 4K (CUDA builds)");
+    common(splatsBench);
+    bench::SplatsSettings splatsSettings;
+    splatsBench->add_option("--counts", splatsSettings.counts, "Gaussians, comma separated")
+        ->capture_default_str();
+    splatsBench->add_option("--degrees", splatsSettings.degrees, "SH degrees, comma separated")
+        ->capture_default_str();
+    splatsBench->add_option("--sizes", splatsSettings.sizes, "1080p, 4K or WxH, comma separated")
+        ->capture_default_str();
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})
@@ -197,6 +210,14 @@ int main(int argc, char** argv)
         if (streamBench->parsed())
             return bench::runStreamBench(settings, streamSettings);
 #ifdef TANDEM_HAS_CUDA
+        if (splatsBench->parsed()) {
+            if (auto device = cuda::selectDevice(settings.device); !device) {
+                std::fprintf(stderr, "error: tandem-bench splats needs a GPU: %s\n",
+                             device.error().c_str());
+                return 1;
+            }
+            return bench::runSplatsBench(settings, splatsSettings);
+        }
         if (frameBench->parsed()) {
             if (auto device = cuda::selectDevice(settings.device); !device) {
                 std::fprintf(stderr, "error: tandem-bench frame needs a GPU: %s\n",
@@ -216,8 +237,10 @@ int main(int argc, char** argv)
 #else
         (void)grid;
         (void)frameSettings;
+        (void)splatsSettings;
         std::fprintf(stderr, "error: tandem-bench %s needs a build with CUDA\n",
                      frameBench->parsed()     ? "frame"
+                     : splatsBench->parsed()  ? "splats"
                      : tensorRaster->parsed() ? "tensor-raster"
                                               : "interop");
         return 1;

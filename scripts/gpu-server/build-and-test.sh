@@ -36,7 +36,9 @@
 # and as PNG, tandem-bench frame; everything in $OUT/frame.tgz.
 # --stream-trace builds the viewer and tandem-pack and traces the viewer on a streamed 1 M-point
 # pack at 1080p (--trace; the profile of the frame issue's streamed target), gzipped into $OUT.
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace]
+# --splats builds what the splats issue needs and runs it: the gpu tier's splat tests (the CUDA
+# rasterizer against its host twin, bit for bit) and tandem-bench splats (its JSON in $OUT).
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -84,12 +86,24 @@ targets=()
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
+[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
 status=0
+if [ "$mode" = "--splats" ]; then
+    echo "== gpu tier: splats (at ${SECONDS}s)"
+    timeout 300 build-gpu/bin/tandem_gpu_tests --gtest_filter='SplatsCuda.*' >"$out/splats_tests.log" 2>&1 || status=1
+    grep -E "^\[ |PASSED|FAILED|Failure" "$out/splats_tests.log" | head -40
+    echo "== tandem-bench splats (at ${SECONDS}s)"
+    timeout 400 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \
+        --commit "${TANDEM_COMMIT:-unknown}" --json "$out/splats.json" >"$out/splats_bench.log" 2>&1 || status=1
+    tail -n 16 "$out/splats_bench.log"
+    echo "== done (at ${SECONDS}s)"
+    exit $status
+fi
 if [ "$mode" = "--frame" ]; then
     commit="${TANDEM_COMMIT:-unknown}"
     work="${TANDEM_WORK:-/tmp/tandem-frame}"

@@ -1,0 +1,249 @@
+// tandem-bench splats: a generated dense splat scene like the one the 3DGS reference rasterizer
+// was measured on (REFERENCES.md: Gaussians of about 3 px σ at 1080p over a third of the image,
+// random opacities, random SH), 1 M and 6 M Gaussians, SH degree 0 and 3, at 1080p and 4K, drawn
+// by the CUDA splat rasterizer into G-buffer-like CUDA targets over a surface half the image
+// covers. Each stage (splats.project, splats.sort, splats.blend) is timed with CUDA events, and
+// the pass as a whole; medians. Also what the frames held: visible Gaussians and tile entries.
+// CUDA builds only.
+#include "SplatsBench.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "engine/core/Srgb.h"
+#include "engine/cuda/CudaCheck.h"
+#include "engine/cuda/DeviceBuffer.h"
+#include "engine/cuda/Stream.h"
+#include "engine/cuda/SurfaceArray.h"
+#include "engine/render/SplatRaster.h"
+#include "engine/render/detail/HostTargets.h"
+
+namespace tandem::bench {
+
+namespace {
+
+/// The dense scene: `count` Gaussians in a slab in front of the camera whose image covers about
+/// a third of a 16:9 frame; σ about 3 px at 1080p (so 6 px at 4K); opacities spread over
+/// (0.05, 1), SH of `degree` random (DC from a colour, the rest small). Deterministic.
+render::SplatArrays denseScene(std::size_t count, int degree)
+{
+    std::uint64_t state = 0x2545f4914f6cdd1dull;
+    auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return static_cast<float>(state >> 40) / static_cast<float>(1 << 24); // [0, 1)
+    };
+    render::SplatArrays a;
+    a.count = static_cast<std::uint32_t>(count);
+    a.shDegree = degree;
+    const int n = render::splats::shCount(degree);
+    a.positions.resize(count * 3);
+    a.scales.resize(count * 3);
+    a.rotations.resize(count * 4);
+    a.opacities.resize(count);
+    a.sh.resize(count * static_cast<std::size_t>(n) * 3);
+    // The camera (denseCamera) sits at z = 5 with a 50° vertical field of view: at depth 5 a
+    // 1080p pixel is 5 / 1158 world units. The slab: 4.6 × 2.6 wide (≈ 1070 × 600 px, a third
+    // of the image), 1 deep.
+    for (std::size_t i = 0; i < count; ++i) {
+        a.positions[i * 3 + 0] = (next() - 0.5f) * 4.6f;
+        a.positions[i * 3 + 1] = (next() - 0.5f) * 2.6f;
+        a.positions[i * 3 + 2] = (next() - 0.5f) * 1.0f;
+        for (int k = 0; k < 3; ++k)
+            a.scales[i * 3 + k] = 0.013f * (0.5f + next());
+        float q[4], length = 0.0f;
+        for (float& c : q) {
+            c = next() * 2.0f - 1.0f;
+            length += c * c;
+        }
+        length = std::sqrt(std::max(length, 1e-12f));
+        for (int k = 0; k < 4; ++k)
+            a.rotations[i * 4 + k] = q[k] / length;
+        a.opacities[i] = 0.05f + 0.95f * next();
+        float* sh = a.sh.data() + i * static_cast<std::size_t>(n) * 3;
+        for (int k = 0; k < n * 3; ++k)
+            sh[k] = k < 3 ? (next() - 0.5f) * 3.0f : (next() - 0.5f) * 0.3f;
+    }
+    return a;
+}
+
+render::Camera denseCamera()
+{
+    render::Camera c;
+    c.eye = {0.0f, 0.0f, 5.0f};
+    c.target = {0.0f, 0.0f, 0.0f};
+    c.fovY = 50.0f;
+    return c;
+}
+
+/// Records a pair of CUDA events around each stage, per frame.
+class StageEvents final : public interop::PassHooks {
+public:
+    ~StageEvents() override
+    {
+        for (auto& [name, pair] : m_events) {
+            cuda::logFailure(cudaEventDestroy(pair.first), "cudaEventDestroy");
+            cuda::logFailure(cudaEventDestroy(pair.second), "cudaEventDestroy");
+        }
+    }
+    void beginStage(const char* name, void* stream) override { record(name, stream, true); }
+    void endStage(const char* name, void* stream) override { record(name, stream, false); }
+    /// After the GPU finished: each stage's time this frame, ms.
+    void collect(std::map<std::string, std::vector<double>>& times)
+    {
+        for (auto& [name, pair] : m_events) {
+            float ms = 0.0f;
+            TANDEM_CUDA_CHECK(cudaEventElapsedTime(&ms, pair.first, pair.second));
+            times[name].push_back(ms);
+        }
+    }
+
+private:
+    void record(const char* name, void* stream, bool begin)
+    {
+        auto [it, added] = m_events.try_emplace(name);
+        if (added) {
+            TANDEM_CUDA_CHECK(cudaEventCreate(&it->second.first));
+            TANDEM_CUDA_CHECK(cudaEventCreate(&it->second.second));
+        }
+        TANDEM_CUDA_CHECK(cudaEventRecord(begin ? it->second.first : it->second.second,
+                                          static_cast<cudaStream_t>(stream)));
+    }
+    std::map<std::string, std::pair<cudaEvent_t, cudaEvent_t>> m_events;
+};
+
+/// The splat pass's hooks plus one span around it all ("splats").
+class PassEvents final : public interop::PassHooks {
+public:
+    void beginStage(const char* name, void* stream) override
+    {
+        if (std::string(name) == "splats.project")
+            stages.beginStage("splats", stream);
+        stages.beginStage(name, stream);
+    }
+    void endStage(const char* name, void* stream) override
+    {
+        stages.endStage(name, stream);
+        if (std::string(name) == "splats.blend")
+            stages.endStage("splats", stream);
+    }
+    StageEvents stages;
+};
+
+} // namespace
+
+int runSplatsBench(const Settings& settings, const SplatsSettings& options)
+{
+    const std::vector<Size> sizes = parseSizes(options.sizes);
+    std::vector<std::size_t> counts;
+    for (const std::string& c : splitList(options.counts))
+        counts.push_back(parseCount(c));
+    std::vector<int> degrees;
+    for (const std::string& d : splitList(options.degrees))
+        degrees.push_back(std::atoi(d.c_str()));
+    for (const std::size_t c : counts)
+        if (c == 0) {
+            std::fprintf(stderr, "error: --counts: %s\n", options.counts.c_str());
+            return 1;
+        }
+    for (const int d : degrees)
+        if (d < 0 || d > 3) {
+            std::fprintf(stderr, "error: --degrees: SH degrees are 0 to 3\n");
+            return 1;
+        }
+    TANDEM_CUDA_CHECK(cudaSetDevice(std::max(settings.device, 0)));
+    cuda::Stream stream;
+
+    nlohmann::json json = header("splats", settings);
+    json["scene"] = "a dense slab: about 3 px sigma at 1080p over a third of the image, random "
+                    "opacities and SH; half the image behind a surface at the slab's middle depth";
+    std::vector<std::vector<std::string>> rows;
+    for (const std::size_t count : counts)
+        for (const int degree : degrees) {
+            std::printf("splats: generating %zu Gaussians of SH degree %d\n", count, degree);
+            std::fflush(stdout);
+            const render::SplatArrays arrays = denseScene(count, degree);
+            auto upload = [](const std::vector<float>& v) {
+                cuda::DeviceBuffer<float> b(v.size(), "bench splats");
+                TANDEM_CUDA_CHECK(cudaMemcpy(b.data(), v.data(), v.size() * sizeof(float),
+                                             cudaMemcpyHostToDevice));
+                return b;
+            };
+            const auto positions = upload(arrays.positions), scales = upload(arrays.scales),
+                       rotations = upload(arrays.rotations), opacities = upload(arrays.opacities),
+                       sh = upload(arrays.sh);
+            const render::SplatScene scene{positions.data(), scales.data(), rotations.data(),
+                                           opacities.data(), sh.data(),     arrays.count};
+            for (const Size& size : sizes) {
+                using Format = cuda::SurfaceArray::Format;
+                cuda::SurfaceArray color(size.width, size.height, Format::Rgba8),
+                    depth(size.width, size.height, Format::R32F),
+                    normal(size.width, size.height, Format::Rgba16),
+                    id(size.width, size.height, Format::R32UI);
+                // The surface: the right half of the image at depth 5 (mid-slab), grey.
+                render::detail::HostTargets surface;
+                const std::size_t pixels = static_cast<std::size_t>(size.width) * size.height;
+                surface.resize(pixels, false);
+                for (std::size_t p = 0; p < pixels; ++p) {
+                    const bool right = static_cast<int>(p % size.width) >= size.width / 2;
+                    surface.depth[p] = right ? 5.0f : 0.0f;
+                    surface.id[p] = right ? 1u : 0u;
+                    for (int c = 0; c < 4; ++c)
+                        surface.color[p * 4 + c] = right ? 120 : (c == 3 ? 255 : 23);
+                }
+                render::SplatRaster raster;
+                render::SplatLook look;
+                look.storedDegree = degree;
+                const render::splats::SplatFrame f = render::makeSplatFrame(
+                    denseCamera(), size.width, size.height, false, look, true);
+                const render::SplatTargets targets{
+                    color.surface(), depth.surface(), normal.surface(), id.surface(), nullptr, 0};
+                std::map<std::string, std::vector<double>> times;
+                PassEvents events;
+                for (int i = 0; i < settings.warmup + settings.frames; ++i) {
+                    color.upload(surface.color.data());
+                    depth.upload(surface.depth.data());
+                    raster.render(scene, f, targets, stream.get(), events);
+                    TANDEM_CUDA_CHECK(
+                        cudaStreamSynchronize(static_cast<cudaStream_t>(stream.get())));
+                    if (i >= settings.warmup)
+                        events.stages.collect(times);
+                }
+                const render::SplatCounts seen = raster.counts();
+                const std::string label =
+                    fmt::format("{} SH{} {}",
+                                count >= 1000000 ? fmt::format("{}M", count / 1000000)
+                                                 : fmt::format("{}", count),
+                                degree, size.name);
+                nlohmann::json row;
+                row["gaussians"] = count;
+                row["sh_degree"] = degree;
+                row["size"] = size.name;
+                row["width"] = size.width;
+                row["height"] = size.height;
+                row["visible"] = seen.visible;
+                row["tile_entries"] = seen.entries;
+                row["slow_frames"] = seen.slowFrames;
+                for (const char* stage :
+                     {"splats", "splats.project", "splats.sort", "splats.blend"})
+                    row["median_ms"][stage] = median(times[stage]);
+                json["rows"].push_back(row);
+                rows.push_back({label, fmt::format("{:.3f}", median(times["splats"])),
+                                fmt::format("{:.3f}", median(times["splats.project"])),
+                                fmt::format("{:.3f}", median(times["splats.sort"])),
+                                fmt::format("{:.3f}", median(times["splats.blend"])),
+                                fmt::format("{}", seen.visible), fmt::format("{}", seen.entries)});
+                std::printf("splats: %s %.3f ms\n", label.c_str(), median(times["splats"]));
+                std::fflush(stdout);
+            }
+        }
+    printTable({"variant", "pass ms", "project", "sort", "blend", "visible", "entries"}, rows);
+    return writeJson(settings, json) ? 0 : 1;
+}
+
+} // namespace tandem::bench

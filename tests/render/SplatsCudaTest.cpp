@@ -1,0 +1,232 @@
+// gpu tier: the CUDA splat rasterizer (render::SplatRaster) writes the same targets as its host
+// twin (the same functions, no FMA contraction) bit for bit: colour (RGBA8 and RGBA16F), linear
+// depth, normal, id and the per-pixel counts, for dense scenes of every SH degree, over a surface
+// and over nothing, across frames that reuse its scratch memory, and when a frame's tile entries
+// do not fit its plan (the slow way must draw the same image, and be counted).
+#include <cstring>
+#include <string>
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include "engine/cuda/CudaCheck.h"
+#include "engine/cuda/Device.h"
+#include "engine/cuda/DeviceBuffer.h"
+#include "engine/cuda/SurfaceArray.h"
+#include "engine/interop/Pass.h"
+#include "engine/render/SplatRaster.h"
+#include "engine/render/detail/HostTargets.h"
+#include "tests/render/SplatScenes.h"
+
+namespace tandem::render {
+namespace {
+
+class NoHooks final : public interop::PassHooks {
+public:
+    void beginStage(const char*, void*) override {}
+    void endStage(const char*, void*) override {}
+};
+
+/// The four targets on the device, filled from and read back into HostTargets.
+struct DeviceTargets {
+    using Format = cuda::SurfaceArray::Format;
+    DeviceTargets(int width, int height, bool half)
+        : color(width, height, half ? Format::Rgba16 : Format::Rgba8),
+          depth(width, height, Format::R32F), normal(width, height, Format::Rgba16),
+          id(width, height, Format::R32UI), counts(static_cast<std::size_t>(width) * height),
+          pixels(counts.size())
+    {}
+    void upload(const detail::HostTargets& t)
+    {
+        color.upload(t.color.data());
+        depth.upload(t.depth.data());
+        normal.upload(t.normal.data());
+        id.upload(t.id.data());
+    }
+    void download(detail::HostTargets& t, std::vector<std::uint32_t>& c, bool half) const
+    {
+        t.resize(pixels, half);
+        color.download(t.color.data());
+        depth.download(t.depth.data());
+        normal.download(t.normal.data());
+        id.download(t.id.data());
+        c.resize(pixels);
+        TANDEM_CUDA_CHECK(cudaMemcpy(c.data(), counts.data(), pixels * 4, cudaMemcpyDeviceToHost));
+    }
+    SplatTargets targets(int pitch) const
+    {
+        return {color.surface(), depth.surface(), normal.surface(),
+                id.surface(),    counts.data(),   pitch};
+    }
+    cuda::SurfaceArray color, depth, normal, id;
+    cuda::DeviceBuffer<std::uint32_t> counts;
+    std::size_t pixels;
+};
+
+/// A scene's arrays copied to the device.
+struct DeviceScene {
+    explicit DeviceScene(const SplatArrays& a)
+        : positions(copy(a.positions)), scales(copy(a.scales)), rotations(copy(a.rotations)),
+          opacities(copy(a.opacities)), sh(copy(a.sh)), count(a.count)
+    {}
+    static cuda::DeviceBuffer<float> copy(const std::vector<float>& v)
+    {
+        cuda::DeviceBuffer<float> b(std::max<std::size_t>(v.size(), 1), "test splats");
+        TANDEM_CUDA_CHECK(
+            cudaMemcpy(b.data(), v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice));
+        return b;
+    }
+    SplatScene scene() const
+    {
+        return {positions.data(), scales.data(), rotations.data(),
+                opacities.data(), sh.data(),     count};
+    }
+    cuda::DeviceBuffer<float> positions, scales, rotations, opacities, sh;
+    std::uint32_t count;
+};
+
+class SplatsCuda : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        auto device = cuda::selectDevice(-1);
+        ASSERT_TRUE(device) << device.error();
+    }
+
+    /// A surface of planes at depth 4.6 .. 5.4 across the image, coloured by position, over
+    /// which splats are drawn (RGBA8 bytes or RGBA16F halves).
+    static detail::HostTargets surface(int width, int height, bool half)
+    {
+        detail::HostTargets t;
+        const std::size_t pixels = static_cast<std::size_t>(width) * height;
+        t.resize(pixels, half);
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x) {
+                const std::size_t p = static_cast<std::size_t>(y) * width + x;
+                t.depth[p] = x < width / 8 ? 0.0f : 4.6f + 0.8f * static_cast<float>(y) / height;
+                t.id[p] = t.depth[p] > 0.0f ? 5u : 0u;
+                const float rgba[4] = {static_cast<float>(x) / width, 0.4f,
+                                       static_cast<float>(y) / height, 1.0f};
+                for (int c = 0; c < 4; ++c) {
+                    if (half)
+                        reinterpret_cast<std::uint16_t*>(t.color.data())[p * 4 + c] =
+                            floatToHalf(rgba[c]);
+                    else
+                        t.color[p * 4 + c] = toUnorm8(rgba[c]);
+                    t.normal[p * 4 + c] = floatToHalf(c == 2 ? 1.0f : 0.0f);
+                }
+            }
+        return t;
+    }
+
+    /// Renders `g` with the CUDA rasterizer and the host twin, over `surface` or nothing, and
+    /// expects the same bits in every target. Returns the CUDA frame's counts.
+    static void expectSame(SplatRaster& raster, const io::GaussianData& g, const Camera& camera,
+                           int width, int height, bool half, bool drawn, const std::string& what)
+    {
+        const SplatArrays arrays = splatArrays(g);
+        SplatLook look;
+        look.storedDegree = g.shDegree;
+        const splats::SplatFrame f = makeSplatFrame(camera, width, height, half, look, drawn);
+        detail::HostTargets host = drawn ? surface(width, height, half) : detail::HostTargets{};
+        DeviceTargets device(width, height, half);
+        if (drawn) {
+            device.upload(host);
+        } else {
+            detail::HostTargets garbage; // CUDA must write every pixel
+            garbage.resize(static_cast<std::size_t>(width) * height, half);
+            std::memset(garbage.color.data(), 0x5a, garbage.color.size());
+            std::fill(garbage.depth.begin(), garbage.depth.end(), 9.0f);
+            std::fill(garbage.id.begin(), garbage.id.end(), 77u);
+            std::fill(garbage.normal.begin(), garbage.normal.end(), std::uint16_t{0x3c00});
+            device.upload(garbage);
+        }
+        const DeviceScene scene(arrays);
+        NoHooks hooks;
+        raster.render(scene.scene(), f, device.targets(width), nullptr, hooks);
+        TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<std::uint32_t> hostCounts, cudaCounts;
+        renderSplatsHost(arrays.scene(), f, host, &hostCounts);
+        detail::HostTargets cuda;
+        device.download(cuda, cudaCounts, half);
+        std::size_t blended = 0;
+        for (const std::uint32_t c : hostCounts)
+            blended += c;
+        EXPECT_GT(blended, 0u) << what << ": nothing drawn";
+        EXPECT_TRUE(cuda.color == host.color) << what << ": colour";
+        EXPECT_TRUE(cuda.depth == host.depth) << what << ": depth";
+        EXPECT_TRUE(cuda.normal == host.normal) << what << ": normal";
+        EXPECT_TRUE(cuda.id == host.id) << what << ": id";
+        EXPECT_TRUE(cudaCounts == hostCounts) << what << ": counts";
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < host.color.size(); ++i)
+            differ += cuda.color[i] != host.color[i] ? 1 : 0;
+        std::printf("[ %s: %zu colour bytes of %zu differ, %zu Gaussian-pixel blends ]\n",
+                    what.c_str(), differ, host.color.size(), blended);
+    }
+};
+
+TEST_F(SplatsCuda, MatchTheHostTwinBitForBit)
+{
+    SplatRaster raster;
+    for (int degree = 0; degree <= 3; ++degree)
+        expectSame(raster, test::randomScene(3000, degree, 11u + static_cast<unsigned>(degree)),
+                   test::frontCamera(), 320, 200, false, false,
+                   "SH degree " + std::to_string(degree) + ", RGBA8, over nothing");
+    Camera side;
+    side.eye = {2.5f, 1.5f, 4.0f};
+    const io::GaussianData dense = test::randomScene(40000, 3, 5u);
+    expectSame(raster, dense, side, 333, 211, false, true, "40k, RGBA8, over a surface");
+    expectSame(raster, dense, side, 333, 211, true, true, "40k, RGBA16F, over a surface");
+    expectSame(raster, dense, test::frontCamera(), 640, 360, true, false,
+               "40k, RGBA16F, 640x360, over nothing");
+    EXPECT_EQ(raster.counts().slowFrames, 0u);
+}
+
+TEST_F(SplatsCuda, AFrameWhoseEntriesDoNotFitIsDrawnTheSameTheSlowWay)
+{
+    SplatRaster raster;
+    raster.setEntryCapacity(1000); // far fewer than the frame's entries
+    const io::GaussianData dense = test::randomScene(20000, 3, 21u);
+    expectSame(raster, dense, test::frontCamera(), 320, 200, false, true, "slow way, surface");
+    expectSame(raster, dense, test::frontCamera(), 320, 200, false, false, "slow way, nothing");
+    const SplatCounts counts = raster.counts();
+    EXPECT_EQ(counts.slowFrames, 2u);
+    EXPECT_GT(counts.entries, 1000u);
+    EXPECT_EQ(counts.capacity, 1000u);
+    // Planning from what it saw, the next frame fits.
+    raster.setEntryCapacity(0);
+    expectSame(raster, dense, test::frontCamera(), 320, 200, false, true, "planned again");
+    EXPECT_EQ(raster.counts().slowFrames, 2u);
+}
+
+TEST_F(SplatsCuda, AnEmptySceneOrOneAllCulledDrawsTheBackground)
+{
+    SplatRaster raster;
+    io::GaussianData behind;
+    test::add(behind, {0.0f, 0.0f, 9.0f}, glm::vec3(0.2f), glm::quat(1, 0, 0, 0), 0.9f, {1, 0, 0});
+    const SplatArrays arrays = splatArrays(behind);
+    SplatLook look;
+    const splats::SplatFrame f = makeSplatFrame(test::frontCamera(), 64, 48, false, look, false);
+    DeviceTargets device(64, 48, false);
+    const DeviceScene scene(arrays);
+    NoHooks hooks;
+    for (const std::uint32_t count : {0u, 1u}) {
+        SplatScene s = scene.scene();
+        s.count = count;
+        raster.render(s, f, device.targets(64), nullptr, hooks);
+        TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
+        detail::HostTargets out;
+        std::vector<std::uint32_t> counts;
+        device.download(out, counts, false);
+        for (std::size_t p = 0; p < counts.size(); ++p) {
+            ASSERT_EQ(counts[p], 0u);
+            ASSERT_EQ(out.color[p * 4], 0x17);
+            ASSERT_EQ(out.color[p * 4 + 2], 0x1c);
+            ASSERT_EQ(out.depth[p], 0.0f);
+        }
+    }
+}
+
+} // namespace
+} // namespace tandem::render
