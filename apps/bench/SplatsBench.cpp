@@ -156,7 +156,7 @@ int runSplatsBench(const Settings& settings, const SplatsSettings& options)
             std::fprintf(stderr, "error: --degrees: SH degrees are 0 to 3\n");
             return 1;
         }
-    TANDEM_CUDA_CHECK(cudaSetDevice(std::max(settings.device, 0)));
+    auto context = makeContext(settings.device); // the CUDA device, and the header's GL strings
     cuda::Stream stream;
 
     nlohmann::json json = header("splats", settings);

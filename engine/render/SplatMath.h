@@ -31,6 +31,10 @@ inline constexpr float AlphaMin = 1.0f / 255.0f; ///< α below this is skipped
 inline constexpr float TransmittanceMin = 1e-4f; ///< a pixel stops before T falls below this
 inline constexpr float MedianTransmittance = 0.5f; ///< the depth written: where T first reaches it
 inline constexpr int TileSize = 16;                ///< pixels a side of a blending tile
+/// Binning is generous by this much against rounding (relative, and pixels or Mahalanobis
+/// distance squared), so a pixel whose own test passes is never left out of its tile's list.
+inline constexpr float BinSlack = 1.001f;
+inline constexpr float BinMargin = 0.01f;
 inline constexpr int MaxShDegree = 3;
 /// Ids of Gaussians in the G-buffer's id channel carry this bit (points carry PointIdBit).
 inline constexpr std::uint32_t SplatIdBit = 0x40000000u;
@@ -198,11 +202,12 @@ TANDEM_HD Footprint projectGaussian(const SplatFrame& f, const GaussianIn& g, st
     const float invDet = 1.0f / det;
 
     // α ≥ 1/255 where the power -q/2 ≥ ln(1 / (255 o)), q the Mahalanobis distance squared: an
-    // ellipse whose box has half-widths √(τ a), √(τ c), τ = 2 ln(255 o). One pixel more each
-    // side against rounding (the box only bins; each pixel tests the power itself).
+    // ellipse whose box has half-widths √(τ a), √(τ c), τ = 2 ln(255 o); a little more against
+    // rounding (the box only bins; each pixel tests the power itself).
     const float powerCut = -log2Hd(opacity * 255.0f) * 0.69314718055994531f;
     const float tau = maxf(-2.0f * powerCut, 0.0f);
-    const float ex = sqrtf_hd(tau * ca) + 1.0f, ey = sqrtf_hd(tau * cc) + 1.0f;
+    const float ex = sqrtf_hd(tau * ca) * BinSlack + BinMargin;
+    const float ey = sqrtf_hd(tau * cc) * BinSlack + BinMargin;
     const float bx0 = x - ex, bx1 = x + ex, by0 = y - ey, by1 = y + ey;
     if (bx1 < 0.0f || by1 < 0.0f || bx0 > static_cast<float>(f.width - 1) ||
         by0 > static_cast<float>(f.height - 1))
@@ -240,6 +245,34 @@ TANDEM_HD Footprint projectGaussian(const SplatFrame& f, const GaussianIn& g, st
 TANDEM_HD std::uint32_t depthKey(const ProjectedSplat& p)
 {
     return bitsOf(p.depth);
+}
+
+/// Whether the Gaussian's α ≥ 1/255 ellipse (generously) reaches a pixel centre of tile
+/// (tx, ty): the least Mahalanobis distance squared from the mean to the tile's rectangle of
+/// pixel centres, against τ = -2 powerCut. Its box may hold tiles the ellipse misses (a long,
+/// tilted one's corners); these are left out of the lists.
+TANDEM_HD bool touchesTile(const ProjectedSplat& p, int tx, int ty)
+{
+    const float x0 = static_cast<float>(tx * TileSize) - p.x;
+    const float x1 = static_cast<float>(tx * TileSize + TileSize - 1) - p.x;
+    const float y0 = static_cast<float>(ty * TileSize) - p.y;
+    const float y1 = static_cast<float>(ty * TileSize + TileSize - 1) - p.y;
+    if (x0 <= 0.0f && x1 >= 0.0f && y0 <= 0.0f && y1 >= 0.0f)
+        return true; // the mean is inside
+    const float a = p.conic[0], b = p.conic[1], c = p.conic[2];
+    // q(dx, dy) = a dx² + 2 b dx dy + c dy², least on one of the four edges: along an edge of
+    // fixed dx at dy = -b dx / c (clamped to the edge), and likewise.
+    float least = 3.0e38f;
+    for (int edge = 0; edge < 2; ++edge) {
+        const float dx = edge == 0 ? x0 : x1;
+        const float dy = clampf(-b * dx / c, y0, y1);
+        least = minf(least, a * dx * dx + 2.0f * b * dx * dy + c * dy * dy);
+        const float ey = edge == 0 ? y0 : y1;
+        const float ex = clampf(-b * ey / a, x0, x1);
+        least = minf(least, a * ex * ex + 2.0f * b * ex * ey + c * ey * ey);
+    }
+    const float tau = -2.0f * p.powerCut;
+    return least <= tau * BinSlack + BinMargin;
 }
 
 /// One pixel's blend in progress.

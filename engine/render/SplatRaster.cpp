@@ -117,7 +117,8 @@ void renderSplatsHost(const SplatScene& scene, const SplatFrame& f, detail::Host
         const Footprint& fp = footprints[g];
         for (int ty = fp.ty0; ty <= fp.ty1; ++ty)
             for (int tx = fp.tx0; tx <= fp.tx1; ++tx)
-                lists[static_cast<std::size_t>(ty) * f.tilesX + tx].push_back(g);
+                if (touchesTile(records[g], tx, ty))
+                    lists[static_cast<std::size_t>(ty) * f.tilesX + tx].push_back(g);
     }
 
     const bool half = f.colorIsHalf != 0;

@@ -29,7 +29,7 @@ constexpr std::uint32_t Invisible = 0xffffffffu;
 constexpr int BlendThreads = TileSize * TileSize;
 /// Tile entries planned beyond the latest frame's, and a floor (a frame with more takes the slow
 /// way; the buffer holds the largest plan).
-constexpr double PlanHeadroom = 1.5;
+constexpr double PlanHeadroom = 1.25;
 constexpr std::size_t PlanFloor = 1u << 16;
 /// Frames whose counts may be in flight at once.
 constexpr int CountSlots = 4;
@@ -84,20 +84,41 @@ __global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene s
         atomicAdd(&counts->visible, static_cast<unsigned>(__popc(mask)));
 }
 
+/// The tiles of a Gaussian's box its ellipse touches, each given to `visit(tile index)` in row
+/// order; returns how many.
+template <class Visit> __device__ __forceinline__ std::uint32_t
+forTiles(const SplatFrame& f, const ProjectedSplat& p, uint2 t, Visit visit)
+{
+    const int x0 = t.x & 0xffff, y0 = t.x >> 16, x1 = t.y & 0xffff, y1 = t.y >> 16;
+    std::uint32_t n = 0;
+    for (int ty = y0; ty <= y1 && x1 >= x0; ++ty)
+        for (int tx = x0; tx <= x1; ++tx)
+            if (touchesTile(p, tx, ty)) {
+                visit(static_cast<std::uint32_t>(ty * f.tilesX + tx), n);
+                ++n;
+            }
+    return n;
+}
+
 /// One thread a Gaussian in depth order: its tile count.
-__global__ void countKernel(std::uint32_t n, const std::uint32_t* order, const uint2* tiles,
-                            std::uint32_t* tileCounts)
+__global__ void countKernel(const __grid_constant__ SplatFrame f, std::uint32_t n,
+                            const std::uint32_t* order, const ProjectedSplat* records,
+                            const uint2* tiles, std::uint32_t* tileCounts)
 {
     const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < n)
-        tileCounts[r] = static_cast<std::uint32_t>(tileCount(tiles[order[r]]));
+    if (r >= n)
+        return;
+    const std::uint32_t g = order[r];
+    const uint2 t = tiles[g];
+    tileCounts[r] =
+        tileCount(t) == 0 ? 0u : forTiles(f, records[g], t, [](std::uint32_t, std::uint32_t) {});
 }
 
 /// One thread a Gaussian in depth order: its entries (tile, Gaussian) from its place in the
 /// inclusive sum of counts, up to the planned number; the last thread records the total.
 __global__ void emitKernel(const __grid_constant__ SplatFrame f, std::uint32_t n,
-                           const std::uint32_t* order, const uint2* tiles,
-                           const std::uint32_t* ends, std::uint32_t planned,
+                           const std::uint32_t* order, const ProjectedSplat* records,
+                           const uint2* tiles, const std::uint32_t* ends, std::uint32_t planned,
                            std::uint32_t* entryKeys, std::uint32_t* entryValues,
                            FrameCounts* counts)
 {
@@ -110,14 +131,16 @@ __global__ void emitKernel(const __grid_constant__ SplatFrame f, std::uint32_t n
     }
     const std::uint32_t g = order[r];
     const uint2 t = tiles[g];
-    const int x0 = t.x & 0xffff, y0 = t.x >> 16, x1 = t.y & 0xffff, y1 = t.y >> 16;
-    std::uint32_t slot = ends[r] - static_cast<std::uint32_t>(tileCount(t));
-    for (int ty = y0; ty <= y1 && x1 >= x0; ++ty)
-        for (int tx = x0; tx <= x1; ++tx, ++slot)
-            if (slot < planned) {
-                entryKeys[slot] = static_cast<std::uint32_t>(ty * f.tilesX + tx);
-                entryValues[slot] = g;
-            }
+    const std::uint32_t first = r == 0 ? 0u : ends[r - 1];
+    if (first == ends[r])
+        return;
+    forTiles(f, records[g], t, [&](std::uint32_t tile, std::uint32_t k) {
+        const std::uint32_t slot = first + k;
+        if (slot < planned) {
+            entryKeys[slot] = tile;
+            entryValues[slot] = g;
+        }
+    });
 }
 
 /// Entries past the frame's total, up to the planned number: a key past every tile.
@@ -209,12 +232,15 @@ __global__ void __launch_bounds__(BlendThreads)
                 ok = tileX >= static_cast<int>(t.x & 0xffff) &&
                      tileX <= static_cast<int>(t.y & 0xffff) &&
                      tileY >= static_cast<int>(t.x >> 16) && tileY <= static_cast<int>(t.y >> 16);
+                if (ok) {
+                    batch[threadIdx.x] = records[g];
+                    ok = touchesTile(batch[threadIdx.x], tileX, tileY) ? 1 : 0;
+                }
             } else {
                 g = entryValues[at];
                 ok = 1;
-            }
-            if (ok)
                 batch[threadIdx.x] = records[g];
+            }
         }
         valid[threadIdx.x] = ok;
         __syncthreads();
@@ -284,7 +310,9 @@ struct SplatRaster::Scratch {
     int next = 0;
     cudaEvent_t done = nullptr; ///< the last frame's kernels (the scratch is free after it)
     bool recorded = false;
-    std::size_t lastEntries = 0; ///< the latest harvested frame's total
+    std::size_t lastEntries = 0;               ///< the latest harvested frame's total
+    std::size_t lastCount = 0, lastPixels = 0; ///< its Gaussians and pixels
+    std::array<std::size_t, CountSlots> launchedCount{}, launchedPixels{};
     bool seen = false;
     std::size_t forced = 0; ///< setEntryCapacity()
     SplatCounts totals;
@@ -310,6 +338,8 @@ struct SplatRaster::Scratch {
             detail::logSlowSplatFrame(c.entries, c.planned);
         }
         lastEntries = c.entries;
+        lastCount = launchedCount[static_cast<std::size_t>(slot)];
+        lastPixels = launchedPixels[static_cast<std::size_t>(slot)];
         seen = true;
         pending[static_cast<std::size_t>(slot)] = false;
     }
@@ -368,11 +398,19 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
     if (s.recorded)
         TANDEM_CUDA_CHECK(cudaStreamWaitEvent(stream, s.done, 0));
 
-    // This frame's plan of entries: from the latest counts seen, or, before any, 4 a Gaussian.
-    std::size_t planned =
-        s.seen ? static_cast<std::size_t>(static_cast<double>(s.lastEntries) * PlanHeadroom) +
-                     PlanFloor
-               : std::max<std::size_t>(std::size_t{n} * 4, PlanFloor);
+    // This frame's plan of entries: the latest counts seen, scaled by the Gaussians and pixels
+    // this frame has more of, with headroom; before any, 4 a Gaussian.
+    const std::size_t pixels =
+        static_cast<std::size_t>(f.width) * static_cast<std::size_t>(f.height);
+    std::size_t planned = std::max<std::size_t>(std::size_t{n} * 4, PlanFloor);
+    if (s.seen) {
+        const double more =
+            std::max(1.0, static_cast<double>(n) / std::max<double>(s.lastCount, 1.0)) *
+            std::max(1.0, static_cast<double>(pixels) / std::max<double>(s.lastPixels, 1.0));
+        planned =
+            static_cast<std::size_t>(static_cast<double>(s.lastEntries) * PlanHeadroom * more) +
+            PlanFloor;
+    }
     if (s.forced)
         planned = s.forced;
     planned = std::min<std::size_t>(planned, std::size_t{1} << 30); // CUB counts in int
@@ -452,15 +490,16 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
         TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(s.temp.data(), temp, k, v,
                                                           static_cast<int>(n), 0, 32, stream));
         order = v.Current();
-        countKernel<<<blocksFor(n), 256, 0, stream>>>(n, order, s.tiles.data(),
+        countKernel<<<blocksFor(n), 256, 0, stream>>>(f, n, order, s.records.data(), s.tiles.data(),
                                                       s.tileCounts.data());
         cuda::checkLaunch("splats countKernel");
         temp = s.temp.size();
         TANDEM_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
             s.temp.data(), temp, s.tileCounts.data(), s.ends.data(), static_cast<int>(n), stream));
         emitKernel<<<blocksFor(n), 256, 0, stream>>>(
-            f, n, order, s.tiles.data(), s.ends.data(), static_cast<std::uint32_t>(planned),
-            s.entryKeys[0].data(), s.entryValues[0].data(), s.counts.data());
+            f, n, order, s.records.data(), s.tiles.data(), s.ends.data(),
+            static_cast<std::uint32_t>(planned), s.entryKeys[0].data(), s.entryValues[0].data(),
+            s.counts.data());
         cuda::checkLaunch("splats emitKernel");
         padKernel<<<blocksFor(planned), 256, 0, stream>>>(static_cast<std::uint32_t>(planned),
                                                           s.counts.data(), s.entryKeys[0].data());
@@ -491,6 +530,8 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
                                       cudaMemcpyDeviceToHost, stream));
     TANDEM_CUDA_CHECK(cudaEventRecord(s.copied[static_cast<std::size_t>(slot)], stream));
     s.pending[static_cast<std::size_t>(slot)] = true;
+    s.launchedCount[static_cast<std::size_t>(slot)] = n;
+    s.launchedPixels[static_cast<std::size_t>(slot)] = pixels;
     s.next = (slot + 1) % CountSlots;
     TANDEM_CUDA_CHECK(cudaEventRecord(s.done, stream));
     s.recorded = true;
