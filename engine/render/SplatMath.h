@@ -31,8 +31,8 @@ inline constexpr float AlphaMin = 1.0f / 255.0f; ///< α below this is skipped
 inline constexpr float TransmittanceMin = 1e-4f; ///< a pixel stops before T falls below this
 inline constexpr float MedianTransmittance = 0.5f; ///< the depth written: where T first reaches it
 inline constexpr int TileSize = 16;                ///< pixels a side of a blending tile
-/// Binning is generous by this much against rounding (relative, and pixels or Mahalanobis
-/// distance squared), so a pixel whose own test passes is never left out of its tile's list.
+/// Binning is generous by this much against rounding (relative, and pixels or power), so a pixel
+/// whose own test passes is never left out of its tile's list.
 inline constexpr float BinSlack = 1.001f;
 inline constexpr float BinMargin = 0.01f;
 inline constexpr int MaxShDegree = 3;
@@ -84,7 +84,9 @@ struct SplatFrame {
 /// A Gaussian as projected for blending: 12 words, three 16-byte loads.
 struct ProjectedSplat {
     float x, y;       ///< the mean in pixels
-    float conic[3];   ///< the 2D covariance's inverse: a, b, c of a dx² + 2 b dx dy + c dy²
+    float power[3];   ///< the exponent's form: power = p0 dx² + p1 dx dy + p2 dy² at offset (dx,
+                      ///< dy) from the mean; (p0, p1, p2) = -(a/2, b, c/2) of the conic (the 2D
+                      ///< covariance's inverse, a dx² + 2 b dx dy + c dy²)
     float opacity;    ///< 0..1
     float powerCut;   ///< ln(1 / (255 opacity)): a power below it gives α < 1/255
     float depth;      ///< view depth of the mean
@@ -226,9 +228,9 @@ TANDEM_HD Footprint projectGaussian(const SplatFrame& f, const GaussianIn& g, st
 
     out.x = x;
     out.y = y;
-    out.conic[0] = cc * invDet;
-    out.conic[1] = -cb * invDet;
-    out.conic[2] = ca * invDet;
+    out.power[0] = -0.5f * (cc * invDet);
+    out.power[1] = cb * invDet;
+    out.power[2] = -0.5f * (ca * invDet);
     out.opacity = opacity;
     out.powerCut = powerCut;
     out.depth = depth;
@@ -247,32 +249,51 @@ TANDEM_HD std::uint32_t depthKey(const ProjectedSplat& p)
     return bitsOf(p.depth);
 }
 
-/// Whether the Gaussian's α ≥ 1/255 ellipse (generously) reaches a pixel centre of tile
-/// (tx, ty): the least Mahalanobis distance squared from the mean to the tile's rectangle of
-/// pixel centres, against τ = -2 powerCut. Its box may hold tiles the ellipse misses (a long,
-/// tilted one's corners); these are left out of the lists.
+/// The power (the exponent) of `p` at offset (dx, dy) from its mean: dx (p0 dx + p1 dy) + p2 dy².
+TANDEM_HD float powerAt(const ProjectedSplat& p, float dx, float dy)
+{
+    return dx * (p.power[0] * dx + p.power[1] * dy) + p.power[2] * (dy * dy);
+}
+
+/// Whether the Gaussian's α ≥ 1/255 ellipse (generously) reaches a pixel centre of the rectangle
+/// [x0, x1] × [y0, y1] (pixel centres): the greatest power on the rectangle against powerCut.
+/// A superset of the pixels whose own test passes: binning and skipping by it never change an
+/// image.
+TANDEM_HD bool touchesRect(const ProjectedSplat& p, int x0, int y0, int x1, int y1)
+{
+    const float left = static_cast<float>(x0) - p.x, right = static_cast<float>(x1) - p.x;
+    const float bottom = static_cast<float>(y0) - p.y, top = static_cast<float>(y1) - p.y;
+    if (left <= 0.0f && right >= 0.0f && bottom <= 0.0f && top >= 0.0f)
+        return true; // the mean is inside
+    // The power is greatest on one of the four edges: along an edge of fixed dx at
+    // dy = -p1 dx / (2 p2), clamped to the edge; likewise along fixed dy.
+    float most = -3.0e38f;
+    for (int edge = 0; edge < 2; ++edge) {
+        const float dx = edge == 0 ? left : right;
+        most =
+            maxf(most, powerAt(p, dx, clampf(-p.power[1] * dx / (2.0f * p.power[2]), bottom, top)));
+        const float dy = edge == 0 ? bottom : top;
+        most =
+            maxf(most, powerAt(p, clampf(-p.power[1] * dy / (2.0f * p.power[0]), left, right), dy));
+    }
+    return most >= p.powerCut * BinSlack - BinMargin;
+}
+
+/// Whether it reaches a pixel centre of tile (tx, ty).
 TANDEM_HD bool touchesTile(const ProjectedSplat& p, int tx, int ty)
 {
-    const float x0 = static_cast<float>(tx * TileSize) - p.x;
-    const float x1 = static_cast<float>(tx * TileSize + TileSize - 1) - p.x;
-    const float y0 = static_cast<float>(ty * TileSize) - p.y;
-    const float y1 = static_cast<float>(ty * TileSize + TileSize - 1) - p.y;
-    if (x0 <= 0.0f && x1 >= 0.0f && y0 <= 0.0f && y1 >= 0.0f)
-        return true; // the mean is inside
-    const float a = p.conic[0], b = p.conic[1], c = p.conic[2];
-    // q(dx, dy) = a dx² + 2 b dx dy + c dy², least on one of the four edges: along an edge of
-    // fixed dx at dy = -b dx / c (clamped to the edge), and likewise.
-    float least = 3.0e38f;
-    for (int edge = 0; edge < 2; ++edge) {
-        const float dx = edge == 0 ? x0 : x1;
-        const float dy = clampf(-b * dx / c, y0, y1);
-        least = minf(least, a * dx * dx + 2.0f * b * dx * dy + c * dy * dy);
-        const float ey = edge == 0 ? y0 : y1;
-        const float ex = clampf(-b * ey / a, x0, x1);
-        least = minf(least, a * ex * ex + 2.0f * b * ex * ey + c * ey * ey);
-    }
-    const float tau = -2.0f * p.powerCut;
-    return least <= tau * BinSlack + BinMargin;
+    return touchesRect(p, tx * TileSize, ty * TileSize, tx * TileSize + TileSize - 1,
+                       ty * TileSize + TileSize - 1);
+}
+
+/// The tiles of its box that it touches.
+TANDEM_HD std::uint32_t countTiles(const ProjectedSplat& p, const Footprint& fp)
+{
+    std::uint32_t n = 0;
+    for (int ty = fp.ty0; ty <= fp.ty1 && fp.visible; ++ty)
+        for (int tx = fp.tx0; tx <= fp.tx1; ++tx)
+            n += touchesTile(p, tx, ty) ? 1u : 0u;
+    return n;
 }
 
 /// One pixel's blend in progress.
@@ -298,8 +319,7 @@ TANDEM_HD bool blendGaussian(PixelBlend& p, const ProjectedSplat& g, int px, int
         return false;
     const float dx = g.x - static_cast<float>(px);
     const float dy = g.y - static_cast<float>(py);
-    const float power =
-        -0.5f * (g.conic[0] * dx * dx + g.conic[2] * dy * dy) - g.conic[1] * dx * dy;
+    const float power = powerAt(g, dx, dy);
     if (power > 0.0f || power < g.powerCut)
         return true;
     const float alpha = minf(AlphaMax, g.opacity * expHd(power));

@@ -49,16 +49,11 @@ __device__ __forceinline__ uint2 packTiles(const Footprint& fp)
                       static_cast<unsigned>(fp.tx1) | (static_cast<unsigned>(fp.ty1) << 16));
 }
 
-__device__ __forceinline__ int tileCount(uint2 t)
-{
-    const int x0 = t.x & 0xffff, y0 = t.x >> 16, x1 = t.y & 0xffff, y1 = t.y >> 16;
-    return x1 < x0 ? 0 : (x1 - x0 + 1) * (y1 - y0 + 1);
-}
-
-/// One thread a Gaussian: its record, depth key (Invisible when culled) and tiles.
+/// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile), its
+/// box of tiles and how many of them it touches.
 __global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene scene,
                               ProjectedSplat* records, std::uint32_t* keys, std::uint32_t* indices,
-                              uint2* tiles, FrameCounts* counts)
+                              uint2* tiles, std::uint32_t* touched, FrameCounts* counts)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= scene.count)
@@ -69,8 +64,10 @@ __global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene s
                        scene.sh + std::size_t{i} * stride};
     ProjectedSplat p;
     const Footprint fp = projectGaussian(f, g, i, p);
+    const std::uint32_t n = countTiles(p, fp);
     indices[i] = i;
-    if (!fp.visible) {
+    touched[i] = n;
+    if (n == 0) {
         keys[i] = Invisible;
         tiles[i] = make_uint2(1u, 0u); // x1 < x0: none
         return;
@@ -100,18 +97,13 @@ forTiles(const SplatFrame& f, const ProjectedSplat& p, uint2 t, Visit visit)
     return n;
 }
 
-/// One thread a Gaussian in depth order: its tile count.
-__global__ void countKernel(const __grid_constant__ SplatFrame f, std::uint32_t n,
-                            const std::uint32_t* order, const ProjectedSplat* records,
-                            const uint2* tiles, std::uint32_t* tileCounts)
+/// One thread a Gaussian in depth order: its tile count, gathered.
+__global__ void gatherKernel(std::uint32_t n, const std::uint32_t* order,
+                             const std::uint32_t* touched, std::uint32_t* tileCounts)
 {
     const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= n)
-        return;
-    const std::uint32_t g = order[r];
-    const uint2 t = tiles[g];
-    tileCounts[r] =
-        tileCount(t) == 0 ? 0u : forTiles(f, records[g], t, [](std::uint32_t, std::uint32_t) {});
+    if (r < n)
+        tileCounts[r] = touched[order[r]];
 }
 
 /// One thread a Gaussian in depth order: its entries (tile, Gaussian) from its place in the
@@ -173,21 +165,31 @@ struct BlendTargets {
     int countPitch;
 };
 
+/// A warp's pixels within a tile: 8 × 4, the 16 × 16 tile's eight warps two across, four up.
+constexpr int WarpWidth = 8;
+constexpr int WarpHeight = 4;
+constexpr unsigned FullMask = 0xffffffffu;
+
 /// One block a tile, one thread a pixel: its Gaussians front to back (from the tile's run of
 /// sorted entries, or, when the frame's entries did not fit, from every visible Gaussian in depth
-/// order whose tiles hold this one: the same list, found slowly), then the pixel over its
-/// surface into the targets.
+/// order that touches this tile: the same list, found slowly), then the pixel over its surface
+/// into the targets. The block loads the list in batches; each warp blends, in order, only those
+/// of a batch that reach its 8 × 4 pixels (touchesRect, a superset of the pixels whose own test
+/// passes, so what it skips would have been skipped pixel by pixel: the host twin's image).
 __global__ void __launch_bounds__(BlendThreads)
     blendKernel(const __grid_constant__ SplatFrame f, const ProjectedSplat* records,
                 const std::uint32_t* entryValues, const uint2* ranges, const std::uint32_t* order,
-                const uint2* tiles, std::uint32_t n, const FrameCounts* counts, BlendTargets out)
+                const uint2* tiles, const FrameCounts* counts, BlendTargets out)
 {
     __shared__ ProjectedSplat batch[BlendThreads];
     __shared__ int valid[BlendThreads];
     const int tileX = static_cast<int>(blockIdx.x) % f.tilesX;
     const int tileY = static_cast<int>(blockIdx.x) / f.tilesX;
-    const int px = tileX * TileSize + static_cast<int>(threadIdx.x) % TileSize;
-    const int py = tileY * TileSize + static_cast<int>(threadIdx.x) / TileSize;
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int wx0 = tileX * TileSize + (warp % 2) * WarpWidth;
+    const int wy0 = tileY * TileSize + (warp / 2) * WarpHeight;
+    const int px = wx0 + lane % WarpWidth;
+    const int py = wy0 + lane / WarpWidth;
     const bool inside = px < f.width && py < f.height;
     const bool slow = counts->entries > counts->planned;
     std::uint32_t begin = 0, end = 0;
@@ -225,9 +227,8 @@ __global__ void __launch_bounds__(BlendThreads)
         const std::uint32_t at = first + threadIdx.x;
         int ok = 0;
         if (at < end) {
-            std::uint32_t g;
             if (slow) {
-                g = order[at];
+                const std::uint32_t g = order[at];
                 const uint2 t = tiles[g];
                 ok = tileX >= static_cast<int>(t.x & 0xffff) &&
                      tileX <= static_cast<int>(t.y & 0xffff) &&
@@ -237,18 +238,31 @@ __global__ void __launch_bounds__(BlendThreads)
                     ok = touchesTile(batch[threadIdx.x], tileX, tileY) ? 1 : 0;
                 }
             } else {
-                g = entryValues[at];
+                batch[threadIdx.x] = records[entryValues[at]];
                 ok = 1;
-                batch[threadIdx.x] = records[g];
             }
         }
         valid[threadIdx.x] = ok;
         __syncthreads();
+        if (__all_sync(FullMask, done))
+            continue;
         const int held =
             static_cast<int>(min(end - first, static_cast<std::uint32_t>(BlendThreads)));
-        for (int j = 0; j < held && !done; ++j)
-            if (valid[j] && !blendGaussian(blend, batch[j], px, py, surface))
-                done = true;
+        for (int chunk = 0; chunk < held; chunk += 32) {
+            const int j = chunk + lane;
+            const bool reaches =
+                j < held && valid[j] &&
+                touchesRect(batch[j], wx0, wy0, wx0 + WarpWidth - 1, wy0 + WarpHeight - 1);
+            unsigned mask = __ballot_sync(FullMask, reaches);
+            while (mask != 0u) {
+                const int k = chunk + __ffs(mask) - 1;
+                mask &= mask - 1u;
+                if (!done && !blendGaussian(blend, batch[k], px, py, surface))
+                    done = true;
+            }
+            if (__all_sync(FullMask, done))
+                break;
+        }
     }
     if (!inside)
         return;
@@ -297,7 +311,7 @@ struct SplatRaster::Scratch {
     cuda::DeviceBuffer<ProjectedSplat> records;
     cuda::DeviceBuffer<std::uint32_t> keys[2], indices[2];
     cuda::DeviceBuffer<uint2> tiles;
-    cuda::DeviceBuffer<std::uint32_t> tileCounts, ends;
+    cuda::DeviceBuffer<std::uint32_t> touched, tileCounts, ends;
     std::size_t entries = 0; ///< capacity of the entry buffers
     cuda::DeviceBuffer<std::uint32_t> entryKeys[2], entryValues[2];
     cuda::DeviceBuffer<uint2> ranges;
@@ -425,6 +439,7 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
             s.indices[b].reserve(gaussians, "splat order");
         }
         s.tiles.reserve(gaussians, "splat tiles");
+        s.touched.reserve(gaussians, "splat tile counts");
         s.tileCounts.reserve(gaussians, "splat tile counts");
         s.ends.reserve(gaussians, "splat entry ends");
         s.gaussians = gaussians;
@@ -471,9 +486,9 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
     hooks.beginStage("splats.project", streamHandle);
     TANDEM_CUDA_CHECK(cudaMemsetAsync(s.counts.data(), 0, sizeof(FrameCounts), stream));
     if (n > 0) {
-        projectKernel<<<blocksFor(n), 256, 0, stream>>>(f, scene, s.records.data(),
-                                                        s.keys[0].data(), s.indices[0].data(),
-                                                        s.tiles.data(), s.counts.data());
+        projectKernel<<<blocksFor(n), 256, 0, stream>>>(
+            f, scene, s.records.data(), s.keys[0].data(), s.indices[0].data(), s.tiles.data(),
+            s.touched.data(), s.counts.data());
         cuda::checkLaunch("splats projectKernel");
     }
     hooks.endStage("splats.project", streamHandle);
@@ -490,9 +505,9 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
         TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(s.temp.data(), temp, k, v,
                                                           static_cast<int>(n), 0, 32, stream));
         order = v.Current();
-        countKernel<<<blocksFor(n), 256, 0, stream>>>(f, n, order, s.records.data(), s.tiles.data(),
-                                                      s.tileCounts.data());
-        cuda::checkLaunch("splats countKernel");
+        gatherKernel<<<blocksFor(n), 256, 0, stream>>>(n, order, s.touched.data(),
+                                                       s.tileCounts.data());
+        cuda::checkLaunch("splats gatherKernel");
         temp = s.temp.size();
         TANDEM_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
             s.temp.data(), temp, s.tileCounts.data(), s.ends.data(), static_cast<int>(n), stream));
@@ -521,7 +536,7 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
     const BlendTargets out{targets.color, targets.depth,  targets.normal,
                            targets.id,    targets.counts, targets.countPitch};
     blendKernel<<<tileTotal, BlendThreads, 0, stream>>>(f, s.records.data(), sortedValues,
-                                                        s.ranges.data(), order, s.tiles.data(), n,
+                                                        s.ranges.data(), order, s.tiles.data(),
                                                         s.counts.data(), out);
     cuda::checkLaunch("splats blendKernel");
     hooks.endStage("splats.blend", streamHandle);

@@ -139,9 +139,10 @@ TEST(Splats, OneGaussianHasTheCovarianceOfItsScale)
     ASSERT_TRUE(fp.visible);
     const double focal = Height / (2.0 * std::tan(25.0 * M_PI / 180.0));
     const double variance = std::pow(focal * 0.1 / 5.0, 2) + 0.3;
-    EXPECT_NEAR(p.conic[0], 1.0 / variance, 1e-6 / variance);
-    EXPECT_NEAR(p.conic[2], 1.0 / variance, 1e-6 / variance);
-    EXPECT_NEAR(p.conic[1], 0.0, 1e-9);
+    // power = -(dx² + dy²) / (2 variance)
+    EXPECT_NEAR(p.power[0], -0.5 / variance, 1e-6 / variance);
+    EXPECT_NEAR(p.power[2], -0.5 / variance, 1e-6 / variance);
+    EXPECT_NEAR(p.power[1], 0.0, 1e-9);
     EXPECT_FLOAT_EQ(p.x, (Width - 1) / 2.0f);
     EXPECT_FLOAT_EQ(p.y, (Height - 1) / 2.0f);
     EXPECT_FLOAT_EQ(p.depth, 5.0f);
@@ -166,10 +167,10 @@ TEST(Splats, RotatedFortyFiveDegreesLeansItsFootprint)
     const GaussianIn in{arrays.positions.data(), arrays.scales.data(), arrays.rotations.data(),
                         arrays.opacities[0], arrays.sh.data()};
     ASSERT_TRUE(projectGaussian(f, in, 0, p).visible);
-    // Long along x = y: the conic's a and c equal, and b negative (the inverse of a positive
-    // covariance between x and y).
-    EXPECT_NEAR(p.conic[0], p.conic[2], 1e-5 * p.conic[0]);
-    EXPECT_LT(p.conic[1], -0.5f * p.conic[0]);
+    // Long along x = y: the power falls alike along x and y, and falls slower along the diagonal
+    // (p1 > 0: the conic's b is negative, the inverse of a positive covariance of x and y).
+    EXPECT_NEAR(p.power[0], p.power[2], 1e-5 * -p.power[0]);
+    EXPECT_GT(p.power[1], -p.power[0]);
     expectMatches(g, look, "rotated 45 degrees");
 }
 
