@@ -1,8 +1,8 @@
 // Exact arithmetic shared by host and CUDA code that must compute the same bits on both sides
 // (post-process stages, the point rasterizer): TANDEM_HD marks functions for both; only +, -,
-// *, / and sqrt in a fixed order (CUDA sources are compiled with --fmad=false, host sources
-// without FMA contraction); conversions to and from half and unorm8 written out so both round
-// alike. No CUDA include: usable from any source.
+// *, /, sqrt and fused multiply-adds written as such (fmaHd) in a fixed order (CUDA sources are
+// compiled with --fmad=false, host sources without FMA contraction); conversions to and from half
+// and unorm8 written out so both round alike. No CUDA include: usable from any source.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +73,18 @@ TANDEM_HD float floatOf(std::uint32_t bits)
     float v;
     std::memcpy(&v, &bits, sizeof v);
     return v;
+#endif
+}
+
+/// a × b + c rounded once (IEEE-754 fused multiply-add): as exact as the other operations, so
+/// both sides compute the same bits when both write it (the device's FFMA; the host's fmaf, which
+/// glibc runs on the FMA unit where the CPU has one and in software where not).
+TANDEM_HD float fmaHd(float a, float b, float c)
+{
+#if defined(__CUDA_ARCH__)
+    return __fmaf_rn(a, b, c);
+#else
+    return __builtin_fmaf(a, b, c);
 #endif
 }
 

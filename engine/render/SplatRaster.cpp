@@ -203,6 +203,7 @@ SplatCounts SplatRaster::counts()
     return {};
 }
 void SplatRaster::setEntryCapacity(std::size_t) {}
+void SplatRaster::setTileSort(SplatTileSort) {}
 #endif
 
 } // namespace tandem::render

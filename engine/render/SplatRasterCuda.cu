@@ -6,6 +6,7 @@
 #include <array>
 #include <cstring>
 
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
@@ -42,75 +43,93 @@ struct FrameCounts {
     unsigned int pad;
 };
 
-/// A visible Gaussian's tiles, packed: x0, y0, x1, y1 in 16 bits each.
-__device__ __forceinline__ uint2 packTiles(const Footprint& fp)
+/// A visible Gaussian's tiles: its box (x0, y0, x1, y1 in 16 bits each), which of the box's tiles
+/// it touches (bit (ty - y0) w + (tx - x0), for boxes of up to 32 tiles; AllTiles: test each
+/// again), and how many.
+constexpr std::uint32_t AllTiles = 0xffffffffu;
+
+__device__ __forceinline__ uint4 tilesOf(const ProjectedSplat& p, const Footprint& fp)
 {
-    return make_uint2(static_cast<unsigned>(fp.tx0) | (static_cast<unsigned>(fp.ty0) << 16),
-                      static_cast<unsigned>(fp.tx1) | (static_cast<unsigned>(fp.ty1) << 16));
+    const int w = fp.tx1 - fp.tx0 + 1, h = fp.ty1 - fp.ty0 + 1;
+    std::uint32_t mask = 0, n = 0;
+    if (w * h <= 32) {
+        for (int ty = fp.ty0; ty <= fp.ty1; ++ty)
+            for (int tx = fp.tx0; tx <= fp.tx1; ++tx)
+                if (touchesTile(p, tx, ty)) {
+                    mask |= 1u << ((ty - fp.ty0) * w + (tx - fp.tx0));
+                    ++n;
+                }
+    } else {
+        mask = AllTiles;
+        n = countTiles(p, fp);
+    }
+    return make_uint4(static_cast<unsigned>(fp.tx0) | (static_cast<unsigned>(fp.ty0) << 16),
+                      static_cast<unsigned>(fp.tx1) | (static_cast<unsigned>(fp.ty1) << 16), mask,
+                      n);
 }
 
-/// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile), its
-/// box of tiles and how many of them it touches.
+/// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile) and
+/// tiles. Its SH coefficients are read in 16-byte loads where their layout allows.
 __global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene scene,
                               ProjectedSplat* records, std::uint32_t* keys, std::uint32_t* indices,
-                              uint2* tiles, std::uint32_t* touched, FrameCounts* counts)
+                              uint4* tiles, FrameCounts* counts)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= scene.count)
         return;
     const std::size_t stride = static_cast<std::size_t>(f.shStride) * 3;
+    const float* sh = scene.sh + std::size_t{i} * stride;
+    const int used = shCount(f.shDegree) * 3;
+    float coefficients[48];
+    if ((stride & 3u) == 0 && (reinterpret_cast<std::uintptr_t>(scene.sh) & 15u) == 0) {
+#pragma unroll
+        for (int k = 0; k < 12; ++k)
+            if (k * 4 < used) {
+                const float4 v = __ldg(reinterpret_cast<const float4*>(sh) + k);
+                coefficients[k * 4 + 0] = v.x;
+                coefficients[k * 4 + 1] = v.y;
+                coefficients[k * 4 + 2] = v.z;
+                coefficients[k * 4 + 3] = v.w;
+            }
+    } else {
+#pragma unroll
+        for (int k = 0; k < 48; ++k)
+            if (k < used)
+                coefficients[k] = __ldg(sh + k);
+    }
     const GaussianIn g{scene.positions + 3 * std::size_t{i}, scene.scales + 3 * std::size_t{i},
-                       scene.rotations + 4 * std::size_t{i}, scene.opacities[i],
-                       scene.sh + std::size_t{i} * stride};
+                       scene.rotations + 4 * std::size_t{i}, scene.opacities[i], coefficients};
     ProjectedSplat p;
     const Footprint fp = projectGaussian(f, g, i, p);
-    const std::uint32_t n = countTiles(p, fp);
     indices[i] = i;
-    touched[i] = n;
-    if (n == 0) {
+    const uint4 t = fp.visible ? tilesOf(p, fp) : make_uint4(1u, 0u, 0u, 0u);
+    tiles[i] = t;
+    if (t.w == 0) {
         keys[i] = Invisible;
-        tiles[i] = make_uint2(1u, 0u); // x1 < x0: none
         return;
     }
     records[i] = p;
     keys[i] = depthKey(p);
-    tiles[i] = packTiles(fp);
     const unsigned mask = __activemask();
     const unsigned mine = __popc(mask & ((1u << (threadIdx.x & 31)) - 1u));
     if (mine == 0)
         atomicAdd(&counts->visible, static_cast<unsigned>(__popc(mask)));
 }
 
-/// The tiles of a Gaussian's box its ellipse touches, each given to `visit(tile index)` in row
-/// order; returns how many.
-template <class Visit> __device__ __forceinline__ std::uint32_t
-forTiles(const SplatFrame& f, const ProjectedSplat& p, uint2 t, Visit visit)
-{
-    const int x0 = t.x & 0xffff, y0 = t.x >> 16, x1 = t.y & 0xffff, y1 = t.y >> 16;
-    std::uint32_t n = 0;
-    for (int ty = y0; ty <= y1 && x1 >= x0; ++ty)
-        for (int tx = x0; tx <= x1; ++tx)
-            if (touchesTile(p, tx, ty)) {
-                visit(static_cast<std::uint32_t>(ty * f.tilesX + tx), n);
-                ++n;
-            }
-    return n;
-}
-
 /// One thread a Gaussian in depth order: its tile count, gathered.
-__global__ void gatherKernel(std::uint32_t n, const std::uint32_t* order,
-                             const std::uint32_t* touched, std::uint32_t* tileCounts)
+__global__ void gatherKernel(std::uint32_t n, const std::uint32_t* order, const uint4* tiles,
+                             std::uint32_t* tileCounts)
 {
     const std::uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r < n)
-        tileCounts[r] = touched[order[r]];
+        tileCounts[r] = tiles[order[r]].w;
 }
 
 /// One thread a Gaussian in depth order: its entries (tile, Gaussian) from its place in the
 /// inclusive sum of counts, up to the planned number; the last thread records the total.
 __global__ void emitKernel(const __grid_constant__ SplatFrame f, std::uint32_t n,
                            const std::uint32_t* order, const ProjectedSplat* records,
-                           const uint2* tiles, const std::uint32_t* ends, std::uint32_t planned,
+                           const uint4* tiles, const std::uint32_t* ends, std::uint32_t planned,
                            std::uint32_t* entryKeys, std::uint32_t* entryValues,
                            FrameCounts* counts)
 {
@@ -122,17 +141,31 @@ __global__ void emitKernel(const __grid_constant__ SplatFrame f, std::uint32_t n
         counts->planned = planned;
     }
     const std::uint32_t g = order[r];
-    const uint2 t = tiles[g];
-    const std::uint32_t first = r == 0 ? 0u : ends[r - 1];
-    if (first == ends[r])
+    const uint4 t = tiles[g];
+    if (t.w == 0)
         return;
-    forTiles(f, records[g], t, [&](std::uint32_t tile, std::uint32_t k) {
-        const std::uint32_t slot = first + k;
+    const int x0 = t.x & 0xffff, y0 = t.x >> 16, x1 = t.y & 0xffff, y1 = t.y >> 16;
+    const int w = x1 - x0 + 1;
+    std::uint32_t slot = ends[r] - t.w;
+    const auto put = [&](int tx, int ty) {
         if (slot < planned) {
-            entryKeys[slot] = tile;
+            entryKeys[slot] = static_cast<std::uint32_t>(ty * f.tilesX + tx);
             entryValues[slot] = g;
         }
-    });
+        ++slot;
+    };
+    if (t.z != AllTiles) {
+        for (std::uint32_t mask = t.z; mask != 0u; mask &= mask - 1u) {
+            const int bit = __ffs(static_cast<int>(mask)) - 1;
+            put(x0 + bit % w, y0 + bit / w);
+        }
+        return;
+    }
+    const ProjectedSplat p = records[g];
+    for (int ty = y0; ty <= y1; ++ty)
+        for (int tx = x0; tx <= x1; ++tx)
+            if (touchesTile(p, tx, ty))
+                put(tx, ty);
 }
 
 /// Entries past the frame's total, up to the planned number: a key past every tile.
@@ -141,6 +174,112 @@ __global__ void padKernel(std::uint32_t planned, const FrameCounts* counts, std:
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < planned && i >= counts->entries)
         keys[i] = Invisible;
+}
+
+// The counted sort: a stable LSD radix sort of the tile entries, 8 bits a pass, whose item
+// count comes from the device (the frame's total), so no entry past it is touched however large
+// the plan; blocks past the total return at once. Each pass: a histogram of the digit per block
+// of CountedItems entries, one exclusive sum over (digit, block), then each block sorts its
+// entries by the digit (cub::BlockRadixSort, stable) and writes each to its digit's offset for
+// the block plus its place among the block's entries of that digit.
+constexpr int CountedThreads = 256;
+constexpr int CountedPerThread = 8;
+constexpr int CountedItems = CountedThreads * CountedPerThread;
+constexpr std::uint32_t NoEntry = 0xffffffffu;
+
+__global__ void __launch_bounds__(CountedThreads)
+    digitHistogramKernel(const FrameCounts* counts, const std::uint32_t* keys, int shift,
+                         std::uint32_t blocks, std::uint32_t* histogram)
+{
+    __shared__ std::uint32_t bins[256];
+    bins[threadIdx.x] = 0;
+    __syncthreads();
+    const std::uint32_t total = min(counts->entries, counts->planned);
+    const std::uint32_t first = blockIdx.x * CountedItems;
+    for (std::uint32_t i = first + threadIdx.x; i < min(first + CountedItems, total);
+         i += CountedThreads)
+        atomicAdd(&bins[(keys[i] >> shift) & 255u], 1u);
+    __syncthreads();
+    histogram[threadIdx.x * blocks + blockIdx.x] = bins[threadIdx.x];
+}
+
+__global__ void __launch_bounds__(CountedThreads)
+    digitScatterKernel(const FrameCounts* counts, const std::uint32_t* keys,
+                       const std::uint32_t* values, int shift, std::uint32_t blocks,
+                       const std::uint32_t* offsets, std::uint32_t* keysOut,
+                       std::uint32_t* valuesOut)
+{
+    using Sort =
+        cub::BlockRadixSort<std::uint32_t, CountedThreads, CountedPerThread, std::uint32_t>;
+    __shared__ typename Sort::TempStorage storage;
+    __shared__ std::uint32_t start[256];
+    const std::uint32_t total = min(counts->entries, counts->planned);
+    const std::uint32_t first = blockIdx.x * CountedItems;
+    if (first >= total)
+        return;
+    std::uint32_t k[CountedPerThread], v[CountedPerThread];
+#pragma unroll
+    for (int j = 0; j < CountedPerThread; ++j) {
+        const std::uint32_t i = first + threadIdx.x * CountedPerThread + j;
+        k[j] = i < total ? keys[i] : NoEntry;
+        v[j] = i < total ? values[i] : NoEntry;
+    }
+    Sort(storage).Sort(k, v, shift, shift + 8);
+    // Where each digit's run starts in the block's sorted entries: the first of each run tells.
+    start[threadIdx.x] = 0;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < CountedPerThread; ++j) {
+        const std::uint32_t at = threadIdx.x * CountedPerThread + j;
+        if (v[j] == NoEntry)
+            continue;
+        const std::uint32_t digit = (k[j] >> shift) & 255u;
+        // The previous sorted entry is in this thread's registers or the last of the previous
+        // thread's; a run's first entry records its place.
+        bool firstOfRun = at == 0;
+        if (!firstOfRun)
+            firstOfRun = j > 0 ? ((k[j - 1] >> shift) & 255u) != digit : false;
+        if (firstOfRun)
+            start[digit] = at;
+    }
+    __syncthreads();
+    // Runs that begin at a thread's first entry: compare with the previous thread's last.
+    __shared__ std::uint32_t lastDigit[CountedThreads];
+    lastDigit[threadIdx.x] = v[CountedPerThread - 1] == NoEntry
+                                 ? 0xffffffffu
+                                 : (k[CountedPerThread - 1] >> shift) & 255u;
+    __syncthreads();
+    if (threadIdx.x > 0 && v[0] != NoEntry) {
+        const std::uint32_t digit = (k[0] >> shift) & 255u;
+        if (lastDigit[threadIdx.x - 1] != digit)
+            start[digit] = threadIdx.x * CountedPerThread;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < CountedPerThread; ++j) {
+        if (v[j] == NoEntry)
+            continue;
+        const std::uint32_t at = threadIdx.x * CountedPerThread + j;
+        const std::uint32_t digit = (k[j] >> shift) & 255u;
+        const std::uint32_t to = offsets[digit * blocks + blockIdx.x] + (at - start[digit]);
+        keysOut[to] = k[j];
+        valuesOut[to] = v[j];
+    }
+}
+
+/// One thread an entry of the counted entries: where each tile's run starts and ends.
+__global__ void countedRangesKernel(const FrameCounts* counts, const std::uint32_t* keys,
+                                    uint2* ranges)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    const std::uint32_t total = min(counts->entries, counts->planned);
+    if (i >= total)
+        return;
+    const std::uint32_t k = keys[i];
+    if (i == 0 || keys[i - 1] != k)
+        ranges[k].x = i;
+    if (i == total - 1 || keys[i + 1] != k)
+        ranges[k].y = i + 1;
 }
 
 /// One thread an entry of the sorted keys: where each tile's run starts and ends.
@@ -179,7 +318,7 @@ constexpr unsigned FullMask = 0xffffffffu;
 __global__ void __launch_bounds__(BlendThreads)
     blendKernel(const __grid_constant__ SplatFrame f, const ProjectedSplat* records,
                 const std::uint32_t* entryValues, const uint2* ranges, const std::uint32_t* order,
-                const uint2* tiles, const FrameCounts* counts, BlendTargets out)
+                const uint4* tiles, const FrameCounts* counts, BlendTargets out)
 {
     __shared__ ProjectedSplat batch[BlendThreads];
     __shared__ int valid[BlendThreads];
@@ -229,7 +368,7 @@ __global__ void __launch_bounds__(BlendThreads)
         if (at < end) {
             if (slow) {
                 const std::uint32_t g = order[at];
-                const uint2 t = tiles[g];
+                const uint4 t = tiles[g];
                 ok = tileX >= static_cast<int>(t.x & 0xffff) &&
                      tileX <= static_cast<int>(t.y & 0xffff) &&
                      tileY >= static_cast<int>(t.x >> 16) && tileY <= static_cast<int>(t.y >> 16);
@@ -310,8 +449,8 @@ struct SplatRaster::Scratch {
     std::size_t gaussians = 0; ///< capacity of the per-Gaussian buffers
     cuda::DeviceBuffer<ProjectedSplat> records;
     cuda::DeviceBuffer<std::uint32_t> keys[2], indices[2];
-    cuda::DeviceBuffer<uint2> tiles;
-    cuda::DeviceBuffer<std::uint32_t> touched, tileCounts, ends;
+    cuda::DeviceBuffer<uint4> tiles;
+    cuda::DeviceBuffer<std::uint32_t> tileCounts, ends;
     std::size_t entries = 0; ///< capacity of the entry buffers
     cuda::DeviceBuffer<std::uint32_t> entryKeys[2], entryValues[2];
     cuda::DeviceBuffer<uint2> ranges;
@@ -329,6 +468,8 @@ struct SplatRaster::Scratch {
     std::array<std::size_t, CountSlots> launchedCount{}, launchedPixels{};
     bool seen = false;
     std::size_t forced = 0; ///< setEntryCapacity()
+    SplatTileSort tileSort = SplatTileSort::Counted;
+    cuda::DeviceBuffer<std::uint32_t> histogram, offsets; ///< the counted sort's (digit, block)
     SplatCounts totals;
 
     ~Scratch()
@@ -388,6 +529,11 @@ void SplatRaster::setEntryCapacity(std::size_t entries)
     m_scratch->forced = entries;
 }
 
+void SplatRaster::setTileSort(SplatTileSort sort)
+{
+    m_scratch->tileSort = sort;
+}
+
 void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const SplatTargets& targets,
                          void* streamHandle, interop::PassHooks& hooks)
 {
@@ -439,7 +585,6 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
             s.indices[b].reserve(gaussians, "splat order");
         }
         s.tiles.reserve(gaussians, "splat tiles");
-        s.touched.reserve(gaussians, "splat tile counts");
         s.tileCounts.reserve(gaussians, "splat tile counts");
         s.ends.reserve(gaussians, "splat entry ends");
         s.gaussians = gaussians;
@@ -469,6 +614,17 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
                                                         s.ends.data(), static_cast<int>(gaussians),
                                                         stream));
     }
+    const auto countedBlocks =
+        static_cast<std::uint32_t>((planned + CountedItems - 1) / CountedItems);
+    if (s.tileSort == SplatTileSort::Counted) {
+        const std::size_t cells = std::size_t{256} * std::max<std::uint32_t>(countedBlocks, 1);
+        s.histogram.reserve(cells, "splat sort histogram");
+        s.offsets.reserve(cells, "splat sort histogram");
+        std::size_t bytes = 0;
+        TANDEM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+            nullptr, bytes, s.histogram.data(), s.offsets.data(), static_cast<int>(cells), stream));
+        scanBytes = std::max(scanBytes, bytes);
+    }
     const std::size_t tempBytes =
         std::max({depthSortBytes, tileSortBytes, scanBytes, std::size_t{1}});
     if (s.temp.size() < tempBytes) {
@@ -486,9 +642,9 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
     hooks.beginStage("splats.project", streamHandle);
     TANDEM_CUDA_CHECK(cudaMemsetAsync(s.counts.data(), 0, sizeof(FrameCounts), stream));
     if (n > 0) {
-        projectKernel<<<blocksFor(n), 256, 0, stream>>>(
-            f, scene, s.records.data(), s.keys[0].data(), s.indices[0].data(), s.tiles.data(),
-            s.touched.data(), s.counts.data());
+        projectKernel<<<blocksFor(n), 256, 0, stream>>>(f, scene, s.records.data(),
+                                                        s.keys[0].data(), s.indices[0].data(),
+                                                        s.tiles.data(), s.counts.data());
         cuda::checkLaunch("splats projectKernel");
     }
     hooks.endStage("splats.project", streamHandle);
@@ -505,7 +661,7 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
         TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(s.temp.data(), temp, k, v,
                                                           static_cast<int>(n), 0, 32, stream));
         order = v.Current();
-        gatherKernel<<<blocksFor(n), 256, 0, stream>>>(n, order, s.touched.data(),
+        gatherKernel<<<blocksFor(n), 256, 0, stream>>>(n, order, s.tiles.data(),
                                                        s.tileCounts.data());
         cuda::checkLaunch("splats gatherKernel");
         temp = s.temp.size();
@@ -516,19 +672,45 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
             static_cast<std::uint32_t>(planned), s.entryKeys[0].data(), s.entryValues[0].data(),
             s.counts.data());
         cuda::checkLaunch("splats emitKernel");
-        padKernel<<<blocksFor(planned), 256, 0, stream>>>(static_cast<std::uint32_t>(planned),
-                                                          s.counts.data(), s.entryKeys[0].data());
-        cuda::checkLaunch("splats padKernel");
-        cub::DoubleBuffer<std::uint32_t> ek(s.entryKeys[0].data(), s.entryKeys[1].data());
-        cub::DoubleBuffer<std::uint32_t> ev(s.entryValues[0].data(), s.entryValues[1].data());
-        temp = s.temp.size();
-        TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-            s.temp.data(), temp, ek, ev, static_cast<int>(planned), 0, tileBits, stream));
-        sortedKeys = ek.Current();
-        sortedValues = ev.Current();
-        rangesKernel<<<blocksFor(planned), 256, 0, stream>>>(
-            static_cast<std::uint32_t>(planned), tileTotal, sortedKeys, s.ranges.data());
-        cuda::checkLaunch("splats rangesKernel");
+        if (s.tileSort == SplatTileSort::Counted) {
+            // Passes of 8 bits over the counted entries, between the two entry buffers.
+            int from = 0;
+            for (int shift = 0; shift < tileBits; shift += 8, from ^= 1) {
+                const std::size_t cells = std::size_t{256} * countedBlocks;
+                digitHistogramKernel<<<countedBlocks, CountedThreads, 0, stream>>>(
+                    s.counts.data(), s.entryKeys[from].data(), shift, countedBlocks,
+                    s.histogram.data());
+                cuda::checkLaunch("splats digitHistogramKernel");
+                temp = s.temp.size();
+                TANDEM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
+                    s.temp.data(), temp, s.histogram.data(), s.offsets.data(),
+                    static_cast<int>(cells), stream));
+                digitScatterKernel<<<countedBlocks, CountedThreads, 0, stream>>>(
+                    s.counts.data(), s.entryKeys[from].data(), s.entryValues[from].data(), shift,
+                    countedBlocks, s.offsets.data(), s.entryKeys[from ^ 1].data(),
+                    s.entryValues[from ^ 1].data());
+                cuda::checkLaunch("splats digitScatterKernel");
+            }
+            sortedKeys = s.entryKeys[from].data();
+            sortedValues = s.entryValues[from].data();
+            countedRangesKernel<<<blocksFor(planned), 256, 0, stream>>>(s.counts.data(), sortedKeys,
+                                                                        s.ranges.data());
+            cuda::checkLaunch("splats countedRangesKernel");
+        } else {
+            padKernel<<<blocksFor(planned), 256, 0, stream>>>(
+                static_cast<std::uint32_t>(planned), s.counts.data(), s.entryKeys[0].data());
+            cuda::checkLaunch("splats padKernel");
+            cub::DoubleBuffer<std::uint32_t> ek(s.entryKeys[0].data(), s.entryKeys[1].data());
+            cub::DoubleBuffer<std::uint32_t> ev(s.entryValues[0].data(), s.entryValues[1].data());
+            temp = s.temp.size();
+            TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+                s.temp.data(), temp, ek, ev, static_cast<int>(planned), 0, tileBits, stream));
+            sortedKeys = ek.Current();
+            sortedValues = ev.Current();
+            rangesKernel<<<blocksFor(planned), 256, 0, stream>>>(
+                static_cast<std::uint32_t>(planned), tileTotal, sortedKeys, s.ranges.data());
+            cuda::checkLaunch("splats rangesKernel");
+        }
     }
     hooks.endStage("splats.sort", streamHandle);
 

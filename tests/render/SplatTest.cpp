@@ -148,10 +148,10 @@ TEST(Splats, OneGaussianHasTheCovarianceOfItsScale)
     EXPECT_FLOAT_EQ(p.depth, 5.0f);
     EXPECT_NEAR(p.color[0], 0.9f, 1e-6);
     EXPECT_NEAR(p.color[1], 0.2f, 1e-6);
-    // The box reaches where α = 1/255: √(2 ln(255 · 0.8) variance), a pixel more each side.
-    const double reach = std::sqrt(2.0 * std::log(255.0 * 0.8) * variance);
-    EXPECT_EQ(fp.x1, static_cast<int>(std::floor((Width - 1) / 2.0 + reach + 1.0)));
-    EXPECT_EQ(fp.x0, static_cast<int>(std::floor((Width - 1) / 2.0 - reach - 1.0)) + 1);
+    // The box reaches where α = 1/255, √(2 ln(255 · 0.8) variance), and a rounding margin.
+    const double reach = std::sqrt(2.0 * std::log(255.0 * 0.8) * variance) * BinSlack + BinMargin;
+    EXPECT_EQ(fp.x1, static_cast<int>(std::floor((Width - 1) / 2.0 + reach)));
+    EXPECT_EQ(fp.x0, static_cast<int>(std::floor((Width - 1) / 2.0 - reach)) + 1);
     expectMatches(g, look, "one Gaussian");
 }
 
