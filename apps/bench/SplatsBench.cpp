@@ -151,17 +151,6 @@ int runSplatsBench(const Settings& settings, const SplatsSettings& options)
             std::fprintf(stderr, "error: --counts: %s\n", options.counts.c_str());
             return 1;
         }
-    std::vector<render::SplatTileSort> tileSorts;
-    for (const std::string& t : splitList(options.tileSorts)) {
-        if (t == "counted")
-            tileSorts.push_back(render::SplatTileSort::Counted);
-        else if (t == "cub")
-            tileSorts.push_back(render::SplatTileSort::Cub);
-        else {
-            std::fprintf(stderr, "error: --tile-sorts: %s is neither counted nor cub\n", t.c_str());
-            return 1;
-        }
-    }
     for (const int d : degrees)
         if (d < 0 || d > 3) {
             std::fprintf(stderr, "error: --degrees: SH degrees are 0 to 3\n");
@@ -207,58 +196,50 @@ int runSplatsBench(const Settings& settings, const SplatsSettings& options)
                     for (int c = 0; c < 4; ++c)
                         surface.color[p * 4 + c] = right ? 120 : (c == 3 ? 255 : 23);
                 }
-                for (const render::SplatTileSort tileSort : tileSorts) {
-                    render::SplatRaster raster;
-                    raster.setTileSort(tileSort);
-                    const std::string sortName =
-                        tileSort == render::SplatTileSort::Counted ? "counted" : "cub";
-                    render::SplatLook look;
-                    look.storedDegree = degree;
-                    const render::splats::SplatFrame f = render::makeSplatFrame(
-                        denseCamera(), size.width, size.height, false, look, true);
-                    const render::SplatTargets targets{color.surface(),  depth.surface(),
-                                                       normal.surface(), id.surface(),
-                                                       nullptr,          0};
-                    std::map<std::string, std::vector<double>> times;
-                    PassEvents events;
-                    for (int i = 0; i < settings.warmup + settings.frames; ++i) {
-                        color.upload(surface.color.data());
-                        depth.upload(surface.depth.data());
-                        raster.render(scene, f, targets, stream.get(), events);
-                        TANDEM_CUDA_CHECK(
-                            cudaStreamSynchronize(static_cast<cudaStream_t>(stream.get())));
-                        if (i >= settings.warmup)
-                            events.stages.collect(times);
-                    }
-                    const render::SplatCounts seen = raster.counts();
-                    const std::string label =
-                        fmt::format("{} SH{} {}",
-                                    count >= 1000000 ? fmt::format("{}M", count / 1000000)
-                                                     : fmt::format("{}", count),
-                                    degree, size.name);
-                    nlohmann::json row;
-                    row["gaussians"] = count;
-                    row["sh_degree"] = degree;
-                    row["size"] = size.name;
-                    row["tile_sort"] = sortName;
-                    row["width"] = size.width;
-                    row["height"] = size.height;
-                    row["visible"] = seen.visible;
-                    row["tile_entries"] = seen.entries;
-                    row["slow_frames"] = seen.slowFrames;
-                    for (const char* stage :
-                         {"splats", "splats.project", "splats.sort", "splats.blend"})
-                        row["median_ms"][stage] = median(times[stage]);
-                    json["rows"].push_back(row);
-                    rows.push_back({label, fmt::format("{:.3f}", median(times["splats"])),
-                                    fmt::format("{:.3f}", median(times["splats.project"])),
-                                    fmt::format("{:.3f}", median(times["splats.sort"])),
-                                    fmt::format("{:.3f}", median(times["splats.blend"])),
-                                    fmt::format("{}", seen.visible),
-                                    fmt::format("{}", seen.entries)});
-                    std::printf("splats: %s %.3f ms\n", label.c_str(), median(times["splats"]));
-                    std::fflush(stdout);
+                render::SplatRaster raster;
+                render::SplatLook look;
+                look.storedDegree = degree;
+                const render::splats::SplatFrame f = render::makeSplatFrame(
+                    denseCamera(), size.width, size.height, false, look, true);
+                const render::SplatTargets targets{
+                    color.surface(), depth.surface(), normal.surface(), id.surface(), nullptr, 0};
+                std::map<std::string, std::vector<double>> times;
+                PassEvents events;
+                for (int i = 0; i < settings.warmup + settings.frames; ++i) {
+                    color.upload(surface.color.data());
+                    depth.upload(surface.depth.data());
+                    raster.render(scene, f, targets, stream.get(), events);
+                    TANDEM_CUDA_CHECK(
+                        cudaStreamSynchronize(static_cast<cudaStream_t>(stream.get())));
+                    if (i >= settings.warmup)
+                        events.stages.collect(times);
                 }
+                const render::SplatCounts seen = raster.counts();
+                const std::string label =
+                    fmt::format("{} SH{} {}",
+                                count >= 1000000 ? fmt::format("{}M", count / 1000000)
+                                                 : fmt::format("{}", count),
+                                degree, size.name);
+                nlohmann::json row;
+                row["gaussians"] = count;
+                row["sh_degree"] = degree;
+                row["size"] = size.name;
+                row["width"] = size.width;
+                row["height"] = size.height;
+                row["visible"] = seen.visible;
+                row["tile_entries"] = seen.entries;
+                row["slow_frames"] = seen.slowFrames;
+                for (const char* stage :
+                     {"splats", "splats.project", "splats.sort", "splats.blend"})
+                    row["median_ms"][stage] = median(times[stage]);
+                json["rows"].push_back(row);
+                rows.push_back({label, fmt::format("{:.3f}", median(times["splats"])),
+                                fmt::format("{:.3f}", median(times["splats.project"])),
+                                fmt::format("{:.3f}", median(times["splats.sort"])),
+                                fmt::format("{:.3f}", median(times["splats.blend"])),
+                                fmt::format("{}", seen.visible), fmt::format("{}", seen.entries)});
+                std::printf("splats: %s %.3f ms\n", label.c_str(), median(times["splats"]));
+                std::fflush(stdout);
             }
         }
     printTable({"variant", "pass ms", "project", "sort", "blend", "visible", "entries"}, rows);

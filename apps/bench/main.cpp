@@ -167,10 +167,6 @@ int main(int argc, char** argv)
         ->capture_default_str();
     splatsBench->add_option("--sizes", splatsSettings.sizes, "1080p, 4K or WxH, comma separated")
         ->capture_default_str();
-    splatsBench
-        ->add_option("--tile-sorts", splatsSettings.tileSorts,
-                     "how entries are sorted by tile: counted, cub (comma separated)")
-        ->capture_default_str();
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})

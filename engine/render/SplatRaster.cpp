@@ -203,7 +203,6 @@ SplatCounts SplatRaster::counts()
     return {};
 }
 void SplatRaster::setEntryCapacity(std::size_t) {}
-void SplatRaster::setTileSort(SplatTileSort) {}
 #endif
 
 } // namespace tandem::render

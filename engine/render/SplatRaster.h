@@ -99,12 +99,6 @@ splats::SplatFrame makeSplatFrame(const Camera& camera, int width, int height, b
 void renderSplatsHost(const SplatScene& scene, const splats::SplatFrame& f,
                       detail::HostTargets& targets, std::vector<std::uint32_t>* counts = nullptr);
 
-/// How the tile entries are sorted by tile (both stable, both give the same lists).
-enum class SplatTileSort {
-    Counted, ///< passes of 8 bits over the frame's entries, counted on the device
-    Cub,     ///< cub::DeviceRadixSort over the planned entries (the rest padded)
-};
-
 class SplatRaster {
 public:
     /// Nothing is allocated until the first call. Without CUDA in the build, render() throws.
@@ -124,8 +118,6 @@ public:
     /// Tile entries the next frame may hold before it takes the slow way (tests: a small one
     /// forces it). 0: grow from the counts seen, as usual.
     void setEntryCapacity(std::size_t entries);
-    /// Which sort groups the entries by tile (benchmarks compare them).
-    void setTileSort(SplatTileSort sort);
 
 private:
     struct Scratch;

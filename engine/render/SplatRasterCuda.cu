@@ -6,7 +6,6 @@
 #include <array>
 #include <cstring>
 
-#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime_api.h>
@@ -174,112 +173,6 @@ __global__ void padKernel(std::uint32_t planned, const FrameCounts* counts, std:
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < planned && i >= counts->entries)
         keys[i] = Invisible;
-}
-
-// The counted sort: a stable LSD radix sort of the tile entries, 8 bits a pass, whose item
-// count comes from the device (the frame's total), so no entry past it is touched however large
-// the plan; blocks past the total return at once. Each pass: a histogram of the digit per block
-// of CountedItems entries, one exclusive sum over (digit, block), then each block sorts its
-// entries by the digit (cub::BlockRadixSort, stable) and writes each to its digit's offset for
-// the block plus its place among the block's entries of that digit.
-constexpr int CountedThreads = 256;
-constexpr int CountedPerThread = 8;
-constexpr int CountedItems = CountedThreads * CountedPerThread;
-constexpr std::uint32_t NoEntry = 0xffffffffu;
-
-__global__ void __launch_bounds__(CountedThreads)
-    digitHistogramKernel(const FrameCounts* counts, const std::uint32_t* keys, int shift,
-                         std::uint32_t blocks, std::uint32_t* histogram)
-{
-    __shared__ std::uint32_t bins[256];
-    bins[threadIdx.x] = 0;
-    __syncthreads();
-    const std::uint32_t total = min(counts->entries, counts->planned);
-    const std::uint32_t first = blockIdx.x * CountedItems;
-    for (std::uint32_t i = first + threadIdx.x; i < min(first + CountedItems, total);
-         i += CountedThreads)
-        atomicAdd(&bins[(keys[i] >> shift) & 255u], 1u);
-    __syncthreads();
-    histogram[threadIdx.x * blocks + blockIdx.x] = bins[threadIdx.x];
-}
-
-__global__ void __launch_bounds__(CountedThreads)
-    digitScatterKernel(const FrameCounts* counts, const std::uint32_t* keys,
-                       const std::uint32_t* values, int shift, std::uint32_t blocks,
-                       const std::uint32_t* offsets, std::uint32_t* keysOut,
-                       std::uint32_t* valuesOut)
-{
-    using Sort =
-        cub::BlockRadixSort<std::uint32_t, CountedThreads, CountedPerThread, std::uint32_t>;
-    __shared__ typename Sort::TempStorage storage;
-    __shared__ std::uint32_t start[256];
-    const std::uint32_t total = min(counts->entries, counts->planned);
-    const std::uint32_t first = blockIdx.x * CountedItems;
-    if (first >= total)
-        return;
-    std::uint32_t k[CountedPerThread], v[CountedPerThread];
-#pragma unroll
-    for (int j = 0; j < CountedPerThread; ++j) {
-        const std::uint32_t i = first + threadIdx.x * CountedPerThread + j;
-        k[j] = i < total ? keys[i] : NoEntry;
-        v[j] = i < total ? values[i] : NoEntry;
-    }
-    Sort(storage).Sort(k, v, shift, shift + 8);
-    // Where each digit's run starts in the block's sorted entries: the first of each run tells.
-    start[threadIdx.x] = 0;
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < CountedPerThread; ++j) {
-        const std::uint32_t at = threadIdx.x * CountedPerThread + j;
-        if (v[j] == NoEntry)
-            continue;
-        const std::uint32_t digit = (k[j] >> shift) & 255u;
-        // The previous sorted entry is in this thread's registers or the last of the previous
-        // thread's; a run's first entry records its place.
-        bool firstOfRun = at == 0;
-        if (!firstOfRun)
-            firstOfRun = j > 0 ? ((k[j - 1] >> shift) & 255u) != digit : false;
-        if (firstOfRun)
-            start[digit] = at;
-    }
-    __syncthreads();
-    // Runs that begin at a thread's first entry: compare with the previous thread's last.
-    __shared__ std::uint32_t lastDigit[CountedThreads];
-    lastDigit[threadIdx.x] = v[CountedPerThread - 1] == NoEntry
-                                 ? 0xffffffffu
-                                 : (k[CountedPerThread - 1] >> shift) & 255u;
-    __syncthreads();
-    if (threadIdx.x > 0 && v[0] != NoEntry) {
-        const std::uint32_t digit = (k[0] >> shift) & 255u;
-        if (lastDigit[threadIdx.x - 1] != digit)
-            start[digit] = threadIdx.x * CountedPerThread;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int j = 0; j < CountedPerThread; ++j) {
-        if (v[j] == NoEntry)
-            continue;
-        const std::uint32_t at = threadIdx.x * CountedPerThread + j;
-        const std::uint32_t digit = (k[j] >> shift) & 255u;
-        const std::uint32_t to = offsets[digit * blocks + blockIdx.x] + (at - start[digit]);
-        keysOut[to] = k[j];
-        valuesOut[to] = v[j];
-    }
-}
-
-/// One thread an entry of the counted entries: where each tile's run starts and ends.
-__global__ void countedRangesKernel(const FrameCounts* counts, const std::uint32_t* keys,
-                                    uint2* ranges)
-{
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    const std::uint32_t total = min(counts->entries, counts->planned);
-    if (i >= total)
-        return;
-    const std::uint32_t k = keys[i];
-    if (i == 0 || keys[i - 1] != k)
-        ranges[k].x = i;
-    if (i == total - 1 || keys[i + 1] != k)
-        ranges[k].y = i + 1;
 }
 
 /// One thread an entry of the sorted keys: where each tile's run starts and ends.
@@ -468,8 +361,6 @@ struct SplatRaster::Scratch {
     std::array<std::size_t, CountSlots> launchedCount{}, launchedPixels{};
     bool seen = false;
     std::size_t forced = 0; ///< setEntryCapacity()
-    SplatTileSort tileSort = SplatTileSort::Counted;
-    cuda::DeviceBuffer<std::uint32_t> histogram, offsets; ///< the counted sort's (digit, block)
     SplatCounts totals;
 
     ~Scratch()
@@ -527,11 +418,6 @@ SplatCounts SplatRaster::counts()
 void SplatRaster::setEntryCapacity(std::size_t entries)
 {
     m_scratch->forced = entries;
-}
-
-void SplatRaster::setTileSort(SplatTileSort sort)
-{
-    m_scratch->tileSort = sort;
 }
 
 void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const SplatTargets& targets,
@@ -614,17 +500,6 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
                                                         s.ends.data(), static_cast<int>(gaussians),
                                                         stream));
     }
-    const auto countedBlocks =
-        static_cast<std::uint32_t>((planned + CountedItems - 1) / CountedItems);
-    if (s.tileSort == SplatTileSort::Counted) {
-        const std::size_t cells = std::size_t{256} * std::max<std::uint32_t>(countedBlocks, 1);
-        s.histogram.reserve(cells, "splat sort histogram");
-        s.offsets.reserve(cells, "splat sort histogram");
-        std::size_t bytes = 0;
-        TANDEM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-            nullptr, bytes, s.histogram.data(), s.offsets.data(), static_cast<int>(cells), stream));
-        scanBytes = std::max(scanBytes, bytes);
-    }
     const std::size_t tempBytes =
         std::max({depthSortBytes, tileSortBytes, scanBytes, std::size_t{1}});
     if (s.temp.size() < tempBytes) {
@@ -672,45 +547,19 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
             static_cast<std::uint32_t>(planned), s.entryKeys[0].data(), s.entryValues[0].data(),
             s.counts.data());
         cuda::checkLaunch("splats emitKernel");
-        if (s.tileSort == SplatTileSort::Counted) {
-            // Passes of 8 bits over the counted entries, between the two entry buffers.
-            int from = 0;
-            for (int shift = 0; shift < tileBits; shift += 8, from ^= 1) {
-                const std::size_t cells = std::size_t{256} * countedBlocks;
-                digitHistogramKernel<<<countedBlocks, CountedThreads, 0, stream>>>(
-                    s.counts.data(), s.entryKeys[from].data(), shift, countedBlocks,
-                    s.histogram.data());
-                cuda::checkLaunch("splats digitHistogramKernel");
-                temp = s.temp.size();
-                TANDEM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(
-                    s.temp.data(), temp, s.histogram.data(), s.offsets.data(),
-                    static_cast<int>(cells), stream));
-                digitScatterKernel<<<countedBlocks, CountedThreads, 0, stream>>>(
-                    s.counts.data(), s.entryKeys[from].data(), s.entryValues[from].data(), shift,
-                    countedBlocks, s.offsets.data(), s.entryKeys[from ^ 1].data(),
-                    s.entryValues[from ^ 1].data());
-                cuda::checkLaunch("splats digitScatterKernel");
-            }
-            sortedKeys = s.entryKeys[from].data();
-            sortedValues = s.entryValues[from].data();
-            countedRangesKernel<<<blocksFor(planned), 256, 0, stream>>>(s.counts.data(), sortedKeys,
-                                                                        s.ranges.data());
-            cuda::checkLaunch("splats countedRangesKernel");
-        } else {
-            padKernel<<<blocksFor(planned), 256, 0, stream>>>(
-                static_cast<std::uint32_t>(planned), s.counts.data(), s.entryKeys[0].data());
-            cuda::checkLaunch("splats padKernel");
-            cub::DoubleBuffer<std::uint32_t> ek(s.entryKeys[0].data(), s.entryKeys[1].data());
-            cub::DoubleBuffer<std::uint32_t> ev(s.entryValues[0].data(), s.entryValues[1].data());
-            temp = s.temp.size();
-            TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-                s.temp.data(), temp, ek, ev, static_cast<int>(planned), 0, tileBits, stream));
-            sortedKeys = ek.Current();
-            sortedValues = ev.Current();
-            rangesKernel<<<blocksFor(planned), 256, 0, stream>>>(
-                static_cast<std::uint32_t>(planned), tileTotal, sortedKeys, s.ranges.data());
-            cuda::checkLaunch("splats rangesKernel");
-        }
+        padKernel<<<blocksFor(planned), 256, 0, stream>>>(static_cast<std::uint32_t>(planned),
+                                                          s.counts.data(), s.entryKeys[0].data());
+        cuda::checkLaunch("splats padKernel");
+        cub::DoubleBuffer<std::uint32_t> ek(s.entryKeys[0].data(), s.entryKeys[1].data());
+        cub::DoubleBuffer<std::uint32_t> ev(s.entryValues[0].data(), s.entryValues[1].data());
+        temp = s.temp.size();
+        TANDEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            s.temp.data(), temp, ek, ev, static_cast<int>(planned), 0, tileBits, stream));
+        sortedKeys = ek.Current();
+        sortedValues = ev.Current();
+        rangesKernel<<<blocksFor(planned), 256, 0, stream>>>(
+            static_cast<std::uint32_t>(planned), tileTotal, sortedKeys, s.ranges.data());
+        cuda::checkLaunch("splats rangesKernel");
     }
     hooks.endStage("splats.sort", streamHandle);
 

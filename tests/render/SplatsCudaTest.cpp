@@ -1,9 +1,8 @@
 // gpu tier: the CUDA splat rasterizer (render::SplatRaster) writes the same targets as its host
 // twin (the same functions, no FMA contraction) bit for bit: colour (RGBA8 and RGBA16F), linear
 // depth, normal, id and the per-pixel counts, for dense scenes of every SH degree, over a surface
-// and over nothing, across frames that reuse its scratch memory, with either tile sort, and when
-// a frame's tile entries do not fit its plan (the slow way must draw the same image, and be
-// counted).
+// and over nothing, across frames that reuse its scratch memory, and when a frame's tile
+// entries do not fit its plan (the slow way must draw the same image, and be counted).
 #include <cstring>
 #include <string>
 
@@ -182,12 +181,6 @@ TEST_F(SplatsCuda, MatchTheHostTwinBitForBit)
     expectSame(raster, dense, test::frontCamera(), 640, 360, true, false,
                "40k, RGBA16F, 640x360, over nothing");
     EXPECT_EQ(raster.counts().slowFrames, 0u);
-    // The other tile sort, CUB's over the padded plan, gives the same lists.
-    SplatRaster cub;
-    cub.setTileSort(SplatTileSort::Cub);
-    expectSame(cub, dense, side, 333, 211, false, true, "40k, RGBA8, over a surface, CUB's sort");
-    expectSame(cub, dense, test::frontCamera(), 640, 360, true, false,
-               "40k, RGBA16F, 640x360, over nothing, CUB's sort");
 }
 
 TEST_F(SplatsCuda, AFrameWhoseEntriesDoNotFitIsDrawnTheSameTheSlowWay)
