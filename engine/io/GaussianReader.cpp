@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/File.h"
+#include "engine/io/detail/GaussianBuild.h"
 #include "engine/io/detail/PlyFormat.h"
 
 namespace tandem::io {
@@ -98,74 +99,6 @@ Result<Layout> layoutOf(const Element& element, const std::string& name)
                                 "(SH degree 0 to {})",
                                 name, count, MaxShDegree));
     return layout;
-}
-
-/// What was dropped while reading, for the one warning.
-struct Dropped {
-    std::size_t nonFinite = 0;  ///< a value that is NaN or infinite
-    std::size_t far = 0;        ///< a position beyond ±MaxCoordinate
-    std::size_t degenerate = 0; ///< a scale that overflows or is 0, a zero or huge rotation
-    std::size_t before = 0;
-
-    std::size_t total() const { return nonFinite + far + degenerate; }
-};
-
-std::string droppedGaussians(const std::string& name, const Dropped& d)
-{
-    std::string why;
-    const auto add = [&](std::size_t n, std::string_view what) {
-        if (n > 0)
-            why += fmt::format("{}{} {}", why.empty() ? "" : ", ", n, what);
-    };
-    add(d.nonFinite, "with NaN or infinite values");
-    add(d.far, fmt::format("beyond ±{:g}", MaxCoordinate));
-    add(d.degenerate, "with a zero or overflowing scale or a zero rotation");
-    std::string text = fmt::format("{}: dropped {} of {} Gaussian{} ({})", name, d.total(),
-                                   d.before, d.before == 1 ? "" : "s", why);
-    if (d.total() == d.before)
-        text += ": nothing is left to draw";
-    return text;
-}
-
-/// Appends one Gaussian from its stored (not yet activated) values, or counts why it cannot be
-/// drawn. `sh` holds its shCoefficients(degree) × 3 coefficients, coefficient by coefficient.
-void append(GaussianData& out, Dropped& dropped, const glm::dvec3& position,
-            const glm::dvec3& scale, double opacity, const glm::dvec4& wxyz, const double* sh,
-            bool logScale, bool logitOpacity)
-{
-    const int n = shCoefficients(out.shDegree) * 3;
-    bool finite = std::isfinite(position.x) && std::isfinite(position.y) &&
-                  std::isfinite(position.z) && std::isfinite(scale.x) && std::isfinite(scale.y) &&
-                  std::isfinite(scale.z) && std::isfinite(opacity) && std::isfinite(wxyz.x) &&
-                  std::isfinite(wxyz.y) && std::isfinite(wxyz.z) && std::isfinite(wxyz.w);
-    for (int i = 0; i < n && finite; ++i)
-        finite = std::isfinite(static_cast<float>(sh[i])); // as stored
-    if (!finite) {
-        ++dropped.nonFinite;
-        return;
-    }
-    const glm::vec3 p(position);
-    if (!isUsablePosition(p)) {
-        ++dropped.far;
-        return;
-    }
-    const glm::dvec3 s = logScale ? glm::exp(scale) : scale;
-    const double length = glm::length(wxyz);
-    const glm::vec3 sf(s);
-    if (!(length > 0.0) || !std::isfinite(length) || !std::isfinite(sf.x) || !std::isfinite(sf.y) ||
-        !std::isfinite(sf.z) || !(sf.x > 0.0f && sf.y > 0.0f && sf.z > 0.0f)) {
-        ++dropped.degenerate;
-        return;
-    }
-    const glm::dvec4 q = wxyz / length;
-    out.positions.push_back(p);
-    out.scales.push_back(sf);
-    out.rotations.push_back(glm::quat(static_cast<float>(q.x), static_cast<float>(q.y),
-                                      static_cast<float>(q.z), static_cast<float>(q.w)));
-    out.opacities.push_back(
-        static_cast<float>(logitOpacity ? 1.0 / (1.0 + std::exp(-opacity)) : opacity));
-    for (int i = 0; i < n; ++i)
-        out.sh.push_back(static_cast<float>(sh[i]));
 }
 
 } // namespace
@@ -323,11 +256,16 @@ Result<GaussianData> readGaussians(const std::filesystem::path& path)
     const std::span<const std::uint8_t> data = bytes.value();
     if (isGaussianPly(data))
         return readGaussianPly(data, name);
+    if (isCompressedPly(data))
+        return readCompressedPly(data, name);
+    if (isSpz(data) || extension == ".spz")
+        return readSpz(data, name);
     if (extension == ".splat")
         return readSplat(data, name);
     if (extension == ".ply")
         return readGaussianPly(data, name); // says what the PLY lacks
-    return fail(fmt::format("{}: not a splat file (a 3DGS PLY or a .splat)", name));
+    return fail(
+        fmt::format("{}: not a splat file (a 3DGS or compressed PLY, an SPZ or a .splat)", name));
 }
 
 } // namespace tandem::io

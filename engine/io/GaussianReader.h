@@ -1,4 +1,5 @@
-// Reads 3D Gaussian splat scenes: the 3DGS PLY as training writes it, and the 32-byte .splat.
+// Reads 3D Gaussian splat scenes: the 3DGS PLY as training writes it, the 32-byte .splat,
+// PlayCanvas's compressed PLY and Niantic's SPZ.
 // Malformed input gives a Failure naming the file and the problem, never a crash or a huge
 // allocation. Any thread.
 #pragma once
@@ -36,8 +37,30 @@ Result<GaussianData> readGaussianPly(std::span<const std::uint8_t> bytes, const 
 /// so the reference's colour rule gives the stored colour back). Dropped as for the PLY.
 Result<GaussianData> readSplat(std::span<const std::uint8_t> bytes, const std::string& name);
 
-/// Reads a splat file: a PLY with a Gaussian's properties, or a .splat by its extension. Fails
-/// naming the file when it is neither (a PLY of points or a mesh says so).
+/// Whether `bytes` begin a PlayCanvas compressed PLY (a `chunk` element and a `vertex` element of
+/// packed_position, packed_rotation...). Reads the header only.
+bool isCompressedPly(std::span<const std::uint8_t> bytes);
+
+/// Reads a PlayCanvas/SuperSplat compressed PLY (binary little endian; 256-splat chunks of
+/// position and log-scale bounds, and colour bounds in newer files; per splat four packed
+/// uint32; optional uchar SH of degree 1 to 3). Its quantization is kept: positions to 1/2047
+/// of a chunk's extent (1/1023 in y), rotations to 10 bits a component, SH to 1/32. Dropped as
+/// for the PLY.
+Result<GaussianData> readCompressedPly(std::span<const std::uint8_t> bytes,
+                                       const std::string& name);
+
+/// Whether `bytes` begin a gzip stream (as SPZ files of versions 2 and 3 do).
+bool isSpz(std::span<const std::uint8_t> bytes);
+
+/// Reads Niantic's SPZ, versions 2 and 3 (a gzip stream; see SpzReader.cpp for the layout), SH
+/// degree 0 to 3, into the 3DGS PLY's axes (the file's RUB turned to RDF: y and z negated, with
+/// the rotations and SH to match). Version 4 (zstd streams) and a corrupt or truncated stream
+/// fail with the reason. Dropped as for the PLY.
+Result<GaussianData> readSpz(std::span<const std::uint8_t> bytes, const std::string& name);
+
+/// Reads a splat file, known by what it holds: a 3DGS PLY, a compressed PLY, an SPZ (a gzip
+/// stream), else a .splat by its extension. Fails naming the file when it is none of them (a
+/// PLY of points or a mesh says so).
 Result<GaussianData> readGaussians(const std::filesystem::path& path);
 
 } // namespace tandem::io

@@ -161,6 +161,8 @@ int gaussians(const std::uint8_t* data, std::size_t size)
     const std::span<const std::uint8_t> bytes(data, size);
     (void)io::readGaussianPly(bytes, "fuzz.ply");
     (void)io::readSplat(bytes, "fuzz.splat");
+    (void)io::readCompressedPly(bytes, "fuzz.ply");
+    (void)io::readSpz(bytes, "fuzz.spz");
     return 0;
 }
 

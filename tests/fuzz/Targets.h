@@ -30,8 +30,8 @@ int cameraPath(const std::uint8_t* data, std::size_t size);
 int pack(const std::uint8_t* data, std::size_t size);
 /// postfx::parseChain on the bytes as a --postfx argument.
 int chain(const std::uint8_t* data, std::size_t size);
-/// io::readGaussianPly and io::readSplat on the bytes (a 3DGS PLY's header and body; .splat
-/// records).
+/// io::readGaussianPly, io::readSplat, io::readCompressedPly and io::readSpz on the bytes (a 3DGS
+/// or compressed PLY's header and body; .splat records; a gzip stream holding an SPZ).
 int gaussians(const std::uint8_t* data, std::size_t size);
 
 /// The target named `name` ("ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain",
