@@ -4,6 +4,7 @@
 
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/io/GaussianReader.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/render/SceneTexture.h"
 
@@ -18,6 +19,18 @@ Result<SceneFiles> loadSceneFiles(const std::vector<std::string>& files)
         log::info("no file given: showing the built-in sample {}", loaded.files.front());
     }
     for (const std::string& file : loaded.files) {
+        if (io::isSplatFile(file)) {
+            auto gaussians = io::readGaussians(file);
+            if (!gaussians)
+                return fail(gaussians.error());
+            for (const auto& warning : gaussians.warnings())
+                log::warning("{}", warning);
+            log::info("{}: {} Gaussians, SH degree {}", file, gaussians.value().count(),
+                      gaussians.value().shDegree);
+            loaded.scene.splats.push_back(
+                {std::filesystem::path(file).filename().string(), std::move(gaussians.value())});
+            continue;
+        }
         auto mesh = io::loadMesh(file);
         if (!mesh)
             return fail(mesh.error());
@@ -27,8 +40,9 @@ Result<SceneFiles> loadSceneFiles(const std::vector<std::string>& files)
                   mesh.value().triangleCount(), mesh.value().colors.empty() ? "" : ", colours",
                   mesh.value().normals.empty() ? "" : ", normals");
         // Its .mtl texture (map_Kd) comes with it.
-        auto added = render::addObject(
-            loaded.scene, {std::filesystem::path(file).filename().string(), std::move(mesh.value())});
+        auto added =
+            render::addObject(loaded.scene, {std::filesystem::path(file).filename().string(),
+                                             std::move(mesh.value())});
         if (!added)
             return fail(added.error());
         for (const auto& warning : added.warnings())

@@ -1,5 +1,6 @@
-// Meshes and point clouds read from files (PLY, OBJ) as the objects of one scene: what
-// tandem-raster draws. Any thread (no GL).
+// Meshes, point clouds and Gaussian splats read from files (PLY, OBJ; splat PLY, compressed
+// PLY, SPZ, .splat, known by what they hold) as the objects of one scene: what tandem-raster
+// draws. Any thread (no GL).
 #pragma once
 
 #include <string>

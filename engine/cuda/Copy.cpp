@@ -14,6 +14,13 @@ void copyAsync(void* destination, const void* source, std::size_t bytes, void* s
                                       static_cast<cudaStream_t>(stream)));
 }
 
+void copy(void* destination, const void* source, std::size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    TANDEM_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDefault));
+}
+
 int currentDevice()
 {
     int device = -1;

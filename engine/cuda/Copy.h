@@ -12,6 +12,11 @@ namespace tandem::cuda {
 /// Error without CUDA.
 void copyAsync(void* destination, const void* source, std::size_t bytes, void* stream);
 
+/// Copies `bytes` from `source` to `destination` (cudaMemcpy, cudaMemcpyDefault) and returns
+/// when they are there: one-off uploads (a scene's data). Throws CudaError, or Error without
+/// CUDA.
+void copy(void* destination, const void* source, std::size_t bytes);
+
 /// The calling thread's current CUDA device (cudaGetDevice). Throws CudaError, or Error without
 /// CUDA.
 int currentDevice();

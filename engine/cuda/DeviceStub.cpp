@@ -37,6 +37,11 @@ void copyAsync(void*, const void*, std::size_t, void*)
     throw Error("cuda::copyAsync(): this build has no CUDA");
 }
 
+void copy(void*, const void*, std::size_t)
+{
+    throw Error("cuda::copy(): this build has no CUDA");
+}
+
 int currentDevice()
 {
     throw Error("cuda::currentDevice(): this build has no CUDA");

@@ -102,6 +102,8 @@ Frame::Frame(render::SceneRenderer& renderer, const Residence& residence,
         m_handoff = std::make_unique<interop::Handoff>();
         m_profiler->nameStream(m_handoff->stream(), "frame stream");
     }
+    m_splats = std::make_unique<render::SplatPass>(m_handoff ? render::SplatPath::Cuda
+                                                             : render::SplatPath::Host);
 }
 
 void Frame::setProfiler(profile::Profiler& profiler)
@@ -286,12 +288,13 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     // G-buffer).
     const bool passMeshes = meshes && m_meshes && m_raster.path != render::RasterPath::Gl;
     const bool passPoints = m_points && scene.hasPoints();
+    const bool passSplats = scene.hasSplats();
     TANDEM_ASSERT(!passMeshes || !scene.hasPoints() || passPoints,
                   "frame::Frame: meshes off GL with GL_POINTS (chooseDrawPaths() refuses it)");
     render::GeometryOptions geometry = options;
     geometry.drawPoints = options.drawPoints && !passPoints;
     const bool glDraws = (meshes && !passMeshes) || (scene.hasPoints() && !passPoints) ||
-                         (!passMeshes && !passPoints);
+                         (!passMeshes && !passPoints && !passSplats);
     if (glDraws)
         glSees(scene);
     if (!glDraws) {
@@ -311,6 +314,8 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
         m_meshes->setFrame(scene, gbuffer, camera, options);
     if (passPoints)
         m_points->setFrame(scene, gbuffer, camera, options, meshes);
+    if (passSplats)
+        m_splats->setFrame(scene, gbuffer, camera, options, glDraws || passMeshes || passPoints);
 
     m_processor->setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
                           gbuffer.frameTextures(), channel != Channel::Color);
@@ -322,6 +327,8 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
         m_active.push_back(m_meshes.get());
     if (passPoints && m_points->isEnabled())
         m_active.push_back(m_points.get());
+    if (passSplats && m_splats->isEnabled())
+        m_active.push_back(m_splats.get());
     if (m_processor->pass().isEnabled())
         m_active.push_back(&m_processor->pass());
     for (interop::Pass* pass : m_extraPasses)

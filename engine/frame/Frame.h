@@ -1,6 +1,7 @@
 // One frame of the engine: the geometry pass (GL) when GL draws anything, then every enabled
 // pass between GL passes — the mesh pass when meshes are not drawn by GL, the point pass when
-// points are not, post-processing, then any the app added —
+// points are not, the splat pass when the scene has splats, post-processing, then any the app
+// added —
 // in that order, consecutive CUDA passes inside ONE handoff the frame owns (one map, one unmap,
 // one stream), host passes on the GL side, then present. When nothing in a frame needs GL (GL
 // draws nothing, every pass runs on CUDA, no capture), the frame runs resident on CUDA: the same
@@ -30,6 +31,7 @@
 #include "engine/render/GeometryPass.h"
 #include "engine/render/MeshPass.h"
 #include "engine/render/PointPass.h"
+#include "engine/render/SplatPass.h"
 
 namespace tandem::postfx {
 class PostProcessor;
@@ -69,6 +71,9 @@ public:
     render::PointPath pointPath() const;
     /// The point pass (null while GL draws the points); for tests and benchmarks.
     render::PointPass* pointPass() { return m_points.get(); }
+    /// The splat pass: on the frame's path (CUDA, else the host), after meshes and points; for
+    /// tests, benchmarks and reports.
+    render::SplatPass& splatPass() { return *m_splats; }
 
     /// Who draws the scene's meshes (chooseDrawPaths() squares it with the points): Gl (the
     /// geometry pass), Cuda (the mesh pass in the frame's handoff: the frame must be on the CUDA
@@ -198,6 +203,7 @@ private:
     std::vector<interop::Pass*> m_firstPasses;
     std::vector<interop::Pass*> m_extraPasses;
     std::unique_ptr<render::PointPass> m_points;
+    std::unique_ptr<render::SplatPass> m_splats;
     std::unique_ptr<render::MeshPass> m_meshes;
     RasterDecision m_raster{render::RasterPath::Gl, "GL's hardware rasterizer"};
     bool m_rasterAuto = false;    ///< --raster auto

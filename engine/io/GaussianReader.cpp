@@ -244,15 +244,37 @@ Result<GaussianData> readSplat(std::span<const std::uint8_t> bytes, const std::s
     return result;
 }
 
+namespace {
+
+std::string lowerExtension(const std::filesystem::path& path)
+{
+    std::string extension = path.extension().string();
+    for (char& c : extension)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
+}
+
+} // namespace
+
+bool isSplatFile(const std::filesystem::path& path)
+{
+    const std::string extension = lowerExtension(path);
+    if (extension == ".splat" || extension == ".spz")
+        return true;
+    auto start = readFileStart(path, 64 * 1024);
+    if (!start)
+        return false;
+    const std::span<const std::uint8_t> bytes = start.value();
+    return isGaussianPly(bytes) || isCompressedPly(bytes) || isSpz(bytes);
+}
+
 Result<GaussianData> readGaussians(const std::filesystem::path& path)
 {
     auto bytes = readFile(path);
     if (!bytes)
         return fail(bytes.error());
     const std::string name = path.string();
-    std::string extension = path.extension().string();
-    for (char& c : extension)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string extension = lowerExtension(path);
     const std::span<const std::uint8_t> data = bytes.value();
     if (isGaussianPly(data))
         return readGaussianPly(data, name);

@@ -58,6 +58,11 @@ bool isSpz(std::span<const std::uint8_t> bytes);
 /// fail with the reason. Dropped as for the PLY.
 Result<GaussianData> readSpz(std::span<const std::uint8_t> bytes, const std::string& name);
 
+/// Whether the file at `path` holds Gaussian splats (its first 64 KiB: a 3DGS or compressed PLY
+/// header, a gzip stream), or is named .splat or .spz; false when it cannot be read (reading it
+/// says why).
+bool isSplatFile(const std::filesystem::path& path);
+
 /// Reads a splat file, known by what it holds: a 3DGS PLY, a compressed PLY, an SPZ (a gzip
 /// stream), else a .splat by its extension. Fails naming the file when it is none of them (a
 /// PLY of points or a mesh says so).

@@ -49,6 +49,8 @@ struct GeometryOptions {
     float pointSize = 2.0f;      ///< splat diameter in pixels, for point clouds
     float pointWorldSize = 0.0f; ///< splat diameter in world units (attenuated); 0: pointSize
     bool drawPoints = true;      ///< false: a point pass (render::PointPass) draws them instead
+    float splatScale = 1.0f;     ///< multiplies every Gaussian's scales (render::SplatPass)
+    int splatShDegree = 3;       ///< the highest SH degree the splat pass evaluates
 };
 
 /// `options`' background as the G-buffer holds it: linear RGBA, alpha 1 (srgb8ToLinear(), the

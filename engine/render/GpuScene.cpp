@@ -39,7 +39,7 @@ void GpuScene::makeLayout(const std::string& name, bool indexed)
 }
 
 GpuScene::GpuScene(const Scene& scene, std::string_view label)
-    : m_serial(nextSerial()), m_bounds(scene.bounds())
+    : m_splats(scene.splats), m_serial(nextSerial()), m_bounds(scene.bounds())
 {
     checkIndexable(scene.vertexCount(), scene.triangleCount() * 3);
     auto fits = checkGpuMemory(scene, gl::freeVideoMemory());

@@ -1,9 +1,9 @@
 // A scene uploaded to GL buffers in the layout of render/SceneLayout.h: every object's vertices
 // in one interleaved vertex buffer, the triangles of all meshes in one index buffer (indices
 // global), the provoking-vertex table the geometry pass's resolve uses, and one record per
-// object. Triangles draw in one call; each point cloud in one more. Only the GL buffers live
-// here; the CPU layout (what loaders and tools build) does not depend on GL. Created and used on
-// the render thread.
+// object. Triangles draw in one call; each point cloud in one more. Beside the GL buffers, the
+// scene's Gaussian splats (GpuSplats: host arrays, CUDA memory on first use). The CPU layout
+// (what loaders and tools build) does not depend on GL. Created and used on the render thread.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +16,7 @@
 #include "engine/gl/Texture.h"
 #include "engine/gl/VertexArray.h"
 #include "engine/interop/Registrations.h"
+#include "engine/render/GpuSplats.h"
 #include "engine/render/SceneLayout.h"
 
 namespace tandem::render {
@@ -44,6 +45,9 @@ public:
     bool hasPoints() const;
     /// Vertices of point objects.
     std::uint32_t pointCount() const;
+    /// The scene's Gaussian splats (empty when none).
+    const GpuSplats& splats() const { return m_splats; }
+    bool hasSplats() const { return !m_splats.empty(); }
     /// GPU memory the scene's buffers and texture take, bytes.
     std::size_t gpuBytes() const
     {
@@ -98,6 +102,7 @@ private:
     gl::VertexArray m_vertexArray{gl::NoCreate};
     gl::Texture m_texture{gl::NoCreate};
     std::vector<std::uint8_t> m_texels;
+    GpuSplats m_splats;
     /// After the buffers: unregistered before they are deleted.
     mutable interop::Registrations m_registrations;
     SceneCounts m_capacity;

@@ -5,13 +5,16 @@ namespace tandem::render {
 io::Bounds Scene::bounds() const
 {
     io::Bounds b;
-    for (const auto& object : objects) {
-        const io::Bounds o = object.mesh.bounds();
+    const auto add = [&](const io::Bounds& o) {
         if (!o.isEmpty()) {
             b.extend(o.min);
             b.extend(o.max);
         }
-    }
+    };
+    for (const auto& object : objects)
+        add(object.mesh.bounds());
+    for (const auto& splat : splats)
+        add(splat.gaussians.bounds());
     return b;
 }
 
@@ -28,6 +31,14 @@ std::size_t Scene::triangleCount() const
     std::size_t n = 0;
     for (const auto& object : objects)
         n += object.mesh.triangleCount();
+    return n;
+}
+
+std::size_t Scene::gaussianCount() const
+{
+    std::size_t n = 0;
+    for (const auto& splat : splats)
+        n += splat.gaussians.count();
     return n;
 }
 

@@ -4,6 +4,8 @@
 // and over nothing, across frames that reuse its scratch memory, and when a frame's tile
 // entries do not fit its plan (the slow way must draw the same image, and be counted).
 #include <cstring>
+
+#include <fmt/format.h>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -17,6 +19,11 @@
 #include "engine/render/SplatRaster.h"
 #include "engine/render/detail/HostTargets.h"
 #include "tests/render/SplatScenes.h"
+#include "tests/support/FrameFixture.h"
+#include "tests/support/GBufferPixels.h"
+#include "tests/support/GpuTestContext.h"
+#include "tests/support/RingCollect.h"
+#include "tests/support/SceneFixtures.h"
 
 namespace tandem::render {
 namespace {
@@ -226,6 +233,63 @@ TEST_F(SplatsCuda, AnEmptySceneOrOneAllCulledDrawsTheBackground)
             ASSERT_EQ(out.depth[p], 0.0f);
         }
     }
+}
+
+class SplatsFrameCuda : public test::GpuTest {
+protected:
+    static Scene scene(float cubeZ)
+    {
+        Scene scene;
+        if (cubeZ != 0.0f) {
+            io::MeshData cube = test::colouredCube();
+            for (glm::vec3& p : cube.positions)
+                p = p * 0.5f + glm::vec3(0.0f, 0.0f, cubeZ);
+            scene.objects.push_back({"cube", cube});
+        }
+        io::GaussianData g = test::randomScene(20000, 3, 31u);
+        for (glm::vec3& p : g.positions)
+            p.z *= 0.2f;
+        scene.splats.push_back({"slab", std::move(g)});
+        return scene;
+    }
+};
+
+TEST_F(SplatsFrameCuda, TheCudaPassWritesTheHostFramesGBuffer)
+{
+    for (const float cubeZ : {0.0f, 1.5f, -1.5f})
+        for (const ColorFormat format : {ColorFormat::Rgba8, ColorFormat::Rgba16F}) {
+            const std::string what =
+                fmt::format("cube at z {}, {}", cubeZ, ColorFormats.name(format));
+            const GpuScene gpu(scene(cubeZ), "splats");
+            test::FrameStack host(320, 200, format);
+            host.render(gpu, test::frontCamera(), postfx::Chain{}, frame::Channel::Color);
+            const test::GBufferPixels want = test::readGBuffer(host.renderer.gbuffer());
+            auto cuda = test::cudaStack(320, 200, s_doctor, format);
+            cuda->frame.setMemoryChoice(frame::MemoryChoice::Gl);
+            cuda->render(gpu, test::frontCamera(), postfx::Chain{}, frame::Channel::Color);
+            EXPECT_EQ(cuda->frame.splatPass().splatPath(), SplatPath::Cuda);
+            const test::GBufferPixels got = test::readGBuffer(cuda->renderer.gbuffer());
+            test::expectBitExact(got, want, what);
+            std::size_t splatPixels = 0;
+            for (const std::uint32_t id : got.id)
+                splatPixels += (id & splats::SplatIdBit) ? 1 : 0;
+            EXPECT_GT(splatPixels, got.id.size() / 10) << what;
+        }
+}
+
+TEST_F(SplatsFrameCuda, AFrameResidentOnCudaPresentsTheSameBytes)
+{
+    const GpuScene gpu(scene(-1.5f), "splats");
+    const postfx::Chain chain = test::chainOf("tonemap,fxaa");
+    auto onGl = test::cudaStack(320, 200, s_doctor);
+    onGl->frame.setMemoryChoice(frame::MemoryChoice::Gl);
+    const io::Image expected =
+        onGl->render(gpu, test::frontCamera(), chain, frame::Channel::Output);
+    auto resident = test::cudaStack(320, 200, s_doctor);
+    const io::Image shown =
+        resident->render(gpu, test::frontCamera(), chain, frame::Channel::Output);
+    EXPECT_EQ(resident->frame.memory(), frame::Memory::Cuda) << resident->frame.memoryReason();
+    EXPECT_EQ(test::differingBytes(shown.pixels, expected.pixels), 0u);
 }
 
 } // namespace
