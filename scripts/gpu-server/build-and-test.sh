@@ -87,7 +87,7 @@ targets=()
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
-[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench)
+[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
@@ -98,6 +98,10 @@ if [ "$mode" = "--splats" ]; then
     echo "== gpu tier (at ${SECONDS}s)"
     timeout 400 build-gpu/bin/tandem_gpu_tests >"$out/gpu_tier.log" 2>&1 || status=1
     grep -E "^\[ [^R]|^\[==|PASSED|FAILED|Failure" "$out/gpu_tier.log" | grep -iE "splat|PASSED|FAILED|Failure|tests ran" | head -40
+    echo "== tandem-raster: a splat PLY and a cube on CUDA, headless (at ${SECONDS}s)"
+    timeout 60 build-gpu/bin/tandem-raster --headless tests/data/splats/ring.ply --size 640x480 \
+        --frames 20 --format none --report "$out/splats_raster.json" >"$out/splats_raster.log" 2>&1 || status=1
+    grep -E "splats|passes|memory|error" "$out/splats_raster.log" | head -8
     echo "== tandem-bench splats (at ${SECONDS}s)"
     timeout 400 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \
         --commit "${TANDEM_COMMIT:-unknown}" --json "$out/splats.json" >"$out/splats_bench.log" 2>&1 || status=1
