@@ -38,7 +38,7 @@
 # pack at 1080p (--trace; the profile of the frame issue's streamed target), gzipped into $OUT.
 # --splats builds what the splats issue needs and runs it: the gpu tier (its splat tests: the CUDA
 # rasterizer and pass against their host twins, bit for bit) and tandem-bench splats (its JSON
-# in $OUT).
+# in $OUT; TANDEM_NO_BENCH=1: the tests only).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -102,6 +102,7 @@ if [ "$mode" = "--splats" ]; then
     timeout 60 build-gpu/bin/tandem-raster --headless tests/data/splats/ring.ply --size 640x480 \
         --frames 20 --format none --report "$out/splats_raster.json" >"$out/splats_raster.log" 2>&1 || status=1
     grep -E "splats|passes|memory|error" "$out/splats_raster.log" | head -8
+    [ -n "${TANDEM_NO_BENCH:-}" ] && { echo "== done, no bench (at ${SECONDS}s)"; exit $status; }
     echo "== tandem-bench splats (at ${SECONDS}s)"
     timeout 400 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \
         --commit "${TANDEM_COMMIT:-unknown}" --json "$out/splats.json" >"$out/splats_bench.log" 2>&1 || status=1

@@ -261,7 +261,9 @@ TEST_F(SplatsFrameCuda, TheCudaPassWritesTheHostFramesGBuffer)
             const std::string what =
                 fmt::format("cube at z {}, {}", cubeZ, ColorFormats.name(format));
             const GpuScene gpu(scene(cubeZ), "splats");
+            // Meshes by the CUDA mesh pass's host twin, as the CUDA frame draws them by that pass.
             test::FrameStack host(320, 200, format);
+            host.frame.setRaster(RasterChoice::Host, "test");
             host.render(gpu, test::frontCamera(), postfx::Chain{}, frame::Channel::Color);
             const test::GBufferPixels want = test::readGBuffer(host.renderer.gbuffer());
             auto cuda = test::cudaStack(320, 200, s_doctor, format);
