@@ -160,6 +160,9 @@ int runSplatsBench(const Settings& settings, const SplatsSettings& options)
     cuda::Stream stream;
 
     nlohmann::json json = header("splats", settings);
+    json["statistic"] = "median over the timed frames of each stage's GPU time (a pair of CUDA "
+                        "events around splats.project, splats.sort, splats.blend, and around the "
+                        "three: splats)";
     json["scene"] = "a dense slab: about 3 px sigma at 1080p over a third of the image, random "
                     "opacities and SH; half the image behind a surface at the slab's middle depth";
     std::vector<std::vector<std::string>> rows;
