@@ -20,6 +20,7 @@
 #include "OverheadBench.h"
 #include "PointsBench.h"
 #include "RasterBench.h"
+#include "SplatsBench.h"
 #include "StreamBench.h"
 #include "engine/app/VersionOption.h"
 #include "engine/capture/CaptureOptions.h"
@@ -27,7 +28,6 @@
 #include "engine/cuda/Device.h"
 #ifdef TANDEM_HAS_CUDA
 #include "InteropBench.h"
-#include "SplatsBench.h"
 #include "TensorRasterBench.h"
 #endif
 

@@ -1,4 +1,5 @@
-// tandem-raster: rasterizes meshes and point clouds (PLY, OBJ; several files make one scene)
+// tandem-raster: rasterizes meshes, point clouds and Gaussian splats (PLY, OBJ, splat files;
+// several files make one scene)
 // into the G-buffer, post-processes and shows it, in a window or headless. Wiring only: the
 // session (engine/app) does the rest.
 #include <string>
@@ -7,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/app/Controls.h"
+#include "engine/app/EnumOption.h"
 #include "engine/app/Options.h"
 #include "engine/app/Session.h"
 
@@ -17,12 +19,16 @@ int main(int argc, char** argv)
     app::SessionSettings settings;
     std::vector<std::string> files;
     CLI::App cli{
-        "tandem-raster: rasterize meshes and point clouds (PLY, OBJ) into a G-buffer, "
+        "tandem-raster: rasterize meshes, point clouds (PLY, OBJ) and Gaussian splats (3DGS or "
+        "compressed PLY, SPZ, .splat) into a G-buffer, "
         "post-process it, and show one of its channels, in a window or headless. Several files "
         "are drawn together as one scene.\nWindow controls: " +
         ui::controlsHelp(app::WindowControls) + "."};
-    cli.add_option("FILES", files, "meshes or point clouds (.ply, .obj); default: built-in sample");
+    cli.add_option("FILES", files,
+                   "meshes, point clouds (.ply, .obj) or splats; default: built-in sample");
     app::addCommonOptions(cli, settings);
+    app::addEnumOption(cli, "--up", settings.up, app::UpAxes,
+                       "which axis of the files points up (the scene is turned to show it up)");
     return app::runApp(cli, settings, {"tandem-raster", ""}, argc, argv, [&](const auto& info) {
         app::OpenFailure failure;
         auto session = app::Session::open(info, settings, failure);

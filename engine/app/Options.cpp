@@ -110,6 +110,12 @@ void addCommonOptions(CLI::App& cli, SessionSettings& s, const std::string& head
                 "splat diameter in world units, shrinking with distance (1 to 64 pixels); "
                 "replaces --point-size");
     addEnumOption(cli, "--points", s.points, render::PointChoices, "who draws point clouds");
+    cli.add_option("--splat-scale", s.splatScale,
+                   "multiplies every Gaussian splat's scales (0.01 to 100)")
+        ->capture_default_str();
+    cli.add_option("--sh-degree", s.shDegree,
+                   "the highest spherical-harmonic degree splats are drawn with (0 to 3)")
+        ->capture_default_str();
     addEnumOption(cli, "--raster", s.raster, render::RasterChoices, "who draws meshes");
     addEnumOption(cli, "--frame-memory", s.frameMemory, frame::MemoryChoices,
                   "where a frame's targets live");

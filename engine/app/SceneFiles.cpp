@@ -5,12 +5,36 @@
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/io/GaussianReader.h"
+#include "engine/io/GaussianTransform.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/render/SceneTexture.h"
 
 namespace tandem::app {
 
-Result<SceneFiles> loadSceneFiles(const std::vector<std::string>& files)
+glm::dmat3 upTurn(UpAxis up)
+{
+    // Rows: where x, y, z of the file go.
+    const auto rows = [](glm::dvec3 x, glm::dvec3 y, glm::dvec3 z) {
+        return glm::transpose(glm::dmat3(x, y, z));
+    };
+    switch (up) {
+    case UpAxis::PlusY:
+        break;
+    case UpAxis::MinusY:
+        return rows({1, 0, 0}, {0, -1, 0}, {0, 0, -1});
+    case UpAxis::PlusZ:
+        return rows({1, 0, 0}, {0, 0, 1}, {0, -1, 0});
+    case UpAxis::MinusZ:
+        return rows({1, 0, 0}, {0, 0, -1}, {0, 1, 0});
+    case UpAxis::PlusX:
+        return rows({0, -1, 0}, {1, 0, 0}, {0, 0, 1});
+    case UpAxis::MinusX:
+        return rows({0, 1, 0}, {-1, 0, 0}, {0, 0, 1});
+    }
+    return glm::dmat3(1.0);
+}
+
+Result<SceneFiles> loadSceneFiles(const std::vector<std::string>& files, UpAxis up)
 {
     SceneFiles loaded;
     loaded.files = files;
@@ -47,6 +71,14 @@ Result<SceneFiles> loadSceneFiles(const std::vector<std::string>& files)
             return fail(added.error());
         for (const auto& warning : added.warnings())
             log::warning("{}", warning);
+    }
+    if (up != UpAxis::PlusY) {
+        const glm::dmat3 turn = upTurn(up);
+        for (render::SceneObject& object : loaded.scene.objects)
+            io::turnMesh(object.mesh, turn);
+        for (render::SplatObject& splat : loaded.scene.splats)
+            io::turnGaussians(splat.gaussians, turn);
+        log::info("scene turned: its {} axis up", UpAxes.name(up));
     }
     return loaded;
 }

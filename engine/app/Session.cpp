@@ -53,6 +53,8 @@ std::optional<OpenFailure> Session::setUp()
     m_frames = s.frameLimit();
     m_geometry.pointSize = s.pointSize;
     m_geometry.pointWorldSize = s.pointWorldSize.value_or(0.0f);
+    m_geometry.splatScale = s.splatScale;
+    m_geometry.splatShDegree = s.shDegree;
     if (s.cameraPath && s.cameraPath->orbit) {
         m_cameraPath = io::CameraPath::orbit();
     } else if (s.cameraPath) {
@@ -129,7 +131,7 @@ std::optional<OpenFailure> Session::setUp()
 
 Result<bool> Session::load(const std::vector<std::string>& files)
 {
-    auto scene = loadSceneFiles(files);
+    auto scene = loadSceneFiles(files, m_settings.up);
     if (!scene)
         return fail(scene.error());
     m_files = scene.value().files;

@@ -2,6 +2,8 @@
 // output and the profile. Apps add theirs through Session::onReport().
 #include "engine/app/Session.h"
 
+#include <algorithm>
+
 #include "engine/app/FrameOutput.h"
 #include "engine/frame/Frame.h"
 #include "engine/render/GpuScene.h"
@@ -19,6 +21,13 @@ Report Session::makeReport() const
                           {"size_pixels", m_geometry.pointSize},
                           {"world_size", m_geometry.pointWorldSize},
                           {"count", m_shown ? m_shown->pointCount() : 0}});
+    report.set("splats", {{"path", render::SplatPaths.name(m_frame->splatPass().splatPath())},
+                          {"count", m_shown ? m_shown->splats().count() : 0},
+                          {"sh_degree_stored", m_shown ? m_shown->splats().shDegree() : 0},
+                          {"sh_degree_drawn", std::min(m_geometry.splatShDegree,
+                                                       m_shown ? m_shown->splats().shDegree() : 0)},
+                          {"scale", m_geometry.splatScale},
+                          {"up", UpAxes.name(m_settings.up)}});
     const frame::RasterDecision& raster = m_frame->rasterDecision();
     report.set("raster", {{"path", render::RasterPaths.name(raster.path)},
                           {"reason", raster.reason},

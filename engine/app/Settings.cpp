@@ -83,11 +83,16 @@ Result<bool> validate(const SessionSettings& s)
     if (s.warmup < 0)
         return fail("--warmup: expected zero or more frames");
     if (!stream::isFrameRate(s.fps))
-        return fail(
-            fmt::format("--fps {} is out of range ({})", s.fps, range(stream::MinFps, stream::MaxFps)));
+        return fail(fmt::format("--fps {} is out of range ({})", s.fps,
+                                range(stream::MinFps, stream::MaxFps)));
     if (!(s.pointSize >= 1.0f && s.pointSize <= 64.0f))
         return fail(
             fmt::format("--point-size {} is out of range ({} pixels)", s.pointSize, range(1, 64)));
+    if (!(s.splatScale >= 0.01f && s.splatScale <= 100.0f))
+        return fail(
+            fmt::format("--splat-scale {} is out of range ({})", s.splatScale, range(0.01, 100)));
+    if (s.shDegree < 0 || s.shDegree > 3)
+        return fail(fmt::format("--sh-degree {} is out of range ({})", s.shDegree, range(0, 3)));
     if (s.pointWorldSize && !(*s.pointWorldSize > 0.0f))
         return fail(fmt::format("--point-world-size {}: expected a positive size in world units",
                                 *s.pointWorldSize));

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/app/SceneFiles.h"
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/EnumTable.h"
 #include "engine/core/Result.h"
@@ -92,6 +93,9 @@ struct SessionSettings {
     float pointSize = 2.0f;              ///< splat diameter in pixels, 1..64
     std::optional<float> pointWorldSize; ///< splat diameter in world units, > 0; replaces it
     render::PointChoice points = render::PointChoice::Auto;
+    float splatScale = 1.0f;   ///< multiplies every Gaussian's scales, 0.01..100
+    int shDegree = 3;          ///< the highest SH degree splats are drawn with, 0..3
+    UpAxis up = UpAxis::PlusY; ///< the axis of tandem-raster's files that points up (--up)
     render::RasterChoice raster = render::RasterChoice::Auto;    ///< who draws meshes
     frame::MemoryChoice frameMemory = frame::MemoryChoice::Auto; ///< where targets may live
     float spin = 0.0f; ///< degrees the camera orbits each frame

@@ -45,8 +45,10 @@ std::uint32_t u32At(const std::uint8_t* at)
 Result<std::vector<std::uint8_t>> gunzip(std::span<const std::uint8_t> bytes,
                                          const std::string& name)
 {
-    if (bytes.size() < 18 || bytes[0] != 0x1f || bytes[1] != 0x8b)
+    if (bytes.size() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b)
         return fail(fmt::format("{}: not an SPZ file: not a gzip stream", name));
+    if (bytes.size() < 18)
+        return fail(fmt::format("{}: the gzip stream is cut short ({} bytes)", name, bytes.size()));
     const std::uint64_t most = bytes.size() * DeflateMaxRatio + 65536;
     const std::uint64_t stated = u32At(bytes.data() + bytes.size() - 4);
     struct Decompressor {

@@ -5,6 +5,7 @@
 // every degree, a scale modifier, a lowered SH degree, and surfaces in front of and behind the
 // splats. Images must agree to ≥ 50 dB PSNR (8-bit codes, the reference quantized alike), median
 // depths within float rounding.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>
 
+#include "engine/io/GaussianTransform.h"
 #include "engine/render/SplatRaster.h"
 #include "engine/render/detail/HostTargets.h"
 #include "tests/render/SplatReference.h"
@@ -316,6 +318,72 @@ TEST(Splats, UnusableGaussiansAreCulledNotDrawn)
     // And the frame is the background.
     EXPECT_EQ(twin.targets.color[0], 0x17);
     EXPECT_EQ(twin.targets.color[2], 0x1c);
+}
+
+TEST(Splats, ATurnedSceneSeenByATurnedCameraLooksTheSame)
+{
+    // A turn that is no symmetry of anything here: its SH, of every degree, must turn with it.
+    const glm::dmat3 turn = glm::dmat3(glm::mat3_cast(glm::normalize(
+        glm::angleAxis(glm::radians(137.0f), glm::normalize(glm::vec3(0.3f, -0.8f, 0.5f))))));
+    for (int degree = 1; degree <= 3; ++degree) {
+        const io::GaussianData g = randomScene(1500, degree, 50u + static_cast<unsigned>(degree));
+        io::GaussianData turned = g;
+        io::turnGaussians(turned, turn);
+        // Colour in direction R d after turning equals colour in d before, per Gaussian.
+        double worst = 0.0;
+        const int n = io::shCoefficients(degree);
+        for (std::size_t i = 0; i < 50; ++i) {
+            const glm::dvec3 d =
+                glm::normalize(glm::dvec3(g.positions[i]) + glm::dvec3(0.1, 0.2, 3.0));
+            const glm::dvec3 rd = turn * d;
+            float a[3], b[3];
+            const float fd[3] = {float(d.x), float(d.y), float(d.z)};
+            const float frd[3] = {float(rd.x), float(rd.y), float(rd.z)};
+            shColor(g.sh.data() + i * n * 3, degree, fd, a);
+            shColor(turned.sh.data() + i * n * 3, degree, frd, b);
+            for (int c = 0; c < 3; ++c)
+                worst = std::max(worst, double(std::abs(a[c] - b[c])));
+        }
+        EXPECT_LT(worst, 2e-5) << "SH degree " << degree;
+        // The image, through the host rasterizer, from a camera turned alike.
+        Camera camera = frontCamera();
+        Camera turnedCamera = camera;
+        turnedCamera.eye = glm::vec3(turn * glm::dvec3(camera.eye));
+        turnedCamera.target = glm::vec3(turn * glm::dvec3(camera.target));
+        turnedCamera.up = glm::vec3(turn * glm::dvec3(camera.up));
+        SplatLook look;
+        const Twin before = renderTwin(g, look, camera);
+        const Twin after = renderTwin(turned, look, turnedCamera);
+        double squared = 0.0;
+        for (std::size_t p = 0; p < before.targets.color.size(); ++p) {
+            const double d = (before.targets.color[p] - after.targets.color[p]) / 255.0;
+            squared += p % 4 == 3 ? 0.0 : d * d;
+        }
+        const double db =
+            10.0 * std::log10(before.targets.color.size() * 0.75 / std::max(squared, 1e-30));
+        EXPECT_GE(db, 50.0) << "SH degree " << degree;
+    }
+}
+
+TEST(Splats, TurningHalfWayRoundXFlipsTheTermsOddInYAndZ)
+{
+    // COLMAP's y down shown y up: 180° about x negates y and z, and the SH terms odd in them.
+    io::GaussianData g = randomScene(10, 3, 4u);
+    io::GaussianData turned = g;
+    io::turnGaussians(turned, glm::dmat3(1, 0, 0, 0, -1, 0, 0, 0, -1));
+    const int flipped[] = {1, 2, 4, 7, 9, 11, 12, 14}; // coefficient indices (0 = DC)
+    for (std::size_t i = 0; i < g.count(); ++i) {
+        EXPECT_NEAR(turned.positions[i].y, -g.positions[i].y, 1e-6);
+        EXPECT_NEAR(turned.positions[i].z, -g.positions[i].z, 1e-6);
+        for (int k = 0; k < 16; ++k) {
+            const bool flips =
+                std::find(std::begin(flipped), std::end(flipped), k) != std::end(flipped);
+            for (int c = 0; c < 3; ++c)
+                EXPECT_NEAR(turned.sh[(i * 16 + k) * 3 + c],
+                            (flips ? -1.0f : 1.0f) * g.sh[(i * 16 + k) * 3 + c], 1e-5)
+                    << "coefficient " << k;
+        }
+    }
 }
 
 } // namespace

@@ -1,0 +1,26 @@
+// Turning a scene read from files: a rotation applied to Gaussians (centres, orientations, and
+// their view-dependent colour: each SH degree's coefficients turned with it) and to meshes and
+// point clouds (positions, normals), so a scene stored in another frame (COLMAP's y down, a z-up
+// capture) is shown upright. Any thread.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "engine/io/GaussianData.h"
+#include "engine/io/MeshData.h"
+
+namespace tandem::io {
+
+/// Turns `gaussians` by `rotation` (orthonormal, determinant 1): centres R p, orientations
+/// R · q, and the SH coefficients of each degree so that the turned Gaussian shows in direction
+/// R d the colour the original showed in d.
+void turnGaussians(GaussianData& gaussians, const glm::dmat3& rotation);
+
+/// Turns `mesh` by `rotation`: positions and normals.
+void turnMesh(MeshData& mesh, const glm::dmat3& rotation);
+
+/// The real SH basis functions up to degree 3 at unit direction `d`, in the coefficient order
+/// the reference rasterizer uses (render/SplatMath.h's shColor()).
+void shBasis(const glm::dvec3& d, double out[16]);
+
+} // namespace tandem::io
