@@ -207,13 +207,7 @@ void PointPass::runHost(interop::PassHooks& hooks)
     // The G-buffer as the meshes left it (its depth starts the keys; the rest is kept where no
     // point wins). Without meshes nothing drew it: every pixel is written below.
     if (f.meshDrawn) {
-        const interop::HostFrame in = h.transfer.download(t);
-        const std::size_t colorBytes = pixels * (in.colorIsHalf ? 8 : 4);
-        h.targets.color.assign(static_cast<const std::uint8_t*>(in.color),
-                               static_cast<const std::uint8_t*>(in.color) + colorBytes);
-        h.targets.depth.assign(in.depth, in.depth + pixels);
-        h.targets.normal.assign(in.normal, in.normal + pixels * 4);
-        h.targets.id.assign(in.id, in.id + pixels);
+        h.targets.assign(h.transfer.download(t), pixels);
         h.transfer.release();
     } else {
         h.targets.resize(pixels, f.colorIsHalf != 0);

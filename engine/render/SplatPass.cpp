@@ -81,13 +81,7 @@ void SplatPass::runHost(interop::PassHooks& hooks)
     const interop::FrameTextures t = m_gbuffer->frameTextures();
     const std::size_t pixels = static_cast<std::size_t>(m_frame.width) * m_frame.height;
     if (m_frame.targetsDrawn) {
-        const interop::HostFrame in = h.transfer.download(t);
-        const std::size_t colorBytes = pixels * (in.colorIsHalf ? 8 : 4);
-        h.targets.color.assign(static_cast<const std::uint8_t*>(in.color),
-                               static_cast<const std::uint8_t*>(in.color) + colorBytes);
-        h.targets.depth.assign(in.depth, in.depth + pixels);
-        h.targets.normal.assign(in.normal, in.normal + pixels * 4);
-        h.targets.id.assign(in.id, in.id + pixels);
+        h.targets.assign(h.transfer.download(t), pixels);
         h.transfer.release();
     }
     hooks.beginStage("splats.host", nullptr);

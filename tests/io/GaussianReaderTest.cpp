@@ -358,7 +358,8 @@ TEST(Gaussians, AFileIsKnownByWhatItHolds)
     EXPECT_NE(cloud.error().find("not a 3DGS splat PLY"), std::string::npos) << cloud.error();
     auto other = readGaussians(dir.write("notes.txt", "hello"));
     ASSERT_FALSE(other);
-    EXPECT_NE(other.error().find("not a splat file (a 3DGS or compressed PLY, an SPZ or a .splat)"), std::string::npos)
+    EXPECT_NE(other.error().find("not a splat file (a 3DGS or compressed PLY, an SPZ or a .splat)"),
+              std::string::npos)
         << other.error();
     auto missing = readGaussians(dir.path() / "missing.splat");
     ASSERT_FALSE(missing);

@@ -13,7 +13,8 @@
 
 namespace tandem::interop {
 struct FrameTextures;
-}
+struct HostFrame;
+} // namespace tandem::interop
 
 namespace tandem::render::detail {
 
@@ -52,6 +53,8 @@ struct HostTargets {
         depth[pixel] = r.depth;
         id[pixel] = r.id;
     }
+    /// Copies the four targets of `in` (a G-buffer read back, `pixels` of it) in.
+    void assign(const interop::HostFrame& in, std::size_t pixels);
     /// Uploads the four into `targets`' textures (width × height from the bottom left), inside
     /// debug group `group`. Throws GlError.
     void upload(const interop::FrameTextures& targets, int width, int height,
