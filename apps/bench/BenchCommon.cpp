@@ -5,20 +5,25 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <glad/gl.h>
 
+#include "engine/app/SequenceRun.h"
+#include "engine/app/Session.h"
 #include "engine/app/Settings.h"
 #include "engine/core/Error.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
+#include "engine/core/ThreadPool.h"
 #include "engine/core/Version.h"
 #include "engine/cuda/Device.h"
 #include "engine/gl/Gl.h"
 #include "engine/gl/Texture.h"
 #include "engine/render/GBuffer.h"
+#include "engine/stream/Open.h"
 
 namespace tandem::bench {
 
@@ -86,6 +91,94 @@ app::SessionSettings headlessSession(const Settings& settings, const Size& size,
     o.report = report;
     o.overwrite = true;
     return o;
+}
+
+double timedRun(app::Session& session, const Settings& settings,
+                const std::function<void()>& beforeFrame, const std::string& what)
+{
+    using Clock = std::chrono::steady_clock;
+    int rendered = 0;
+    auto steady = Clock::now();
+    while (session.nextFrame()) {
+        if (beforeFrame)
+            beforeFrame();
+        session.renderFrame();
+        if (++rendered == settings.warmup)
+            steady = Clock::now();
+    }
+    const int code = session.finish();
+    const double seconds = std::chrono::duration<double>(Clock::now() - steady).count();
+    if (code != 0)
+        throw Error(fmt::format("{} failed (exit {})", what, code));
+    return seconds;
+}
+
+void writePack(const std::filesystem::path& path, int frames, const stream::PackSettings& pack,
+               const std::function<std::vector<std::uint8_t>(int)>& block,
+               const std::function<std::string(int)>& name)
+{
+    stream::PackSettings settings = pack;
+    settings.overwrite = true;
+    auto writer = stream::PackWriter::create(path, settings);
+    if (!writer)
+        throw Error(writer.error());
+    ThreadPool pool;
+    const int batch = static_cast<int>(pool.size()) * 2;
+    for (int first = 0; first < frames; first += batch) {
+        const int count = std::min(batch, frames - first);
+        std::vector<std::optional<stream::EncodedFrame>> encoded(static_cast<std::size_t>(count));
+        std::vector<std::string> errors(static_cast<std::size_t>(count));
+        pool.parallelFor(count, [&](int begin, int end) {
+            for (int i = begin; i < end; ++i) {
+                auto frame =
+                    stream::PackWriter::encode(block(first + i), name(first + i), settings);
+                if (frame)
+                    encoded[static_cast<std::size_t>(i)] = std::move(frame.value());
+                else
+                    errors[static_cast<std::size_t>(i)] = frame.error();
+            }
+        });
+        for (int i = 0; i < count; ++i) {
+            if (!encoded[static_cast<std::size_t>(i)])
+                throw Error(errors[static_cast<std::size_t>(i)]);
+            if (auto added =
+                    writer.value()->append(std::move(*encoded[static_cast<std::size_t>(i)]));
+                !added)
+                throw Error(added.error());
+        }
+    }
+    if (auto done = writer.value()->finish(); !done)
+        throw Error(done.error());
+}
+
+ViewerPlayed playSequence(const Settings& settings, const Size& size, const ViewerPlay& play,
+                          const std::filesystem::path& reportPath)
+{
+    const app::SessionSettings o = headlessSession(settings, size, play.frames, reportPath);
+    app::OpenFailure failure;
+    auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
+    if (!session)
+        throw Error(failure.message);
+    app::SequenceSettings s;
+    s.spec = play.spec;
+    s.everyFrame = true;
+    s.loop = stream::LoopMode::Loop;
+    s.preload = play.preload;
+    s.stream.budgetBytes = play.budgetBytes;
+    bool usage = false;
+    auto source = stream::openSource(s.spec, s.sequence);
+    if (!source)
+        throw Error(source.error());
+    auto run = app::SequenceRun::open(*session, std::move(source.value()), s, usage);
+    if (!run)
+        throw Error(run.error());
+    const double seconds = timedRun(
+        *session, settings, [&] { run.value()->update(); }, "the viewer run " + play.name);
+    ViewerPlayed played;
+    played.report = nlohmann::json::parse(std::ifstream(reportPath));
+    played.framesPerSecond = play.frames / seconds;
+    played.gpuFrameMs = played.report["profile"]["gpu_stages"]["frame"]["p50_ms"].get<double>();
+    return played;
 }
 
 io::MeshData makeTorus(int triangles)

@@ -22,7 +22,11 @@
 #include "engine/platform/Context.h"
 #include "engine/postfx/Chain.h"
 #include "engine/postfx/PostProcessor.h"
+#include "engine/stream/PackWriter.h"
 
+namespace tandem::app {
+class Session;
+}
 namespace tandem::gl {
 class Texture;
 }
@@ -77,6 +81,37 @@ frame::Residence makeResidence(const Settings& settings, const platform::Context
 /// (replaced).
 app::SessionSettings headlessSession(const Settings& settings, const Size& size, int frames,
                                      const std::filesystem::path& report);
+
+/// Runs `session` to its end, calling `beforeFrame` (may be empty) before each frame; returns
+/// the seconds from the end of the settings.warmup-th frame until the GPU finished the last
+/// (through finish(): the frames the CPU queued ahead count only once drawn). Throws Error
+/// naming `what` when the run fails.
+double timedRun(app::Session& session, const Settings& settings,
+                const std::function<void()>& beforeFrame, const std::string& what);
+
+/// Writes a pack of `frames` frames at `path` (replaced) as `pack` says, frame i's block made
+/// by `block(i)` and encoded on every core, appended in order, named `name(i)`. Throws Error.
+void writePack(const std::filesystem::path& path, int frames, const stream::PackSettings& pack,
+               const std::function<std::vector<std::uint8_t>(int)>& block,
+               const std::function<std::string(int)>& name);
+
+/// A sequence played as tandem-viewer plays it (the session and sequence run, in process):
+/// headless, --every-frame, looping, no output (headlessSession()).
+struct ViewerPlay {
+    std::string name;            ///< the variant, for the table
+    std::string spec;            ///< the sequence: a pack, folder or pattern
+    bool preload = false;        ///< --preload
+    std::size_t budgetBytes = 0; ///< the staging budget (0: the viewer's default)
+    int frames = 0;              ///< timed frames, after settings.warmup untimed
+};
+struct ViewerPlayed {
+    double framesPerSecond = 0.0; ///< timed frames over the wall time until the GPU finished
+    double gpuFrameMs = 0.0;      ///< the report's median GPU frame time
+    nlohmann::json report;        ///< the run's report (--report)
+};
+/// Plays `play` at `size`, its report written to `reportPath`; throws Error when it fails.
+ViewerPlayed playSequence(const Settings& settings, const Size& size, const ViewerPlay& play,
+                          const std::filesystem::path& reportPath);
 
 /// The chain `text` describes; throws Error when it does not parse (a bug in a benchmark).
 postfx::Chain parseChainOrThrow(const std::string& text);

@@ -9,7 +9,6 @@
 // report gives the GPU frame and stage medians and the handoffs, the wall clock its frames/s.
 #include "FrameBench.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -30,8 +29,6 @@ namespace fs = std::filesystem;
 namespace tandem::bench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 /// scripts/make-grid-mesh.py's sheet: n×n vertices over [-1, 1]², z a gentle wave, vertex
 /// colours by position; 2 (n-1)² triangles.
@@ -131,20 +128,9 @@ nlohmann::json runVariant(const Settings& settings, const Size& size, const Name
         session->keepPresenting();
     session->frame().setPresentCopy(v.presentCopy);
     session->setScene(scene.scene);
-    int rendered = 0;
-    auto steady = Clock::now();
-    while (session->nextFrame()) {
-        session->renderFrame();
-        if (++rendered == settings.warmup)
-            steady = Clock::now();
-    }
-    // Through finish(), which waits for the GPU: the frames the CPU queued ahead count only
-    // once drawn.
-    const int code = session->finish();
-    const double seconds = std::chrono::duration<double>(Clock::now() - steady).count();
-    if (code != 0)
-        throw Error(fmt::format("the run '{}' of {} at {} failed (exit {})", v.name, scene.name,
-                                size.name, code));
+    const double seconds =
+        timedRun(*session, settings, {},
+                 fmt::format("the run '{}' of {} at {}", v.name, scene.name, size.name));
     const nlohmann::json report = nlohmann::json::parse(std::ifstream(reportPath));
     const auto& profile = report["profile"];
     return {{"scene", scene.name},

@@ -7,13 +7,17 @@
 // CUDA builds only.
 #include "SplatsBench.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "engine/core/Error.h"
 #include "engine/core/Srgb.h"
 #include "engine/cuda/CudaCheck.h"
 #include "engine/cuda/DeviceBuffer.h"
@@ -21,6 +25,8 @@
 #include "engine/cuda/SurfaceArray.h"
 #include "engine/render/SplatRaster.h"
 #include "engine/render/detail/HostTargets.h"
+#include "engine/stream/Block.h"
+#include "engine/stream/Pack.h"
 
 namespace tandem::bench {
 
@@ -29,7 +35,7 @@ namespace {
 /// The dense scene: `count` Gaussians in a slab in front of the camera whose image covers about
 /// a third of a 16:9 frame; σ about 3 px at 1080p (so 6 px at 4K); opacities spread over
 /// (0.05, 1), SH of `degree` random (DC from a colour, the rest small). Deterministic.
-render::SplatArrays denseScene(std::size_t count, int degree)
+io::GaussianData denseScene(std::size_t count, int degree)
 {
     std::uint64_t state = 0x2545f4914f6cdd1dull;
     auto next = [&state] {
@@ -38,38 +44,35 @@ render::SplatArrays denseScene(std::size_t count, int degree)
         state ^= state << 17;
         return static_cast<float>(state >> 40) / static_cast<float>(1 << 24); // [0, 1)
     };
-    render::SplatArrays a;
-    a.count = static_cast<std::uint32_t>(count);
-    a.shDegree = degree;
+    io::GaussianData g;
+    g.shDegree = degree;
     const int n = render::splats::shCount(degree);
-    a.positions.resize(count * 3);
-    a.scales.resize(count * 3);
-    a.rotations.resize(count * 4);
-    a.opacities.resize(count);
-    a.sh.resize(count * static_cast<std::size_t>(n) * 3);
+    g.positions.resize(count);
+    g.scales.resize(count);
+    g.rotations.resize(count);
+    g.opacities.resize(count);
+    g.sh.resize(count * static_cast<std::size_t>(n) * 3);
     // The camera (denseCamera) sits at z = 5 with a 50° vertical field of view: at depth 5 a
     // 1080p pixel is 5 / 1158 world units. The slab: 4.6 × 2.6 wide (≈ 1070 × 600 px, a third
     // of the image), 1 deep.
     for (std::size_t i = 0; i < count; ++i) {
-        a.positions[i * 3 + 0] = (next() - 0.5f) * 4.6f;
-        a.positions[i * 3 + 1] = (next() - 0.5f) * 2.6f;
-        a.positions[i * 3 + 2] = (next() - 0.5f) * 1.0f;
+        const float x = (next() - 0.5f) * 4.6f, y = (next() - 0.5f) * 2.6f;
+        g.positions[i] = {x, y, (next() - 0.5f) * 1.0f};
         for (int k = 0; k < 3; ++k)
-            a.scales[i * 3 + k] = 0.013f * (0.5f + next());
+            g.scales[i][k] = 0.013f * (0.5f + next());
         float q[4], length = 0.0f;
         for (float& c : q) {
             c = next() * 2.0f - 1.0f;
             length += c * c;
         }
         length = std::sqrt(std::max(length, 1e-12f));
-        for (int k = 0; k < 4; ++k)
-            a.rotations[i * 4 + k] = q[k] / length;
-        a.opacities[i] = 0.05f + 0.95f * next();
-        float* sh = a.sh.data() + i * static_cast<std::size_t>(n) * 3;
+        g.rotations[i] = glm::quat(q[0] / length, q[1] / length, q[2] / length, q[3] / length);
+        g.opacities[i] = 0.05f + 0.95f * next();
+        float* sh = g.sh.data() + i * static_cast<std::size_t>(n) * 3;
         for (int k = 0; k < n * 3; ++k)
             sh[k] = k < 3 ? (next() - 0.5f) * 3.0f : (next() - 0.5f) * 0.3f;
     }
-    return a;
+    return g;
 }
 
 render::Camera denseCamera()
@@ -135,6 +138,102 @@ public:
     StageEvents stages;
 };
 
+/// Writes `frames` frames of the dense scene of `count` Gaussians of SH `degree` into a pack at
+/// `path` as tandem-pack writes it (packed splats, no compression), the slab moving a little
+/// each frame so every frame differs; frames packed on every core.
+void writeDensePack(const std::filesystem::path& path, std::size_t count, int degree, int frames)
+{
+    const io::GaussianData first = denseScene(count, degree);
+    const stream::PackSettings settings; // tandem-pack's defaults: packed splats, no codec
+    const auto block = [&](int i) {
+        render::Scene scene;
+        scene.splats.push_back({"dense", first});
+        for (glm::vec3& p : scene.splats[0].gaussians.positions)
+            p.x += 0.01f * static_cast<float>(i);
+        render::SceneCounts counts = render::sceneCounts(scene);
+        counts.splatEncoding = settings.splats;
+        std::vector<std::uint8_t> out(stream::blockBytes(counts));
+        stream::writeBlock(scene, out, settings.splats);
+        return out;
+    };
+    writePack(path, frames, settings, block,
+              [](int i) { return fmt::format("dense frame {}", i); });
+}
+
+/// Sequences of `count`-Gaussian frames streamed from a pack by the viewer's run, as
+/// `tandem-viewer --headless --every-frame --format none` plays them, at each size.
+nlohmann::json streamedRows(const Settings& settings, const SplatsSettings& options,
+                            const std::vector<Size>& sizes, const std::vector<int>& degrees,
+                            std::vector<std::vector<std::string>>& rows)
+{
+    namespace fs = std::filesystem;
+    nlohmann::json out = nlohmann::json::array();
+    const fs::path root =
+        options.workDir.empty()
+            ? fs::temp_directory_path() / fmt::format("tandem-splats-bench-{}", getpid())
+            : fs::path(options.workDir);
+    fs::create_directories(root);
+    for (const std::string& item : splitList(options.streamed)) {
+        const std::size_t count = parseCount(item);
+        for (const int degree : degrees) {
+            const fs::path pack =
+                root / fmt::format("dense-{}-sh{}-{}.tdpk", item, degree, options.streamedFrames);
+            if (!fs::exists(pack)) {
+                std::printf("splats: packing %d frames of %s Gaussians of SH degree %d\n",
+                            options.streamedFrames, item.c_str(), degree);
+                std::fflush(stdout);
+                writeDensePack(pack, count, degree, options.streamedFrames);
+            }
+            const auto info = stream::readPackInfo(pack);
+            if (!info)
+                throw Error(info.error());
+            const std::size_t largest = info.value().largestBlockBytes;
+            // Frames enough for a steady rate: the pack looped four times at least.
+            const int frames = std::max(settings.frames, 4 * options.streamedFrames);
+            const ViewerPlay play{
+                fmt::format("{} SH{} streamed", item, degree), pack.string(), false,
+                std::max<std::size_t>(std::size_t{1024} << 20, 4 * largest), frames};
+            for (const Size& size : sizes) {
+                std::printf("splats: streaming %s at %s\n", play.name.c_str(), size.name.c_str());
+                std::fflush(stdout);
+                const ViewerPlayed played =
+                    playSequence(settings, size, play, root / "report.json");
+                const nlohmann::json& stages = played.report["profile"]["gpu_stages"];
+                const auto stageMs = [&](const char* name) {
+                    return stages.contains(name) ? stages[name]["p50_ms"].get<double>() : -1.0;
+                };
+                const nlohmann::json& streaming = played.report["streaming"];
+                nlohmann::json row{{"gaussians", count},
+                                   {"sh_degree", degree},
+                                   {"size", size.name},
+                                   {"frames", frames},
+                                   {"pack_frames", options.streamedFrames},
+                                   {"bytes_per_frame", largest},
+                                   {"frames_per_second", played.framesPerSecond},
+                                   {"gpu_frame_ms_p50", played.gpuFrameMs},
+                                   {"streaming", streaming},
+                                   {"splats", played.report["splats"]},
+                                   {"backend", played.report["backend"]}};
+                for (const char* stage :
+                     {"splats", "splats.unpack", "splats.project", "splats.sort", "splats.blend"})
+                    row["median_ms"][stage] = stageMs(stage);
+                out.push_back(row);
+                rows.push_back({fmt::format("{} at {}", play.name, size.name),
+                                fmt::format("{:.0f}", played.framesPerSecond),
+                                fmt::format("{:.3f}", played.gpuFrameMs),
+                                fmt::format("{:.3f}", stageMs("splats.unpack")),
+                                fmt::format("{:.1f}", largest / 1e6),
+                                streaming["upload_path"].get<std::string>(),
+                                fmt::format("{:.1f}", streaming["upload_gb_per_s"].get<double>()),
+                                std::to_string(streaming["loader_waits"].get<int>())});
+            }
+        }
+    }
+    if (!options.keep && options.workDir.empty())
+        fs::remove_all(root);
+    return out;
+}
+
 } // namespace
 
 int runSplatsBench(const Settings& settings, const SplatsSettings& options)
@@ -170,7 +269,7 @@ int runSplatsBench(const Settings& settings, const SplatsSettings& options)
         for (const int degree : degrees) {
             std::printf("splats: generating %zu Gaussians of SH degree %d\n", count, degree);
             std::fflush(stdout);
-            const render::SplatArrays arrays = denseScene(count, degree);
+            const render::SplatArrays arrays = render::splatArrays(denseScene(count, degree));
             auto upload = [](const std::vector<float>& v) {
                 cuda::DeviceBuffer<float> b(v.size(), "bench splats");
                 TANDEM_CUDA_CHECK(cudaMemcpy(b.data(), v.data(), v.size() * sizeof(float),
@@ -246,6 +345,16 @@ int runSplatsBench(const Settings& settings, const SplatsSettings& options)
             }
         }
     printTable({"variant", "pass ms", "project", "sort", "blend", "visible", "entries"}, rows);
+    if (!options.streamed.empty()) {
+        std::vector<std::vector<std::string>> streamedTable;
+        json["streamed"] = streamedRows(settings, options, sizes, degrees, streamedTable);
+        json["streamed_command"] = "tandem-viewer --headless --every-frame --loop loop --format "
+                                   "none --postfx tonemap,fxaa PACK (in process)";
+        std::printf("\nstreamed from a pack (the viewer's run, --every-frame, no output):\n");
+        printTable({"variant", "frames/s", "GPU frame ms", "unpack ms", "MB/frame", "upload",
+                    "upload GB/s", "loader waits"},
+                   streamedTable);
+    }
     return writeJson(settings, json) ? 0 : 1;
 }
 

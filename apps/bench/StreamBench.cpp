@@ -26,10 +26,7 @@
 #include "engine/cuda/Stream.h"
 #endif
 
-#include "engine/app/SequenceRun.h"
-#include "engine/app/Session.h"
 #include "engine/core/Error.h"
-#include "engine/core/ThreadPool.h"
 #include "engine/gl/Buffer.h"
 #include "engine/stream/Block.h"
 #include "engine/stream/Open.h"
@@ -91,37 +88,9 @@ void writeSamplePack(const fs::path& path, stream::SampleSettings sample, int fr
                      const stream::PackSettings& packSettings)
 {
     sample.frames = frames;
-    auto writer = stream::PackWriter::create(path, packSettings);
-    if (!writer)
-        throw Error(writer.error());
-    ThreadPool pool;
-    const int batch = static_cast<int>(pool.size()) * 2;
-    for (int first = 0; first < frames; first += batch) {
-        const int count = std::min(batch, frames - first);
-        std::vector<std::optional<stream::EncodedFrame>> encoded(static_cast<std::size_t>(count));
-        std::vector<std::string> errors(static_cast<std::size_t>(count));
-        pool.parallelFor(count, [&](int begin, int end) {
-            for (int i = begin; i < end; ++i) {
-                auto frame = stream::PackWriter::encode(
-                    blockOf(stream::sampleFrame(sample, first + i)),
-                    fmt::format("sample frame {}", first + i), packSettings);
-                if (frame)
-                    encoded[static_cast<std::size_t>(i)] = std::move(frame.value());
-                else
-                    errors[static_cast<std::size_t>(i)] = frame.error();
-            }
-        });
-        for (int i = 0; i < count; ++i) {
-            if (!encoded[static_cast<std::size_t>(i)])
-                throw Error(errors[static_cast<std::size_t>(i)]);
-            if (auto added =
-                    writer.value()->append(std::move(*encoded[static_cast<std::size_t>(i)]));
-                !added)
-                throw Error(added.error());
-        }
-    }
-    if (auto done = writer.value()->finish(); !done)
-        throw Error(done.error());
+    writePack(
+        path, frames, packSettings, [&](int i) { return blockOf(stream::sampleFrame(sample, i)); },
+        [](int i) { return fmt::format("sample frame {}", i); });
     const auto info = stream::readPackInfo(path);
     if (!info)
         throw Error(info.error());
@@ -337,54 +306,13 @@ nlohmann::json measureLoads(const std::vector<Kind>& kinds, std::size_t blockCap
 
 // --- 4: the viewer end to end ---------------------------------------------------------------
 
-struct EndToEnd {
-    std::string name;
-    std::string spec;
-    bool preload = false;
-    std::size_t budgetBytes = 0;
-    int frames = 0;
-};
-
-nlohmann::json runViewer(const Settings& settings, const Size& size, const EndToEnd& e,
+nlohmann::json runViewer(const Settings& settings, const Size& size, const ViewerPlay& e,
                          const fs::path& reportPath, std::vector<std::vector<std::string>>& rows)
 {
-    const app::SessionSettings o = headlessSession(settings, size, e.frames, reportPath);
-    app::OpenFailure failure;
-    auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
-    if (!session)
-        throw Error(failure.message);
-    app::SequenceSettings s;
-    s.spec = e.spec;
-    s.everyFrame = true;
-    s.loop = stream::LoopMode::Loop;
-    s.preload = e.preload;
-    s.stream.budgetBytes = e.budgetBytes;
-    bool usage = false;
-    auto source = stream::openSource(s.spec, s.sequence);
-    if (!source)
-        throw Error(source.error());
-    auto run = app::SequenceRun::open(*session, std::move(source.value()), s, usage);
-    if (!run)
-        throw Error(run.error());
-    int rendered = 0;
-    auto steady = Clock::now();
-    while (session->nextFrame()) {
-        run.value()->update();
-        session->renderFrame();
-        if (++rendered == settings.warmup)
-            steady = Clock::now();
-    }
-    // Through finish(), which waits for the GPU: the frames the CPU queued ahead count only
-    // once drawn.
-    const int code = session->finish();
-    const double seconds = msSince(steady) * 1e-3;
-    if (code != 0)
-        throw Error(fmt::format("the viewer run '{}' failed (exit {})", e.name, code));
-    const nlohmann::json report = nlohmann::json::parse(std::ifstream(reportPath));
-    const double fps = e.frames / seconds;
-    const auto& streaming = report["streaming"];
-    const double gpuMs = report["profile"]["gpu_stages"]["frame"]["p50_ms"].get<double>();
-    rows.push_back({size.name, e.name, fmt::format("{:.0f}", fps), fmt::format("{:.3f}", gpuMs),
+    const ViewerPlayed played = playSequence(settings, size, e, reportPath);
+    const auto& streaming = played.report["streaming"];
+    rows.push_back({size.name, e.name, fmt::format("{:.0f}", played.framesPerSecond),
+                    fmt::format("{:.3f}", played.gpuFrameMs),
                     streaming["upload_path"].get<std::string>(),
                     fmt::format("{:.1f}", streaming["upload_gb_per_s"].get<double>()),
                     fmt::format("{:.2f}", streaming["cache_hit_rate"].get<double>()),
@@ -395,12 +323,12 @@ nlohmann::json runViewer(const Settings& settings, const Size& size, const EndTo
             {"source", e.spec},
             {"preloaded", e.preload},
             {"frames", e.frames},
-            {"frames_per_second", fps},
-            {"gpu_frame_ms_p50", gpuMs},
+            {"frames_per_second", played.framesPerSecond},
+            {"gpu_frame_ms_p50", played.gpuFrameMs},
             {"streaming", streaming},
-            {"points", report["points"]},
-            {"backend", report["backend"]},
-            {"stalls_by_cause", report["profile"]["stalls_by_cause"]}};
+            {"points", played.report["points"]},
+            {"backend", played.report["backend"]},
+            {"stalls_by_cause", played.report["profile"]["stalls_by_cause"]}};
 }
 
 } // namespace
@@ -529,7 +457,7 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
         if (!fs::exists(file))
             writePly(file, stream::sampleFrame(sample, i).objects[0].mesh, false);
     }
-    std::vector<EndToEnd> variants = {
+    std::vector<ViewerPlay> variants = {
         {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
         {"ply binary streamed", plyFolder.string(), false, streamed, 2 * b.plyFrames}};
     if (b.preloaded)
@@ -538,7 +466,7 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     nlohmann::json endToEnd = nlohmann::json::array();
     std::vector<std::vector<std::string>> viewerRows;
     for (const Size& size : sizes)
-        for (const EndToEnd& e : variants) {
+        for (const ViewerPlay& e : variants) {
             if (e.name.rfind("ply", 0) == 0 && &size != &sizes.front())
                 continue; // loader-bound: one size says it
             std::printf("viewer: %s, %s...\n", size.name.c_str(), e.name.c_str());

@@ -167,6 +167,19 @@ int main(int argc, char** argv)
         ->capture_default_str();
     splatsBench->add_option("--sizes", splatsSettings.sizes, "1080p, 4K or WxH, comma separated")
         ->capture_default_str();
+    splatsBench
+        ->add_option("--streamed", splatsSettings.streamed,
+                     "Gaussians a frame of the sequences streamed from a pack, comma separated "
+                     "(\"\": none)")
+        ->capture_default_str();
+    splatsBench
+        ->add_option("--streamed-frames", splatsSettings.streamedFrames,
+                     "frames of each streamed pack")
+        ->check(CLI::Range(2, 10000))
+        ->capture_default_str();
+    splatsBench->add_option("--work", splatsSettings.workDir,
+                            "where the packs go (default: a temporary folder, removed)");
+    splatsBench->add_flag("--keep", splatsSettings.keep, "keep the packs");
     // Captures: one extra, untimed repetition of each drawing variant at the first size.
     capture::CaptureSettings captureSettings;
     for (CLI::App* sub : {raster, overhead})

@@ -19,12 +19,15 @@
 #include <fmt/format.h>
 
 #include "engine/app/CliRange.h"
+#include "engine/app/EnumOption.h"
 #include "engine/app/VersionOption.h"
 #include "engine/core/Log.h"
 #include "engine/core/Plural.h"
 #include "engine/core/Printable.h"
 #include "engine/core/Progress.h"
 #include "engine/core/StopToken.h"
+#include "engine/io/GaussianTransform.h"
+#include "engine/stream/Block.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
 
@@ -87,6 +90,31 @@ std::string tally(const stream::PackInfo& info, T stream::PackFrame::*field, Nam
     return text;
 }
 
+/// What the first frame of pack `file` holds of Gaussian splats: "1000000 Gaussians of SH
+/// degree 3, packed (80 bytes each) in frame 0" (each frame's block says; the index does not).
+std::string splatsText(const std::string& file)
+{
+    auto pack = stream::openPack(file);
+    if (!pack)
+        return pack.error();
+    std::vector<std::uint8_t> memory;
+    auto block = pack.value()->load(0, [&](std::size_t bytes) {
+        memory.resize(bytes);
+        return std::span<std::uint8_t>(memory);
+    });
+    if (!block)
+        return block.error();
+    auto counts = stream::blockCounts(block.value(), "frame 0");
+    if (!counts)
+        return counts.error();
+    const render::SceneCounts& c = counts.value();
+    if (c.splats == 0)
+        return "none in frame 0";
+    return fmt::format("{} Gaussians of SH degree {}, {} ({} bytes each) in frame 0", c.splats,
+                       c.splatDegree, stream::SplatEncodings.name(c.splatEncoding),
+                       c.splatRegion().bytes / c.splats);
+}
+
 int printInfo(const std::string& file)
 {
     auto read = stream::readPackInfo(file);
@@ -107,6 +135,8 @@ int printInfo(const std::string& file)
                info.fileBytes, info.indexBytes, info.indexOffset);
     fmt::print("  codec      {}\n", tally(info, &stream::PackFrame::codec, codecName));
     fmt::print("  positions  {}\n", tally(info, &stream::PackFrame::positions, positionsName));
+    if (info.flags & stream::PackHasSplats)
+        fmt::print("  splats     {}\n", splatsText(file));
     const io::Bounds& b = info.bounds;
     fmt::print("  bounds     ({:g}, {:g}, {:g}) .. ({:g}, {:g}, {:g})\n", b.min.x, b.min.y, b.min.z,
                b.max.x, b.max.y, b.max.z);
@@ -149,6 +179,8 @@ struct ConvertOptions {
     std::string output;
     stream::Codec codec = stream::Codec::None;
     stream::PositionEncoding positions = stream::PositionEncoding::F32;
+    render::SplatEncoding splats = render::SplatEncoding::Packed;
+    io::UpAxis up = io::UpAxis::PlusY; ///< the files' up axis: frames are turned to +y
     unsigned threads = 0;
     double fps = 0.0;
     bool fpsGiven = false;
@@ -176,6 +208,7 @@ int convert(const ConvertOptions& o)
         sequence.fps = o.fps;
         sequence.fpsGiven = true;
     }
+    sequence.turn = io::upTurn(o.up);
     // Listing a folder of a million files ends at a signal too.
     auto opened = stream::openSource(o.source, sequence, o.stop);
     if (const int signal = o.stop.stopRequested(); signal != 0)
@@ -204,6 +237,7 @@ int convert(const ConvertOptions& o)
     stream::PackSettings settings;
     settings.codec = o.codec;
     settings.positions = o.positions;
+    settings.splats = o.splats;
     settings.fps = o.fpsGiven ? o.fps : source.fps();
     settings.overwrite = o.overwrite;
     auto created = stream::PackWriter::create(o.output, settings);
@@ -383,7 +417,8 @@ int main(int argc, char** argv)
     auto* src = cli.add_option(
         "SRC", o.source,
         "the sequence: sample[:mesh,points=N,frames=N,fps=F], a .tdpk pack (re-pack), a folder "
-        "of .ply/.obj frames, a JSON manifest, a pattern (frame_%04d.ply, frame_*.ply)");
+        "of .ply/.obj frames or of Gaussian splat frames (3DGS or compressed PLY, .splat, "
+        ".spz), a JSON manifest, a pattern (frame_%04d.ply, frame_*.ply)");
     auto* out = cli.add_option("-o,--output", o.output,
                                "the pack to write (.tdpk); its folder is made when missing");
     cli.add_option("--codec", codec,
@@ -393,6 +428,13 @@ int main(int argc, char** argv)
                    "vertex positions of mesh frames, " + stream::PositionEncodings.list() +
                        " (default f32): " + stream::PositionEncodings.describe() +
                        "; point-cloud frames keep f32");
+    std::string splats;
+    cli.add_option("--splats", splats,
+                   "Gaussian splats of splat frames, " + stream::SplatEncodings.list() +
+                       " (default packed): " + stream::SplatEncodings.describe());
+    app::addEnumOption(cli, "--up", o.up, io::UpAxes,
+                       "which axis of the source files points up: each frame is turned so it "
+                       "points up in the pack (not for a pack: its frames are as packed)");
     cli.add_option("--threads", o.threads, "threads loading and encoding frames (default: all)")
         ->check(CLI::Range(1u, 1024u));
     const auto rate = app::CliRange(stream::MinFps, stream::MaxFps);
@@ -421,6 +463,12 @@ int main(int argc, char** argv)
             o.codec = parsed.value();
         else
             throw CLI::ValidationError("--codec: " + parsed.error());
+        if (!splats.empty()) {
+            auto parsed = stream::SplatEncodings.parse(splats);
+            if (!parsed)
+                throw CLI::ValidationError("--splats: " + parsed.error());
+            o.splats = parsed.value();
+        }
         if (auto parsed = stream::PositionEncodings.parse(positions); parsed)
             o.positions = parsed.value();
         else

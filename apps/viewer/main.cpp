@@ -10,7 +10,9 @@
 
 #include "engine/app/Batch.h"
 #include "engine/app/Controls.h"
+#include "engine/app/EnumOption.h"
 #include "engine/app/Options.h"
+#include "engine/app/SceneFiles.h"
 #include "engine/app/SequenceRun.h"
 #include "engine/app/Session.h"
 #include "engine/core/Log.h"
@@ -40,13 +42,17 @@ int main(int argc, char** argv)
     app::BatchOptions batch;
     CLI::App cli{fmt::format(
         "tandem-viewer: play a volumetric video sequence (per-frame PLY/OBJ point clouds or "
-        "meshes) streamed to the GPU, in a window or headless (--headless renders the sequence "
+        "meshes, or Gaussian splats: 3DGS/compressed PLY, .splat, .spz) streamed to the GPU, in a "
+        "window or headless (--headless renders the sequence "
         "once to --out or --video).\n"
         "Window controls: {}; {}.",
         app::sequenceKeysHelp(), ui::controlsHelp(app::WindowControls))};
     app::addSequenceOptions(cli, sequence);
     app::addBatchOptions(cli, batch);
     app::addCommonOptions(cli, settings, app::headlessFramesHelp());
+    app::addEnumOption(cli, "--up", settings.up, app::UpAxes,
+                       "which axis of the frames points up (each frame is turned as it loads; "
+                       "COLMAP and 3DGS training: -y)");
     return app::runApp(cli, settings, {"tandem-viewer", ""}, argc, argv, [&](const auto& info) {
         if (auto valid = app::validate(sequence); !valid)
             return app::exitWith(app::ExitUsage, valid.error());
@@ -54,6 +60,7 @@ int main(int argc, char** argv)
         const auto failed = [&info](int code, const std::string& message) {
             return app::exitWith(app::setUpExit(info.stop, code), message);
         };
+        sequence.sequence.turn = app::upTurn(settings.up);
         // The sequence first: a missing or broken one fails before any context is made.
         auto source = openLogged(sequence.spec, sequence.sequence, info.stop);
         if (!source)

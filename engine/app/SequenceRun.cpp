@@ -23,6 +23,7 @@
 #include "engine/frame/Frame.h"
 #include "engine/gl/Gl.h"
 #include "engine/io/CameraPath.h"
+#include "engine/render/SplatPass.h"
 #include "engine/stream/Block.h"
 #include "engine/stream/Open.h"
 #include "engine/ui/PlaybackPanel.h"
@@ -216,6 +217,7 @@ void SequenceRun::openDropped()
     m_joinPass.reset();
     if (render::PointPass* points = frame.pointPass())
         points->setDevicePoints({});
+    frame.splatPass().setDeviceSplats({});
     m_player.reset();
     m_source = std::move(source.value());
     m_settings.stream.preload = false; // a dropped sequence streams (it is not preloaded)
@@ -323,6 +325,7 @@ void SequenceRun::update()
     m_player->update(m_playback, headless || m_player->scene() == nullptr);
     if (render::PointPass* points = m_session.frame().pointPass())
         points->setDevicePoints(m_player->devicePoints());
+    m_session.frame().splatPass().setDeviceSplats(m_player->deviceSplats());
     // The staging ring's fill and the frames that came late, as counter tracks of the trace.
     const stream::StreamStats streaming = m_player->streamStats();
     profile::Profiler& profiler = m_session.profiler();

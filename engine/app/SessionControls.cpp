@@ -1,6 +1,6 @@
 // The session's own window controls: the overlay's panels (channel and timings, the passes, the
-// chain, the list of controls, RenderDoc) and the keys (Esc/Q quit, C channel, S/F2 screenshot, R
-// reset view, F1 overlay, F12 capture), registered with handles the session holds.
+// splats, the chain, the list of controls, RenderDoc) and the keys (Esc/Q quit, C channel, S/F2
+// screenshot, R reset view, F1 overlay, F12 capture), registered with handles the session holds.
 #include "engine/app/Session.h"
 
 #include "engine/app/Controls.h"
@@ -8,7 +8,10 @@
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/Log.h"
 #include "engine/frame/Frame.h"
+#include "engine/render/GpuScene.h"
+#include "engine/render/SplatPass.h"
 #include "engine/ui/Panels.h"
+#include "engine/ui/SplatsPanel.h"
 
 namespace tandem::app {
 
@@ -29,6 +32,18 @@ void Session::addPanels()
                                std::string(render::RasterPaths.name(m_frame->rasterPath())),
                                m_frame->rasterDecision().reason,
                                std::string(render::PointPaths.name(m_frame->pointPath()))});
+         }}));
+    m_own.push_back(m_overlay->addPanel(
+        {"splats", false, [this] {
+             render::SplatPass& pass = m_frame->splatPass();
+             ui::SplatsShown shown;
+             if (m_shown) {
+                 shown.count = m_shown->splats().count();
+                 shown.storedDegree = m_shown->splats().shDegree();
+             }
+             shown.path = std::string(render::SplatPaths.name(pass.splatPath()));
+             shown.counts = pass.counts();
+             ui::splatsPanel(shown, m_geometry.splatShDegree, m_geometry.splatScale);
          }}));
     m_own.push_back(m_overlay->addPanel({"post-process chain", false, [this] {
                                              ui::chainPanel(m_chain);

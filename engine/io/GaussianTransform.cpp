@@ -137,4 +137,27 @@ void turnMesh(MeshData& mesh, const glm::dmat3& rotation)
         n = glm::vec3(rotation * glm::dvec3(n));
 }
 
+glm::dmat3 upTurn(UpAxis up)
+{
+    // Rows: where x, y, z of the file go.
+    const auto rows = [](glm::dvec3 x, glm::dvec3 y, glm::dvec3 z) {
+        return glm::transpose(glm::dmat3(x, y, z));
+    };
+    switch (up) {
+    case UpAxis::PlusY:
+        break;
+    case UpAxis::MinusY:
+        return rows({1, 0, 0}, {0, -1, 0}, {0, 0, -1});
+    case UpAxis::PlusZ:
+        return rows({1, 0, 0}, {0, 0, 1}, {0, -1, 0});
+    case UpAxis::MinusZ:
+        return rows({1, 0, 0}, {0, 0, -1}, {0, 1, 0});
+    case UpAxis::PlusX:
+        return rows({0, -1, 0}, {1, 0, 0}, {0, 0, 1});
+    case UpAxis::MinusX:
+        return rows({0, 1, 0}, {-1, 0, 0}, {0, 0, 1});
+    }
+    return glm::dmat3(1.0);
+}
+
 } // namespace tandem::io

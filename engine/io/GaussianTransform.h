@@ -6,10 +6,26 @@
 
 #include <glm/glm.hpp>
 
+#include "engine/core/EnumTable.h"
 #include "engine/io/GaussianData.h"
 #include "engine/io/MeshData.h"
 
 namespace tandem::io {
+
+/// Which axis of the files points up (the apps' --up): the scene is turned so it points up on
+/// screen (a COLMAP or 3DGS training scene: -y; a z-up capture: z).
+enum class UpAxis { PlusY, MinusY, PlusZ, MinusZ, PlusX, MinusX };
+inline constexpr EnumTable<UpAxis, 6> UpAxes{
+    "up axis",
+    {{{UpAxis::PlusY, "y", "as stored"},
+      {UpAxis::MinusY, "-y", "y down (COLMAP, 3DGS training): turned 180 degrees about x"},
+      {UpAxis::PlusZ, "z", "z up: turned -90 degrees about x"},
+      {UpAxis::MinusZ, "-z", "z down: turned 90 degrees about x"},
+      {UpAxis::PlusX, "x", "x up: turned 90 degrees about z"},
+      {UpAxis::MinusX, "-x", "x down: turned -90 degrees about z"}}}};
+
+/// The turn that brings `up` to +y.
+glm::dmat3 upTurn(UpAxis up);
 
 /// Turns `gaussians` by `rotation` (orthonormal, determinant 1): centres R p, orientations
 /// R · q, and the SH coefficients of each degree so that the turned Gaussian shows in direction

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/gl/Buffer.h"
@@ -48,6 +49,8 @@ public:
     /// The scene's Gaussian splats (empty when none).
     const GpuSplats& splats() const { return m_splats; }
     bool hasSplats() const { return !m_splats.empty(); }
+    /// Replaces the Gaussians (a streamed frame's; setContents() leaves them alone).
+    void setSplats(GpuSplats splats) { m_splats = std::move(splats); }
     /// GPU memory the scene's buffers and texture take, bytes.
     std::size_t gpuBytes() const
     {

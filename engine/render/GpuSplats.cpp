@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/core/Error.h"
 #include "engine/core/Log.h"
 #include "engine/cuda/Copy.h"
 
@@ -30,8 +31,28 @@ GpuSplats::GpuSplats(const std::vector<SplatObject>& objects)
     }
 }
 
+GpuSplats::GpuSplats(const SplatView& view)
+{
+    unpackSplatRegion(view, m_host.positions, m_host.scales, m_host.rotations, m_host.opacities,
+                      m_host.sh);
+    m_host.count = view.count;
+    m_host.shDegree = view.shDegree;
+}
+
+GpuSplats GpuSplats::elsewhere(std::uint32_t count, int degree)
+{
+    GpuSplats splats;
+    splats.m_host.count = count;
+    splats.m_host.shDegree = degree;
+    splats.m_elsewhere = true;
+    return splats;
+}
+
 SplatScene GpuSplats::device() const
 {
+    if (m_elsewhere)
+        throw Error("render::GpuSplats::device(): the Gaussians are in a streamed frame's device "
+                    "memory; the splat pass reads them there");
     if (m_device.empty()) {
         Device d;
         const auto upload = [](cuda::DeviceBuffer<float>& to, const std::vector<float>& from) {

@@ -37,7 +37,12 @@ std::size_t SceneCounts::bytes() const
         compact ? sizeof(glm::vec3) + sizeof(PointAttributes) : sizeof(Vertex);
     return std::size_t{objects} * sizeof(GpuObject) + std::size_t{vertices} * vertex +
            (std::size_t{indices} + provokingOffsets + provokingTriangles) * sizeof(std::uint32_t) +
-           textureBytes();
+           textureBytes() + splatRegion().bytes;
+}
+
+SplatRegion SceneCounts::splatRegion() const
+{
+    return render::splatRegion(splats, splatDegree, splatEncoding, SplatAlign);
 }
 
 SceneCounts SceneCounts::max(const SceneCounts& a, const SceneCounts& b)
@@ -49,7 +54,12 @@ SceneCounts SceneCounts::max(const SceneCounts& a, const SceneCounts& b)
             std::max(a.provokingTriangles, b.provokingTriangles),
             a.compact && b.compact,
             std::max(a.textureWidth, b.textureWidth),
-            std::max(a.textureHeight, b.textureHeight)};
+            std::max(a.textureHeight, b.textureHeight),
+            std::max(a.splats, b.splats),
+            std::max(a.splatDegree, b.splatDegree),
+            a.splatEncoding == SplatEncoding::Packed && b.splatEncoding == SplatEncoding::Packed
+                ? SplatEncoding::Packed
+                : SplatEncoding::F32};
 }
 
 bool SceneCounts::fitsIn(const SceneCounts& c) const
@@ -67,7 +77,10 @@ SceneCounts SceneView::counts() const
             static_cast<std::uint32_t>(provokingTriangles.size()),
             isCompact(),
             textureWidth,
-            textureHeight};
+            textureHeight,
+            splats.count,
+            static_cast<std::uint8_t>(splats.shDegree),
+            splats.encoding};
 }
 
 void checkIndexable(std::size_t vertices, std::size_t indices)
@@ -120,7 +133,125 @@ SceneCounts sceneCounts(const Scene& scene)
         c.textureWidth = static_cast<std::uint32_t>(scene.texture.width);
         c.textureHeight = static_cast<std::uint32_t>(scene.texture.height);
     }
+    std::size_t splats = 0;
+    for (const SplatObject& object : scene.splats) {
+        splats += object.gaussians.count();
+        c.splatDegree =
+            std::max(c.splatDegree, static_cast<std::uint8_t>(object.gaussians.shDegree));
+    }
+    if (splats > std::numeric_limits<std::uint32_t>::max())
+        throw Error(fmt::format("a scene of {} Gaussians exceeds 32-bit counts", splats),
+                    "render::sceneCounts");
+    c.splats = static_cast<std::uint32_t>(splats);
     return c;
+}
+
+void layOutSplats(const Scene& scene, SplatEncoding encoding, std::span<std::uint8_t> out)
+{
+    std::uint32_t count = 0;
+    int degree = 0;
+    for (const SplatObject& object : scene.splats) {
+        count += static_cast<std::uint32_t>(object.gaussians.count());
+        degree = std::max(degree, object.gaussians.shDegree);
+    }
+    const SplatRegion r = splatRegion(count, degree, encoding, SplatAlign);
+    TANDEM_ASSERT(out.size() >= r.bytes, "render::layOutSplats: the region is too small");
+    std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(r.bytes), std::uint8_t{0});
+    const auto at = [&](std::size_t offset) {
+        return reinterpret_cast<float*>(out.data() + offset);
+    };
+    const std::size_t stride = static_cast<std::size_t>(io::shCoefficients(degree)) * 3;
+    std::vector<float> sh(stride);
+    std::size_t i = 0;
+    for (const SplatObject& object : scene.splats) {
+        const io::GaussianData& g = object.gaussians;
+        const std::size_t own = static_cast<std::size_t>(io::shCoefficients(g.shDegree)) * 3;
+        for (std::size_t j = 0; j < g.count(); ++j, ++i) {
+            const glm::quat& q = g.rotations[j];
+            const float rotation[4] = {q.w, q.x, q.y, q.z};
+            std::copy_n(g.sh.begin() + static_cast<std::ptrdiff_t>(j * own), own, sh.begin());
+            std::fill(sh.begin() + static_cast<std::ptrdiff_t>(own), sh.end(), 0.0f);
+            if (encoding == SplatEncoding::F32) {
+                std::copy_n(&g.positions[j].x, 3, at(r.positions) + i * 3);
+                std::copy_n(&g.scales[j].x, 3, at(r.scales) + i * 3);
+                std::copy_n(rotation, 4, at(r.rotations) + i * 4);
+                at(r.opacities)[i] = g.opacities[j];
+                std::copy_n(sh.begin(), stride, at(r.sh) + i * stride);
+            } else {
+                auto* rest = reinterpret_cast<std::int8_t*>(
+                    out.data() + r.rest + i * static_cast<std::size_t>(shRestBytes(degree)));
+                const PackedSplat p = packSplat(&g.positions[j].x, &g.scales[j].x, rotation,
+                                                g.opacities[j], sh.data(), degree, rest);
+                std::memcpy(out.data() + r.records + i * sizeof(PackedSplat), &p, sizeof p);
+            }
+        }
+    }
+}
+
+namespace {
+
+/// The F32 arrays of region `view` (expects an F32 view).
+struct F32Arrays {
+    const float *positions, *scales, *rotations, *opacities, *sh;
+};
+F32Arrays f32Arrays(const SplatView& view)
+{
+    const SplatRegion r = view.layout();
+    const auto at = [&](std::size_t offset) {
+        return reinterpret_cast<const float*>(view.region.data() + offset);
+    };
+    return {at(r.positions), at(r.scales), at(r.rotations), at(r.opacities), at(r.sh)};
+}
+
+} // namespace
+
+void packSplatRegion(const SplatView& from, std::span<std::uint8_t> out)
+{
+    TANDEM_ASSERT(from.encoding == SplatEncoding::F32, "render::packSplatRegion: not F32");
+    const SplatRegion r = splatRegion(from.count, from.shDegree, SplatEncoding::Packed, SplatAlign);
+    TANDEM_ASSERT(out.size() >= r.bytes, "render::packSplatRegion: the region is too small");
+    std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(r.bytes), std::uint8_t{0});
+    const F32Arrays a = f32Arrays(from);
+    const std::size_t stride = static_cast<std::size_t>(io::shCoefficients(from.shDegree)) * 3;
+    const auto restBytes = static_cast<std::size_t>(shRestBytes(from.shDegree));
+    for (std::size_t i = 0; i < from.count; ++i) {
+        auto* rest = reinterpret_cast<std::int8_t*>(out.data() + r.rest + i * restBytes);
+        const PackedSplat p = packSplat(a.positions + i * 3, a.scales + i * 3, a.rotations + i * 4,
+                                        a.opacities[i], a.sh + i * stride, from.shDegree, rest);
+        std::memcpy(out.data() + r.records + i * sizeof(PackedSplat), &p, sizeof p);
+    }
+}
+
+void unpackSplatRegion(const SplatView& view, std::vector<float>& positions,
+                       std::vector<float>& scales, std::vector<float>& rotations,
+                       std::vector<float>& opacities, std::vector<float>& sh)
+{
+    const std::size_t n = view.count;
+    const std::size_t stride = static_cast<std::size_t>(io::shCoefficients(view.shDegree)) * 3;
+    if (view.encoding == SplatEncoding::F32) {
+        const F32Arrays a = f32Arrays(view);
+        positions.assign(a.positions, a.positions + n * 3);
+        scales.assign(a.scales, a.scales + n * 3);
+        rotations.assign(a.rotations, a.rotations + n * 4);
+        opacities.assign(a.opacities, a.opacities + n);
+        sh.assign(a.sh, a.sh + n * stride);
+        return;
+    }
+    positions.resize(n * 3);
+    scales.resize(n * 3);
+    rotations.resize(n * 4);
+    opacities.resize(n);
+    sh.resize(n * stride);
+    const SplatRegion r = view.layout();
+    const auto restBytes = static_cast<std::size_t>(shRestBytes(view.shDegree));
+    for (std::size_t i = 0; i < n; ++i) {
+        PackedSplat p;
+        std::memcpy(&p, view.region.data() + r.records + i * sizeof(PackedSplat), sizeof p);
+        const auto* rest =
+            reinterpret_cast<const std::int8_t*>(view.region.data() + r.rest + i * restBytes);
+        unpackSplat(p, rest, view.shDegree, &positions[i * 3], &scales[i * 3], &rotations[i * 4],
+                    &opacities[i], &sh[i * stride]);
+    }
 }
 
 void layOutScene(const Scene& scene, const SceneArrays& out)

@@ -9,12 +9,14 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
 #include "engine/core/Result.h"
 #include "engine/render/PointSplat.h"
 #include "engine/render/Scene.h"
+#include "engine/render/SplatPacking.h"
 
 namespace tandem::render {
 
@@ -63,14 +65,33 @@ struct SceneCounts {
     /// The scene's texture (RGBA8), 0×0 when none.
     std::uint32_t textureWidth = 0;
     std::uint32_t textureHeight = 0;
+    /// Gaussian splats (all splat objects merged), their SH degree and how they are stored.
+    std::uint32_t splats = 0;
+    std::uint8_t splatDegree = 0;
+    SplatEncoding splatEncoding = SplatEncoding::F32;
 
-    /// Bytes of all arrays and the texture together.
+    /// Bytes of all arrays, the texture and the splats together.
     std::size_t bytes() const;
     std::size_t textureBytes() const { return std::size_t{textureWidth} * textureHeight * 4; }
-    /// Each count the larger of the two (compact if both are).
+    /// The splats' region (splatRegion() with SplatAlign).
+    SplatRegion splatRegion() const;
+    /// Each count the larger of the two (compact if both are; the splats' degree the higher,
+    /// packed if both are).
     static SceneCounts max(const SceneCounts& a, const SceneCounts& b);
-    /// Whether the arrays fit buffers of `capacity` (the texture is sized as it comes).
+    /// Whether the arrays fit buffers of `capacity` (the texture is sized as it comes; splats
+    /// are not in the GL buffers).
     bool fitsIn(const SceneCounts& capacity) const;
+};
+
+/// A scene's Gaussian splats as a region of arrays (SplatPacking.h) in memory someone else owns.
+struct SplatView {
+    std::span<const std::uint8_t> region; ///< splatRegion(count, degree, encoding).bytes
+    std::uint32_t count = 0;
+    int shDegree = 0;
+    SplatEncoding encoding = SplatEncoding::F32;
+
+    bool empty() const { return count == 0; }
+    SplatRegion layout() const { return splatRegion(count, shDegree, encoding, SplatAlign); }
 };
 
 /// A scene laid out as GpuScene's buffers hold it, in memory someone else owns (a streamed
@@ -89,6 +110,7 @@ struct SceneView {
     std::span<const std::uint8_t> texels;
     std::uint32_t textureWidth = 0;
     std::uint32_t textureHeight = 0;
+    SplatView splats; ///< the scene's Gaussians (empty when none)
     io::Bounds bounds;
 
     SceneCounts counts() const;
@@ -114,6 +136,21 @@ struct SceneArrays {
 /// Lays `scene` out into `out` (sized by sceneCounts(scene)): what GpuScene uploads. Any
 /// thread; no GL.
 void layOutScene(const Scene& scene, const SceneArrays& out);
+
+/// Lays the splat objects of `scene` out, merged in order (SH padded with zeros to the highest
+/// degree among them), as a region of `encoding` into `out` (counts.splatRegion().bytes,
+/// counts from sceneCounts() with that encoding); padding is zeroed.
+void layOutSplats(const Scene& scene, SplatEncoding encoding, std::span<std::uint8_t> out);
+
+/// Repacks an F32 splat region `from` as a Packed one into `out` (sized by splatRegion() of
+/// the same count and degree, Packed).
+void packSplatRegion(const SplatView& from, std::span<std::uint8_t> out);
+
+/// The arrays a splat region holds, in the rasterizer's float layout: F32 copied, Packed
+/// unpacked (unpackSplat(), the same bits the CUDA pass unpacks).
+void unpackSplatRegion(const SplatView& view, std::vector<float>& positions,
+                       std::vector<float>& scales, std::vector<float>& rotations,
+                       std::vector<float>& opacities, std::vector<float>& sh);
 
 /// Checks that `view` is internally consistent (object ranges inside the vertices, triangle
 /// indices below the vertex count, the provoking table in range) before it goes to the GPU,

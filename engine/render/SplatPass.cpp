@@ -72,7 +72,9 @@ void SplatPass::run(const interop::MappedView* view, interop::PassHooks& hooks)
                                view->surface(m_idRef),
                                nullptr,
                                0};
-    m_raster->render(m_scene->splats().device(), m_frame, targets, view->stream(), hooks);
+    const SplatScene scene = m_device.region ? m_raster->sceneOf(m_device, view->stream(), hooks)
+                                             : m_scene->splats().device();
+    m_raster->render(scene, m_frame, targets, view->stream(), hooks);
 }
 
 void SplatPass::runHost(interop::PassHooks& hooks)

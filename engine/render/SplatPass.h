@@ -42,6 +42,11 @@ public:
     void setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& camera,
                   const GeometryOptions& options, bool targetsDrawn);
 
+    /// Where a streamed frame's Gaussians lie in device memory (the CUDA path; its copy put
+    /// them there), or none (region null): the scene's own (GpuSplats::device()). Set after
+    /// each sequence update, as the point pass's device points are.
+    void setDeviceSplats(const DeviceSplatRegion& splats) { m_device = splats; }
+
     const char* name() const override { return "splats"; }
     bool isEnabled() const override;
     interop::Path path() const override;
@@ -61,6 +66,7 @@ private:
     const GpuScene* m_scene = nullptr;
     GBuffer* m_gbuffer = nullptr;
     splats::SplatFrame m_frame{};
+    DeviceSplatRegion m_device;
     interop::ImageRef m_colorRef, m_depthRef, m_normalRef, m_idRef;
     std::unique_ptr<SplatRaster> m_raster; ///< CUDA
     struct Host;

@@ -189,8 +189,26 @@ void detail::logSplatEntryRoom(std::size_t entries)
               static_cast<double>(entries) * 16.0 / (1024.0 * 1024.0));
 }
 
+SplatScene SplatRaster::sceneOf(const DeviceSplatRegion& region, void* stream,
+                                interop::PassHooks& hooks)
+{
+    if (region.encoding == SplatEncoding::Packed)
+        return unpack(region, stream, hooks);
+    const SplatRegion r = splatRegion(region.count, region.shDegree, region.encoding, SplatAlign);
+    const auto at = [&](std::size_t offset) {
+        return reinterpret_cast<const float*>(static_cast<const std::uint8_t*>(region.region) +
+                                              offset);
+    };
+    return {at(r.positions), at(r.scales), at(r.rotations),
+            at(r.opacities), at(r.sh),     region.count};
+}
+
 #if !TANDEM_HAS_CUDA
 struct SplatRaster::Scratch {};
+SplatScene SplatRaster::unpack(const DeviceSplatRegion&, void*, interop::PassHooks&)
+{
+    throw Error("render::SplatRaster: this build has no CUDA");
+}
 SplatRaster::SplatRaster() = default;
 SplatRaster::~SplatRaster() = default;
 void SplatRaster::render(const SplatScene&, const SplatFrame&, const SplatTargets&, void*,

@@ -24,6 +24,7 @@
 #include "engine/io/GaussianData.h"
 #include "engine/render/Camera.h"
 #include "engine/render/SplatMath.h"
+#include "engine/render/SplatPacking.h"
 
 namespace tandem::interop {
 class PassHooks;
@@ -61,6 +62,15 @@ struct SplatArrays {
 };
 /// `gaussians` in the rasterizer's layout.
 SplatArrays splatArrays(const io::GaussianData& gaussians);
+
+/// A splat region (SplatPacking.h) in device memory: a streamed frame's Gaussians as its copy
+/// left them.
+struct DeviceSplatRegion {
+    const void* region = nullptr;
+    std::uint32_t count = 0;
+    int shDegree = 0;
+    SplatEncoding encoding = SplatEncoding::F32;
+};
 
 /// The G-buffer's targets as the CUDA pass writes them (cudaSurfaceObject_t values), and an
 /// optional count of the Gaussians blended at each pixel (device, `countPitch` a row).
@@ -113,6 +123,11 @@ public:
     void render(const SplatScene& scene, const splats::SplatFrame& f, const SplatTargets& targets,
                 void* stream, interop::PassHooks& hooks);
 
+    /// `region`'s Gaussians as render() reads them: pointers into it (F32), or its records
+    /// unpacked (unpackSplat()) into this rasterizer's memory on `stream` (Packed; hooks hear
+    /// splats.unpack), valid until the next call. Throws CudaError, Error without CUDA.
+    SplatScene sceneOf(const DeviceSplatRegion& region, void* stream, interop::PassHooks& hooks);
+
     /// The latest frame the GPU has finished reporting on (never waits).
     SplatCounts counts();
     /// Tile entries the next frame may hold before it takes the slow way (tests: a small one
@@ -120,6 +135,9 @@ public:
     void setEntryCapacity(std::size_t entries);
 
 private:
+    /// sceneOf() of a Packed region.
+    SplatScene unpack(const DeviceSplatRegion& region, void* stream, interop::PassHooks& hooks);
+
     struct Scratch;
     std::unique_ptr<Scratch> m_scratch;
 };

@@ -69,6 +69,20 @@ __device__ __forceinline__ uint4 tilesOf(const ProjectedSplat& p, const Footprin
 
 /// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile) and
 /// tiles. Its SH coefficients are read in 16-byte loads where their layout allows.
+/// Packed Gaussians (a streamed frame's) into the float arrays projectKernel reads.
+__global__ void unpackKernel(std::uint32_t n, int degree, const PackedSplat* records,
+                             const std::int8_t* rest, float* positions, float* scales,
+                             float* rotations, float* opacities, float* sh)
+{
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const int stride = 3 * (degree + 1) * (degree + 1);
+    unpackSplat(records[i], rest + static_cast<std::size_t>(i) * shRestBytes(degree), degree,
+                positions + 3 * i, scales + 3 * i, rotations + 4 * i, opacities + i,
+                sh + static_cast<std::size_t>(i) * stride);
+}
+
 __global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene scene,
                               ProjectedSplat* records, std::uint32_t* keys, std::uint32_t* indices,
                               uint4* tiles, FrameCounts* counts)
@@ -349,6 +363,8 @@ struct SplatRaster::Scratch {
     cuda::DeviceBuffer<uint2> ranges;
     cuda::DeviceBuffer<std::uint8_t> temp;
     cuda::DeviceBuffer<FrameCounts> counts;
+    /// A packed region unpacked: positions, scales, rotations, opacities, SH.
+    cuda::DeviceBuffer<float> unpacked[5];
     // The counts of recent frames, copied to pinned memory; harvested without waiting.
     FrameCounts* pinned = nullptr;
     std::array<cudaEvent_t, CountSlots> copied{};
@@ -418,6 +434,36 @@ SplatCounts SplatRaster::counts()
 void SplatRaster::setEntryCapacity(std::size_t entries)
 {
     m_scratch->forced = entries;
+}
+
+SplatScene SplatRaster::unpack(const DeviceSplatRegion& region, void* streamHandle,
+                               interop::PassHooks& hooks)
+{
+    const auto stream = static_cast<cudaStream_t>(streamHandle);
+    Scratch& s = *m_scratch;
+    const std::size_t n = std::max<std::uint32_t>(region.count, 1);
+    const std::size_t stride = static_cast<std::size_t>(3 * shCount(region.shDegree));
+    const std::size_t floats[5] = {n * 3, n * 3, n * 4, n, n * stride};
+    // The previous frame may still read these on another stream.
+    if (s.recorded)
+        TANDEM_CUDA_CHECK(cudaStreamWaitEvent(stream, s.done, 0));
+    for (int a = 0; a < 5; ++a)
+        if (s.unpacked[a].size() < floats[a])
+            s.unpacked[a].reserve(floats[a] + floats[a] / 4, "unpacked splats");
+    const SplatRegion r =
+        splatRegion(region.count, region.shDegree, SplatEncoding::Packed, SplatAlign);
+    const auto* base = static_cast<const std::uint8_t*>(region.region);
+    hooks.beginStage("splats.unpack", streamHandle);
+    if (region.count > 0) {
+        unpackKernel<<<blocksFor(region.count), 256, 0, stream>>>(
+            region.count, region.shDegree, reinterpret_cast<const PackedSplat*>(base + r.records),
+            reinterpret_cast<const std::int8_t*>(base + r.rest), s.unpacked[0].data(),
+            s.unpacked[1].data(), s.unpacked[2].data(), s.unpacked[3].data(), s.unpacked[4].data());
+        cuda::checkLaunch("splats unpackKernel");
+    }
+    hooks.endStage("splats.unpack", streamHandle);
+    return {s.unpacked[0].data(), s.unpacked[1].data(), s.unpacked[2].data(),
+            s.unpacked[3].data(), s.unpacked[4].data(), region.count};
 }
 
 void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const SplatTargets& targets,

@@ -20,7 +20,8 @@ BlockHeader headerFor(const render::SceneCounts& counts)
 {
     BlockHeader h{};
     h.magic = BlockMagic;
-    h.flags = counts.compact ? BlockCompactPoints : 0u;
+    h.flags =
+        (counts.compact ? BlockCompactPoints : 0u) | (counts.splats > 0 ? BlockHasSplats : 0u);
     h.objectCount = counts.objects;
     h.vertexCount = counts.vertices;
     h.indexCount = counts.indices;
@@ -44,6 +45,26 @@ BlockHeader headerFor(const render::SceneCounts& counts)
     section(h.texelsOffset, counts.textureBytes());
     h.totalBytes = at;
     return h;
+}
+
+/// The splat header of a block of `counts` whose other sections end at `end`.
+BlockSplats splatsFor(const render::SceneCounts& counts, std::uint64_t end)
+{
+    BlockSplats s{};
+    if (counts.splats == 0)
+        return s;
+    s.count = counts.splats;
+    s.shDegree = counts.splatDegree;
+    s.encoding = static_cast<std::uint8_t>(counts.splatEncoding);
+    s.offset = end;
+    s.bytes = counts.splatRegion().bytes;
+    return s;
+}
+
+/// The block's bytes: its sections, then its splats.
+std::uint64_t totalOf(const BlockHeader& h, const BlockSplats& s)
+{
+    return h.totalBytes + alignUp(s.bytes);
 }
 
 } // namespace
@@ -90,18 +111,27 @@ Result<io::Bounds> checkedBounds(const float min[3], const float max[3], bool ma
 
 std::size_t blockBytes(const render::SceneCounts& counts)
 {
-    return headerFor(counts).totalBytes;
+    const BlockHeader h = headerFor(counts);
+    return totalOf(h, splatsFor(counts, h.totalBytes));
 }
 
-std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out)
+std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out,
+                       render::SplatEncoding encoding)
 {
-    const render::SceneCounts counts = render::sceneCounts(scene);
+    render::SceneCounts counts = render::sceneCounts(scene);
+    counts.splatEncoding = encoding;
     BlockHeader h = headerFor(counts);
+    const BlockSplats splats = splatsFor(counts, h.totalBytes);
+    h.totalBytes = totalOf(h, splats);
     TANDEM_ASSERT(out.size() >= h.totalBytes, "stream::writeBlock(): the block does not fit");
     const io::Bounds bounds = scene.bounds();
     storeBounds(bounds, h.boundsMin, h.boundsMax);
     std::memset(out.data(), 0, h.totalBytes);
     std::memcpy(out.data(), &h, sizeof(h));
+    if (splats.count > 0) {
+        std::memcpy(out.data() + sizeof(h), &splats, sizeof(splats));
+        render::layOutSplats(scene, encoding, out.subspan(splats.offset, splats.bytes));
+    }
     std::uint8_t* base = out.data();
     const auto at = [&](std::uint64_t offset) {
         return base + offset;
@@ -124,8 +154,15 @@ std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out)
 
 namespace {
 
-render::SceneCounts countsOf(const BlockHeader& h)
+/// A block's headers, as read.
+struct Headers {
+    BlockHeader h;
+    BlockSplats splats;
+};
+
+render::SceneCounts countsOf(const Headers& headers)
 {
+    const BlockHeader& h = headers.h;
     return {h.objectCount,
             h.vertexCount,
             h.indexCount,
@@ -133,36 +170,55 @@ render::SceneCounts countsOf(const BlockHeader& h)
             h.provokingTriangleCount,
             (h.flags & BlockCompactPoints) != 0,
             h.textureWidth,
-            h.textureHeight};
+            h.textureHeight,
+            headers.splats.count,
+            headers.splats.shDegree,
+            static_cast<render::SplatEncoding>(headers.splats.encoding)};
 }
 
-Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::string& name)
+Result<Headers> readHeader(std::span<const std::uint8_t> block, const std::string& name)
 {
-    if (block.size() < sizeof(BlockHeader))
+    if (block.size() < sizeof(BlockHeader) + sizeof(BlockSplats))
         return fail(fmt::format("{}: a frame block of {} bytes is shorter than its header", name,
                                 block.size()));
-    BlockHeader h;
+    Headers headers{};
+    BlockHeader& h = headers.h;
     std::memcpy(&h, block.data(), sizeof(h));
     if (h.magic != BlockMagic)
         return fail(fmt::format("{}: not a frame block (bad magic)", name));
-    if (h.flags & ~static_cast<std::uint32_t>(BlockCompactPoints))
+    if (h.flags & ~static_cast<std::uint32_t>(BlockCompactPoints | BlockHasSplats))
         return fail(fmt::format("{}: unknown frame block flags 0x{:x}", name, h.flags));
+    if (h.flags & BlockHasSplats) {
+        BlockSplats& s = headers.splats;
+        std::memcpy(&s, block.data() + sizeof(h), sizeof(s));
+        if (s.count == 0 || s.shDegree > io::MaxShDegree ||
+            s.encoding > static_cast<std::uint8_t>(render::SplatEncoding::Packed) ||
+            s.reserved != 0)
+            return fail(fmt::format("{}: a frame block's splats: {} Gaussians of SH degree {}, "
+                                    "encoding {}",
+                                    name, s.count, s.shDegree, s.encoding));
+    }
     if (h.textureWidth > render::MaxTextureSize || h.textureHeight > render::MaxTextureSize ||
         (h.textureWidth == 0) != (h.textureHeight == 0))
         return fail(fmt::format("{}: a frame texture of {}x{} texels", name, h.textureWidth,
                                 h.textureHeight));
-    const BlockHeader expected = headerFor(countsOf(h));
-    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 9 * sizeof(std::uint64_t)) != 0)
+    const render::SceneCounts counts = countsOf(headers);
+    BlockHeader expected = headerFor(counts);
+    const BlockSplats splats = splatsFor(counts, expected.totalBytes);
+    expected.totalBytes = totalOf(expected, splats);
+    if (std::memcmp(&expected.objectsOffset, &h.objectsOffset, 9 * sizeof(std::uint64_t)) != 0 ||
+        std::memcmp(&splats, &headers.splats, sizeof(splats)) != 0)
         return fail(
             fmt::format("{}: the frame block's section offsets do not match its counts", name));
     if (h.totalBytes > block.size())
         return fail(fmt::format("{}: the frame block needs {} bytes but has {}", name, h.totalBytes,
                                 block.size()));
-    if (auto bounds = checkedBounds(h.boundsMin, h.boundsMax, h.vertexCount == 0,
-                                    name + ": the frame block's bounds");
+    if (auto bounds =
+            checkedBounds(h.boundsMin, h.boundsMax, h.vertexCount == 0 && headers.splats.count == 0,
+                          name + ": the frame block's bounds");
         !bounds)
         return fail(bounds.error());
-    return h;
+    return headers;
 }
 
 } // namespace
@@ -170,19 +226,20 @@ Result<BlockHeader> readHeader(std::span<const std::uint8_t> block, const std::s
 Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,
                                         const std::string& name)
 {
-    auto h = readHeader(block, name);
-    if (!h)
-        return fail(h.error());
-    return countsOf(h.value());
+    auto headers = readHeader(block, name);
+    if (!headers)
+        return fail(headers.error());
+    return countsOf(headers.value());
 }
 
 Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const std::string& name,
                                     bool trusted)
 {
-    auto header = readHeader(block, name);
-    if (!header)
-        return fail(header.error());
-    const BlockHeader& h = header.value();
+    auto headers = readHeader(block, name);
+    if (!headers)
+        return fail(headers.error());
+    const BlockHeader& h = headers.value().h;
+    const BlockSplats& splats = headers.value().splats;
     const std::uint8_t* base = block.data();
     render::SceneView view;
     view.objects = {reinterpret_cast<const render::GpuObject*>(base + h.objectsOffset),
@@ -201,7 +258,12 @@ Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const s
     view.provokingTriangles = {
         reinterpret_cast<const std::uint32_t*>(base + h.provokingTrianglesOffset),
         h.provokingTriangleCount};
-    view.texels = {base + h.texelsOffset, countsOf(h).textureBytes()};
+    view.texels = {base + h.texelsOffset, countsOf(headers.value()).textureBytes()};
+    if (splats.count > 0)
+        view.splats = {{base + splats.offset, splats.bytes},
+                       splats.count,
+                       splats.shDegree,
+                       static_cast<render::SplatEncoding>(splats.encoding)};
     view.textureWidth = h.textureWidth;
     view.textureHeight = h.textureHeight;
     view.bounds = boundsFrom(h.boundsMin, h.boundsMax);
@@ -210,7 +272,36 @@ Result<render::SceneView> viewBlock(std::span<const std::uint8_t> block, const s
         if (!valid)
             return fail(valid.error());
     }
+    // Splats need no check for memory's sake: every Gaussian reads its own records, and the
+    // projection culls what is not finite.
     return view;
+}
+
+Result<std::vector<std::uint8_t>> packBlockSplats(std::span<const std::uint8_t> block,
+                                                  const std::string& name)
+{
+    auto view = viewBlock(block, name);
+    if (!view)
+        return fail(view.error());
+    const render::SplatView& from = view.value().splats;
+    if (from.empty() || from.encoding != render::SplatEncoding::F32)
+        return std::vector<std::uint8_t>(block.begin(), block.end());
+    // The other sections stay where they are; the region shrinks in place.
+    BlockHeader h;
+    BlockSplats s;
+    std::memcpy(&h, block.data(), sizeof(h));
+    std::memcpy(&s, block.data() + sizeof(h), sizeof(s));
+    s.encoding = static_cast<std::uint8_t>(render::SplatEncoding::Packed);
+    s.bytes =
+        render::splatRegion(s.count, s.shDegree, render::SplatEncoding::Packed, render::SplatAlign)
+            .bytes;
+    h.totalBytes = s.offset + alignUp(s.bytes);
+    std::vector<std::uint8_t> out(h.totalBytes);
+    std::memcpy(out.data(), block.data(), s.offset);
+    std::memcpy(out.data(), &h, sizeof(h));
+    std::memcpy(out.data() + sizeof(h), &s, sizeof(s));
+    render::packSplatRegion(from, std::span(out).subspan(s.offset, s.bytes));
+    return out;
 }
 
 } // namespace tandem::stream

@@ -2,7 +2,9 @@
 // then GpuScene's arrays (object records, interleaved vertices, triangle indices, the
 // provoking-vertex table; for a frame of point clouds only, compact points instead of vertices:
 // positions and packed attributes, what the CUDA point pass reads; then the frame's texture, if
-// any, RGBA8 rows top first), each section aligned. Loaders
+// any, RGBA8 rows top first; then the frame's Gaussian splats, if any, as one region of arrays
+// (render/SplatPacking.h: the rasterizer's floats or packed records) described by a second header
+// right after the first), each section aligned. Loaders
 // write blocks into staging memory, the pack format stores them as they are, and the upload copies
 // the sections straight into the GPU buffers. No GL, any thread.
 #pragma once
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "engine/core/Result.h"
 #include "engine/render/SceneLayout.h"
@@ -27,6 +30,8 @@ enum BlockFlag : std::uint32_t {
     /// The vertices are compact points (positions and render::PointAttributes), not
     /// render::Vertex records.
     BlockCompactPoints = 1u,
+    /// A BlockSplats header follows the BlockHeader, and a splat region the other sections.
+    BlockHasSplats = 2u,
 };
 
 /// The block's first bytes. Offsets are from the start of the block.
@@ -56,6 +61,17 @@ struct BlockHeader {
 };
 static_assert(sizeof(BlockHeader) == 136, "BlockHeader is part of the pack format");
 
+/// The frame's Gaussian splats (BlockHasSplats): right after the BlockHeader.
+struct BlockSplats {
+    std::uint32_t count;   ///< Gaussians
+    std::uint8_t shDegree; ///< 0..3
+    std::uint8_t encoding; ///< render::SplatEncoding
+    std::uint16_t reserved;
+    std::uint64_t offset; ///< the region, bytes from the start of the block
+    std::uint64_t bytes;  ///< render::splatRegion(count, shDegree, encoding, SplatAlign).bytes
+};
+static_assert(sizeof(BlockSplats) == 24, "BlockSplats is part of the pack format");
+
 /// Bounds as the block header, the pack header and its index store them (min[3], max[3]).
 io::Bounds boundsFrom(const float min[3], const float max[3]);
 void storeBounds(const io::Bounds& bounds, float min[3], float max[3]);
@@ -76,9 +92,16 @@ Result<io::Bounds> checkedBounds(const float min[3], const float max[3], bool ma
 /// The bytes a block of `counts` takes.
 std::size_t blockBytes(const render::SceneCounts& counts);
 
-/// Lays `scene` out as a block into `out`, which must be at least
-/// blockBytes(render::sceneCounts(scene)) long; returns the bytes written.
-std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out);
+/// Lays `scene` out as a block into `out`, which must be at least blockBytes() of
+/// render::sceneCounts(scene) with `splats` for its splat encoding long; returns the bytes
+/// written. `splats`: how its Gaussians are stored (Packed: render::packSplat()'s error).
+std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out,
+                       render::SplatEncoding splats = render::SplatEncoding::F32);
+
+/// `block` (checked) with its F32 splats packed (render::packSplatRegion), as a new block; the
+/// same bytes when it has no F32 splats. Fails as viewBlock() does.
+Result<std::vector<std::uint8_t>> packBlockSplats(std::span<const std::uint8_t> block,
+                                                  const std::string& name);
 
 /// The counts a block's header states (no checks beyond its size and magic).
 Result<render::SceneCounts> blockCounts(std::span<const std::uint8_t> block,

@@ -22,6 +22,7 @@ struct CudaUpload::State {
     cuda::Event released[2] = {cuda::Event(false), cuda::Event(false)}; ///< its last reader ended
     cuda::DeviceBuffer<glm::vec3> positions[2];
     cuda::DeviceBuffer<render::PointAttributes> attributes[2];
+    cuda::DeviceBuffer<std::uint8_t> splats[2];
     std::vector<cuda::Event> fences; ///< pool
     std::vector<int> freeFences;
 };
@@ -43,17 +44,28 @@ CudaUpload::~CudaUpload()
                          "cudaEventSynchronize(stream points released)");
 }
 
-void CudaUpload::reserve(int set, std::size_t points, std::size_t atLeast)
+void CudaUpload::reserve(int set, std::size_t points, std::size_t atLeast, std::size_t splatBytes)
 {
     State& s = *m_state;
-    if (s.positions[set].size() >= points)
+    const bool morePoints = s.positions[set].size() < points;
+    const bool moreSplats = s.splats[set].size() < splatBytes;
+    if (!morePoints && !moreSplats)
         return;
     // Nothing may still read or write the old memory.
     s.copy.synchronize();
     s.released[set].synchronize();
-    const std::size_t capacity = std::max(points, atLeast);
-    s.positions[set].reserve(capacity, "streamed point positions");
-    s.attributes[set].reserve(capacity, "streamed point attributes");
+    if (morePoints) {
+        const std::size_t capacity = std::max(points, atLeast);
+        s.positions[set].reserve(capacity, "streamed point positions");
+        s.attributes[set].reserve(capacity, "streamed point attributes");
+    }
+    if (moreSplats)
+        s.splats[set].reserve(splatBytes + splatBytes / 4, "streamed splats");
+}
+
+const void* CudaUpload::splats(int set) const
+{
+    return m_state->splats[set].data();
 }
 
 const float* CudaUpload::positions(int set) const
@@ -66,19 +78,21 @@ const render::PointAttributes* CudaUpload::attributes(int set) const
     return m_state->attributes[set].data();
 }
 
-void CudaUpload::copyPoints(int set, const render::SceneView& view, interop::PassHooks& hooks)
+void CudaUpload::copyToDevice(int set, const render::SceneView& view, interop::PassHooks& hooks)
 {
     State& s = *m_state;
     // Not before the last frame that read this set is done with it; nothing else: the copy
     // overlaps the rest of this frame and the next one's start.
     TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s.copy.get(), s.released[set].get(), 0));
     hooks.beginStage("stream.upload", s.copy.get());
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(s.positions[set].data(), view.positions.data(),
-                                      view.positions.size_bytes(), cudaMemcpyHostToDevice,
-                                      s.copy.get()));
-    TANDEM_CUDA_CHECK(cudaMemcpyAsync(s.attributes[set].data(), view.attributes.data(),
-                                      view.attributes.size_bytes(), cudaMemcpyHostToDevice,
-                                      s.copy.get()));
+    const auto copy = [&](void* target, const auto& span) {
+        if (!span.empty())
+            TANDEM_CUDA_CHECK(cudaMemcpyAsync(target, span.data(), span.size_bytes(),
+                                              cudaMemcpyHostToDevice, s.copy.get()));
+    };
+    copy(s.positions[set].data(), view.positions);
+    copy(s.attributes[set].data(), view.attributes);
+    copy(s.splats[set].data(), view.splats.region);
     hooks.endStage("stream.upload", s.copy.get());
     s.copied[set].record(s.copy.get());
     s.done.record(s.copy.get());

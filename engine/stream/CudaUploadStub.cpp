@@ -15,7 +15,7 @@ CudaUpload::CudaUpload(profile::Profiler*)
 
 CudaUpload::~CudaUpload() = default;
 
-void CudaUpload::reserve(int, std::size_t, std::size_t) {}
+void CudaUpload::reserve(int, std::size_t, std::size_t, std::size_t) {}
 
 const float* CudaUpload::positions(int) const
 {
@@ -27,7 +27,12 @@ const render::PointAttributes* CudaUpload::attributes(int) const
     return nullptr;
 }
 
-void CudaUpload::copyPoints(int, const render::SceneView&, interop::PassHooks&) {}
+const void* CudaUpload::splats(int) const
+{
+    return nullptr;
+}
+
+void CudaUpload::copyToDevice(int, const render::SceneView&, interop::PassHooks&) {}
 void CudaUpload::waitForPoints(int, void*) {}
 void CudaUpload::releasePoints(int, void*) {}
 void CudaUpload::copyMesh(const render::SceneView&, const MeshTargets&, void*, interop::PassHooks&)

@@ -16,6 +16,8 @@
 
 #include "engine/core/File.h"
 #include "engine/core/Plural.h"
+#include "engine/io/GaussianReader.h"
+#include "engine/io/GaussianTransform.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/PlyReader.h"
 #include "engine/render/PointSplat.h"
@@ -27,8 +29,9 @@ namespace tandem::stream {
 
 namespace fs = std::filesystem;
 
-FolderSource::FolderSource(std::vector<SequenceFrame> frames, double fps, std::string description)
-    : m_frames(std::move(frames)), m_fps(fps), m_description(std::move(description))
+FolderSource::FolderSource(std::vector<SequenceFrame> frames, double fps, std::string description,
+                           const glm::dmat3& turn)
+    : m_frames(std::move(frames)), m_fps(fps), m_turn(turn), m_description(std::move(description))
 {
     TANDEM_ASSERT(!m_frames.empty(), "stream::FolderSource: no frames");
     TANDEM_ASSERT(fps > 0.0, "stream::FolderSource: fps must be positive");
@@ -70,12 +73,28 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
                                     "streaming memory budget (--cache-mb)",
                                     file.string(), static_cast<double>(atLeast) / 1048576.0));
     }
+    // Gaussian splats, known by what the file holds (a 3DGS PLY is a PLY).
+    if (io::isSplatFile(file)) {
+        auto gaussians = io::readGaussians(file);
+        if (!gaussians)
+            return fail(gaussians.error());
+        if (m_turn != glm::dmat3(1.0))
+            io::turnGaussians(gaussians.value(), m_turn);
+        render::Scene scene;
+        scene.splats.push_back({file.filename().string(), std::move(gaussians.value())});
+        auto block = blockFromScene(scene, sink, frameName(index));
+        for (const std::string& warning : gaussians.warnings())
+            block.addWarning(warning);
+        return block;
+    }
     // The loader's messages name the file; it reads the texture the file names or the one
     // beside it, or the manifest's.
     auto mesh = io::loadMesh(file, {m_frames[static_cast<std::size_t>(index)].texture});
     if (!mesh)
         return fail(mesh.error());
     std::vector<std::string> warnings = mesh.warnings();
+    if (m_turn != glm::dmat3(1.0))
+        io::turnMesh(mesh.value(), m_turn);
     render::Scene scene;
     auto added = render::addObject(scene, {file.filename().string(), std::move(mesh.value())});
     if (!added)
@@ -95,7 +114,7 @@ std::string lowercase(std::string text)
     return text;
 }
 
-enum class FrameKind { Ply, Obj, Other };
+enum class FrameKind { Ply, Obj, Splat, Other };
 
 FrameKind frameKind(const fs::path& file)
 {
@@ -104,17 +123,21 @@ FrameKind frameKind(const fs::path& file)
         return FrameKind::Ply;
     if (extension == ".obj")
         return FrameKind::Obj;
+    if (extension == ".splat" || extension == ".spz")
+        return FrameKind::Splat;
     return FrameKind::Other;
 }
 
-/// "300 PLY files", "1 OBJ file", "3 PLY and 2 OBJ files".
+/// "300 PLY files", "1 OBJ file", "3 PLY and 2 OBJ files", "90 SPZ/.splat files" (a PLY of
+/// Gaussians is known when it loads).
 std::string fileKinds(const std::vector<SequenceFrame>& frames)
 {
-    std::size_t ply = 0, obj = 0;
+    std::size_t ply = 0, obj = 0, splat = 0;
     for (const auto& frame : frames) {
         const FrameKind kind = frameKind(frame.file);
         ply += kind == FrameKind::Ply;
         obj += kind == FrameKind::Obj;
+        splat += kind == FrameKind::Splat;
     }
     const std::size_t n = frames.size();
     const char* files = n == 1 ? "file" : "files";
@@ -122,14 +145,23 @@ std::string fileKinds(const std::vector<SequenceFrame>& frames)
         return fmt::format("{} PLY {}", n, files);
     if (obj == n)
         return fmt::format("{} OBJ {}", n, files);
-    return fmt::format("{} PLY and {} OBJ files", ply, obj);
+    if (splat == n)
+        return fmt::format("{} SPZ/.splat {}", n, files);
+    // The kinds present: "3 PLY and 1 OBJ files", "2 PLY, 1 OBJ and 4 SPZ/.splat files".
+    std::vector<std::string> kinds;
+    for (const auto& [n, kind] : {std::pair{ply, "PLY"}, {obj, "OBJ"}, {splat, "SPZ/.splat"}})
+        if (n > 0)
+            kinds.push_back(fmt::format("{} {}", n, kind));
+    const std::string last = kinds.back();
+    kinds.pop_back();
+    return fmt::format("{} and {} files", fmt::join(kinds, ", "), last);
 }
 
 std::unique_ptr<Source> makeSource(std::vector<SequenceFrame> frames, double fps,
-                                   const std::string& what)
+                                   const std::string& what, const glm::dmat3& turn)
 {
     std::string description = fmt::format("{} at {:g} fps)", what, fps);
-    return std::make_unique<FolderSource>(std::move(frames), fps, std::move(description));
+    return std::make_unique<FolderSource>(std::move(frames), fps, std::move(description), turn);
 }
 
 /// The .ply/.obj files in `folder` whose names `keep` accepts, in natural order. Names starting
@@ -201,11 +233,12 @@ Result<std::unique_ptr<Source>> openFolder(const std::string& spec, const Sequen
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
-        return fail(fmt::format("{}: no frames (.ply or .obj files) in this folder{}", spec,
-                                skippedNote(frames)));
+        return fail(fmt::format("{}: no frames (.ply, .obj, .splat or .spz files) in this folder{}",
+                                spec, skippedNote(frames)));
     const std::string shown = spec.ends_with('/') ? spec : spec + "/";
     const std::string what = fmt::format("folder {} ({}", shown, fileKinds(frames.value()));
-    return withWarnings(makeSource(std::move(frames.value()), options.fps, what), frames);
+    return withWarnings(makeSource(std::move(frames.value()), options.fps, what, options.turn),
+                        frames);
 }
 
 Result<std::unique_ptr<Source>> openGlob(const std::string& spec, const SequenceOptions& options,
@@ -223,10 +256,11 @@ Result<std::unique_ptr<Source>> openGlob(const std::string& spec, const Sequence
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
-        return fail(fmt::format("{}: no .ply or .obj file matches the pattern{}", spec,
-                                skippedNote(frames)));
+        return fail(fmt::format("{}: no .ply, .obj, .splat or .spz file matches the pattern{}",
+                                spec, skippedNote(frames)));
     const std::string what = fmt::format("pattern {} ({}", spec, fileKinds(frames.value()));
-    return withWarnings(makeSource(std::move(frames.value()), options.fps, what), frames);
+    return withWarnings(makeSource(std::move(frames.value()), options.fps, what, options.turn),
+                        frames);
 }
 
 /// A file name with one printf integer conversion: what comes before and after it, and its
@@ -327,7 +361,7 @@ Result<std::unique_ptr<Source>> openPrintf(const std::string& spec, const Sequen
     std::string what = fmt::format("pattern {} (frames {} to {}", spec, first, last);
     if (!gaps.empty())
         what += fmt::format(", {} missing and skipped: {}", gaps.size(), boundedList(gaps));
-    return withWarnings(makeSource(std::move(frames), options.fps, what), listed);
+    return withWarnings(makeSource(std::move(frames), options.fps, what, options.turn), listed);
 }
 
 /// nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: …" without the
@@ -540,7 +574,8 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
     }
     const std::size_t n = frames.size();
     Result<std::unique_ptr<Source>> result = makeSource(
-        std::move(frames), fps, fmt::format("manifest {} ({} frame{}", spec, n, n == 1 ? "" : "s"));
+        std::move(frames), fps, fmt::format("manifest {} ({} frame{}", spec, n, n == 1 ? "" : "s"),
+        options.turn);
     for (std::string& warning : warnings)
         result.addWarning(std::move(warning));
     return result;
@@ -575,11 +610,12 @@ openFileSequence(const std::string& spec, const SequenceOptions& options, const 
         return openManifest(spec, options, stop);
     if (frameKind(path) != FrameKind::Other) {
         std::vector<SequenceFrame> frames{{path, std::nullopt}};
-        return makeSource(std::move(frames), options.fps, fmt::format("file {} (1 frame", spec));
+        return makeSource(std::move(frames), options.fps, fmt::format("file {} (1 frame", spec),
+                          options.turn);
     }
     return fail(fmt::format("{}: not a frame sequence (expected a folder, a .json manifest, a "
-                            "pattern such as frame_*.ply or frame_%04d.ply, or a .ply or .obj "
-                            "file)",
+                            "pattern such as frame_*.ply or frame_%04d.ply, or a .ply, .obj, "
+                            ".splat or .spz file)",
                             spec));
 }
 

@@ -1,7 +1,8 @@
-// Volumetric video as a sequence of PLY/OBJ files on disk, one file a frame: a folder, a JSON
-// manifest, a glob or printf pattern, or a single file. Opening lists the frames and checks
-// that they exist; each load decodes one file (io::loadMesh) into a frame block. No caching and
-// no look-ahead here (the streamer does that). Any thread; load() from several at once.
+// Volumetric video as a sequence of files on disk, one file a frame (PLY/OBJ meshes and point
+// clouds, Gaussian splats: a 3DGS or compressed PLY, .splat, .spz): a folder, a JSON manifest, a
+// glob or printf pattern, or a single file. Opening lists the frames and checks that they
+// exist; each load decodes one file (io::loadMesh, io::readGaussians) into a frame block. No
+// caching and no look-ahead here (the streamer does that). Any thread; load() from several at once.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <glm/glm.hpp>
 
 #include "engine/core/Result.h"
 #include "engine/core/StopToken.h"
@@ -19,11 +22,14 @@ namespace tandem::stream {
 struct SequenceOptions {
     double fps = 30.0;     ///< frames per second when the spec does not say (MinFps to MaxFps)
     bool fpsGiven = false; ///< the user chose `fps`: it overrides a manifest's "fps"
+    /// Turns every frame's geometry as it loads (io::turnMesh, io::turnGaussians: an up axis,
+    /// --up); identity: as stored. Packs are as they were packed.
+    glm::dmat3 turn{1.0};
 };
 
 /// One frame of a file sequence.
 struct SequenceFrame {
-    std::filesystem::path file; ///< a .ply or .obj file
+    std::filesystem::path file; ///< a .ply, .obj, .splat or .spz file
     /// Its texture image when a manifest names one; else the frame's file decides (the image
     /// its .mtl names, or the one beside it with its name: io::loadMesh).
     std::optional<std::filesystem::path> texture;
@@ -34,7 +40,8 @@ struct SequenceFrame {
 class FolderSource final : public Source {
 public:
     /// Expects `frames` not empty and `fps` > 0. `description` is what description() returns.
-    FolderSource(std::vector<SequenceFrame> frames, double fps, std::string description);
+    FolderSource(std::vector<SequenceFrame> frames, double fps, std::string description,
+                 const glm::dmat3& turn = glm::dmat3(1.0));
 
     std::string description() const override { return m_description; }
     int frameCount() const override { return static_cast<int>(m_frames.size()); }
@@ -53,6 +60,7 @@ public:
 private:
     std::vector<SequenceFrame> m_frames;
     double m_fps;
+    glm::dmat3 m_turn;
     std::string m_description;
 };
 
@@ -71,7 +79,9 @@ private:
 ///   manifest's folder; "fps" optional; textures per frame either inside the frame's object or
 ///   in the optional "textures" array as long as "frames" (null: none), not both; at most 64
 ///   lists and objects deep;
-/// - a single .ply or .obj file: a sequence of one frame.
+/// - a single .ply, .obj, .splat or .spz file: a sequence of one frame.
+/// In folders and patterns, .splat and .spz files are frames too; any PLY may hold Gaussians
+/// (known when it loads). A frame of Gaussians becomes the frame's splats.
 /// Frames without a manifest's texture take the one their file names (an OBJ's map_Kd) or the
 /// image beside them with their name (frame_0001.obj, frame_0001.png; .png, .jpg, .jpeg), as
 /// io::loadMesh finds them.

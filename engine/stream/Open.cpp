@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "engine/stream/Pack.h"
 #include "engine/stream/SampleSource.h"
 
@@ -19,8 +21,14 @@ Result<std::unique_ptr<Source>> openSource(const std::string& spec, const Sequen
         return makeSampleSource(settings.value());
     }
     std::error_code error;
-    if (std::filesystem::is_regular_file(spec, error) && isPackFile(spec))
+    if (std::filesystem::is_regular_file(spec, error) && isPackFile(spec)) {
+        if (options.turn != glm::dmat3(1.0))
+            return fail(
+                fmt::format("{}: a pack's frames are as they were packed and cannot be "
+                            "turned (--up): pack the source files again with tandem-pack --up",
+                            spec));
         return openPack(spec);
+    }
     return openFileSequence(spec, options, stop);
 }
 

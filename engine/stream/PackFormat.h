@@ -64,6 +64,8 @@ inline constexpr EnumTable<PositionEncoding, 2> PositionEncodings{
 enum PackFlag : std::uint32_t {
     PackHasCompressedFrames = 1u, ///< some frame's codec is not None
     PackHasQuantizedFrames = 2u,  ///< some frame's positions are U16
+    /// Some frame has Gaussian splats (a block section older readers do not know).
+    PackHasSplats = 4u,
 };
 
 /// The first bytes of a pack (the rest of its first PackAlign bytes is zero).
@@ -114,7 +116,17 @@ struct PackEntry {
 static_assert(sizeof(PackEntry) == 72, "PackEntry is part of the pack format");
 
 /// Header flags this build knows.
-inline constexpr std::uint32_t KnownPackFlags = PackHasCompressedFrames | PackHasQuantizedFrames;
+inline constexpr std::uint32_t KnownPackFlags =
+    PackHasCompressedFrames | PackHasQuantizedFrames | PackHasSplats;
+
+/// --splats' values (tandem-pack): how a frame's Gaussians are stored.
+inline constexpr EnumTable<render::SplatEncoding, 2> SplatEncodings{
+    "splat encoding",
+    {{{render::SplatEncoding::F32, "f32",
+       "the rasterizer's floats, exact (236 bytes a Gaussian at SH 3)"},
+      {render::SplatEncoding::Packed, "packed",
+       "32 bytes a Gaussian and 8-bit SH (80 at SH 3), unpacked on the GPU "
+       "(render/SplatPacking.h states the error)"}}}};
 
 /// The CRC-32 the format stores (libdeflate_crc32 from 0) of `bytes`.
 std::uint32_t packCrc32(std::span<const std::uint8_t> bytes);
@@ -132,7 +144,8 @@ struct PackFrame {
     Codec codec = Codec::None;
     PositionEncoding positions = PositionEncoding::F32;
     std::uint32_t crc = 0;
-    std::string name; ///< the frame's original name (its source file, say)
+    bool hasSplats = false; ///< its block has Gaussians (known from the block, not the index)
+    std::string name;       ///< the frame's original name (its source file, say)
 };
 
 /// A pack's header and index, validated.

@@ -340,6 +340,8 @@ public:
             what += ", compressed";
         if (m_info.flags & PackHasQuantizedFrames)
             what += ", u16 positions";
+        if (m_info.flags & PackHasSplats)
+            what += ", splats";
         return fmt::format("pack {} ({}{})", m_fileName,
                            counted(m_info.frameCount(), "frame", "frames"), what);
     }
@@ -353,6 +355,10 @@ public:
                                 : fmt::format("frame {} of {} ({})", index, m_fileName, original);
     }
     std::optional<render::SceneCounts> largestFrame() const override { return m_info.largest; }
+    std::optional<std::size_t> largestBlockBytes() const override
+    {
+        return static_cast<std::size_t>(m_info.largestBlockBytes);
+    }
     std::optional<io::Bounds> bounds() const override { return m_info.bounds; }
 
     Result<std::span<const std::uint8_t>> load(int index, const BlockSink& sink) const override

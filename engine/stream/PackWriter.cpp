@@ -74,6 +74,17 @@ Result<EncodedFrame> PackWriter::encode(std::vector<std::uint8_t> block, const s
     auto view = viewBlock(block, name);
     if (!view)
         return fail(view.error());
+    const bool hasSplats = !view.value().splats.empty();
+    if (settings.splats == render::SplatEncoding::Packed && hasSplats &&
+        view.value().splats.encoding == render::SplatEncoding::F32) {
+        auto packed = packBlockSplats(block, name);
+        if (!packed)
+            return fail(packed.error());
+        block = std::move(packed.value());
+        view = viewBlock(block, name, true);
+        if (!view)
+            return fail(view.error());
+    }
     BlockHeader h;
     std::memcpy(&h, block.data(), sizeof(h));
     block.resize(h.totalBytes);
@@ -84,6 +95,7 @@ Result<EncodedFrame> PackWriter::encode(std::vector<std::uint8_t> block, const s
     f.vertexCount = h.vertexCount;
     f.indexCount = h.indexCount;
     f.bounds = boundsFrom(h.boundsMin, h.boundsMax);
+    f.hasSplats = hasSplats;
     f.name = name;
     encoded.counts = view.value().counts();
 
@@ -190,6 +202,8 @@ Result<PackInfo> PackWriter::finish()
             h.flags |= PackHasCompressedFrames;
         if (f.positions == PositionEncoding::U16)
             h.flags |= PackHasQuantizedFrames;
+        if (f.hasSplats)
+            h.flags |= PackHasSplats;
         h.largestBlockBytes = std::max(h.largestBlockBytes, f.blockBytes);
         h.largestStoredBytes = std::max(h.largestStoredBytes, f.storedBytes);
     }

@@ -22,6 +22,8 @@ namespace tandem::stream {
 struct PackSettings {
     Codec codec = Codec::None;
     PositionEncoding positions = PositionEncoding::F32;
+    /// How Gaussians are stored: packed (SplatPacking.h's error) unless asked for f32.
+    render::SplatEncoding splats = render::SplatEncoding::Packed;
     double fps = 30.0;      ///< the sequence clock written into the header
     int zstdLevel = 3;      ///< 1 (fast) .. 19 (small)
     bool overwrite = false; ///< replace an existing file

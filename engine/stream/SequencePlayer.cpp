@@ -321,22 +321,37 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
     }
     const std::size_t bytes = v.counts().bytes();
     m_back.onDevice = false;
-    if (m_path == UploadPath::CudaCopy && v.isCompact()) {
-        // Compact points into CUDA memory by the frame's first pass, on the copy stream: the
-        // frame that shows them waits for the copy on the GPU.
+    m_back.devicePoints = false;
+    m_back.splats = {};
+    if (m_path == UploadPath::CudaCopy && v.vertices.empty() &&
+        (v.isCompact() || !v.splats.empty())) {
+        // Compact points and splats into CUDA memory by the frame's first pass, on the copy
+        // stream: the frame that shows them waits for the copy on the GPU.
         Copies& c = *m_copies;
         Copies::Compact& pending = c.compact[m_back.set];
         if (pending.pending)
             m_streamer->release(pending.ticket); // replaced before it was copied
-        ensureDeviceCapacity(m_back.set, v.positions.size());
+        ensureDeviceCapacity(m_back.set, v.positions.size(), v.splats.region.size());
         m_back.scene->setContents(v, false);
+        m_back.scene->setSplats(
+            v.splats.empty() ? render::GpuSplats{}
+                             : render::GpuSplats::elsewhere(v.splats.count, v.splats.shDegree));
         pending = {true, v, ticket};
         m_back.onDevice = true;
+        m_back.devicePoints = v.isCompact();
+        if (!v.splats.empty())
+            m_back.splats = {m_copies->upload->splats(m_back.set), v.splats.count,
+                             v.splats.shDegree, v.splats.encoding};
         ++m_stats.cudaCopies;
     } else if (m_path == UploadPath::GlSubData || immediate) {
         m_back.scene->setContents(v, true);
+        m_back.scene->setSplats(v.splats.empty() ? render::GpuSplats{}
+                                                 : render::GpuSplats(v.splats));
         m_streamer->release(ticket);
     } else {
+        // A mesh frame's splats (rare: meshes and splats in one frame) go through the host.
+        m_back.scene->setSplats(v.splats.empty() ? render::GpuSplats{}
+                                                 : render::GpuSplats(v.splats));
         m_back.scene->setContents(v, false);
         m_copies->pending = v;
         m_copies->hasPending = true;
@@ -351,16 +366,23 @@ bool SequencePlayer::stage(Ticket ticket, bool immediate)
 
 render::PointPass::DevicePoints SequencePlayer::devicePoints() const
 {
-    if (m_front.index < 0 || !m_front.onDevice)
+    if (m_front.index < 0 || !m_front.devicePoints)
         return {};
     const int set = m_front.set;
     return {m_copies->upload->positions(set), m_copies->upload->attributes(set)};
 }
 
+render::DeviceSplatRegion SequencePlayer::deviceSplats() const
+{
+    if (m_front.index < 0)
+        return {};
+    return m_front.splats;
+}
+
 void SequencePlayer::copyCompact(int set, interop::PassHooks& hooks)
 {
     Copies& c = *m_copies;
-    c.upload->copyPoints(set, c.compact[set].view, hooks);
+    c.upload->copyToDevice(set, c.compact[set].view, hooks);
     track(c.compact[set].ticket);
     c.compact[set] = {};
 }
@@ -401,9 +423,9 @@ void SequencePlayer::track(const Ticket& ticket)
     m_copies->inFlight.push_back({ticket, m_copies->upload->fence()});
 }
 
-void SequencePlayer::ensureDeviceCapacity(int set, std::size_t points)
+void SequencePlayer::ensureDeviceCapacity(int set, std::size_t points, std::size_t splatBytes)
 {
-    m_copies->upload->reserve(set, points, m_capacity.vertices);
+    m_copies->upload->reserve(set, points, m_capacity.vertices, splatBytes);
 }
 
 void SequencePlayer::update(const Playback& playback, bool waitForFrame)

@@ -2,7 +2,8 @@
 // ping-ponged GPU buffer sets (allocated once, at the largest frame when the source knows it):
 // the front one is drawn, the back one filled, then they swap; the buffer being drawn is never
 // written. On the CUDA path the upload is a copy on its own stream: frames of point clouds go
-// as compact points (20 bytes a point) into CUDA memory the CUDA point pass reads, the copy of
+// as compact points (20 bytes a point), and frames' Gaussian splats as their region (packed or
+// f32), into CUDA memory the CUDA point and splat passes read, the copy of
 // frame N+1 overlapping all of frame N, ordered by events (the frame's first pass waits for the
 // copy, its last pass marks the buffers free again); mesh frames go into the GL buffers inside
 // the frame's one handoff (started by the first pass, joined by the last). Elsewhere
@@ -22,6 +23,7 @@
 #include "engine/interop/Pass.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/PointPass.h"
+#include "engine/render/SplatRaster.h"
 #include "engine/stream/Playback.h"
 #include "engine/stream/Streamer.h"
 
@@ -87,6 +89,10 @@ public:
     /// (CUDA path, point-cloud frames), else nulls (the scene's vertex buffer). Set it on the
     /// frame's point pass after each update().
     render::PointPass::DevicePoints devicePoints() const;
+    /// Where the CUDA splat pass reads the front frame's Gaussians: their region in CUDA memory
+    /// (CUDA path, frames of splats without meshes), else none (the scene's GpuSplats). Set it
+    /// on the frame's splat pass after each update().
+    render::DeviceSplatRegion deviceSplats() const;
     /// The sequence frame on the front buffers, -1 before the first.
     int shownFrame() const { return m_front.index; }
 
@@ -111,9 +117,11 @@ private:
     struct Buffers {
         std::unique_ptr<render::GpuScene> scene;
         int index = -1;
-        int set = 0;           ///< which of the two (its CUDA events and memory)
-        Ticket ticket;         ///< staging slot held until its copy is done
-        bool onDevice = false; ///< its frame's compact points are in CUDA memory
+        int set = 0;               ///< which of the two (its CUDA events and memory)
+        Ticket ticket;             ///< staging slot held until its copy is done
+        bool onDevice = false;     ///< its frame's compact points or splats are in CUDA memory
+        bool devicePoints = false; ///< its compact points are
+        render::DeviceSplatRegion splats; ///< its splats' region (region null: not there)
     };
 
     /// Puts `ticket`'s frame into the back buffers; false when it failed (skipped).
@@ -128,7 +136,7 @@ private:
     /// Releases frame `index`'s slot if a copy still holds it, waiting for the copy (rare: a
     /// frame shown again right after it went up).
     void reclaim(int index);
-    void ensureDeviceCapacity(int set, std::size_t points);
+    void ensureDeviceCapacity(int set, std::size_t points, std::size_t splatBytes);
     void skip(const Ticket& ticket);
     /// Logs `warning` and keeps it for the app and the overlay.
     void warn(std::string warning);

@@ -6,6 +6,13 @@
 
 namespace tandem::stream {
 
+std::optional<std::size_t> Source::largestBlockBytes() const
+{
+    if (const auto largest = largestFrame())
+        return blockBytes(*largest);
+    return std::nullopt;
+}
+
 bool isFrameRate(double fps)
 {
     return fps >= MinFps && fps <= MaxFps;

@@ -53,6 +53,9 @@ public:
     /// The largest frame's counts, when the source knows them before loading (a pack's header,
     /// the sample); the streamer then allocates its buffers once.
     virtual std::optional<render::SceneCounts> largestFrame() const { return std::nullopt; }
+    /// The largest frame block's bytes, when known before loading (a pack's header says; else
+    /// blockBytes() of largestFrame()): the streamer's slot size.
+    virtual std::optional<std::size_t> largestBlockBytes() const;
     /// The whole sequence's bounds, when known before loading.
     virtual std::optional<io::Bounds> bounds() const { return std::nullopt; }
 

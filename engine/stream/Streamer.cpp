@@ -59,9 +59,9 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
     const std::size_t budget = std::max<std::size_t>(settings.budgetBytes, 2 * PageBytes);
     m_stats.budgetBytes = budget;
     m_stats.pinned = m_memory.isPinned();
-    const auto largest = source.largestFrame();
+    const auto largest = source.largestBlockBytes();
     const std::size_t largestBlock =
-        largest ? (blockBytes(*largest) + PageBytes - 1) / PageBytes * PageBytes : 0;
+        largest ? (*largest + PageBytes - 1) / PageBytes * PageBytes : 0;
     if (largest && 2 * largestBlock > budget)
         log::warning("stream: the largest frame of {} takes {:.1f} MiB and the streaming budget "
                      "({:.0f} MiB, --cache-mb) holds fewer than two: frames that do not fit are "

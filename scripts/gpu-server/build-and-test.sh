@@ -37,8 +37,10 @@
 # --stream-trace builds the viewer and tandem-pack and traces the viewer on a streamed 1 M-point
 # pack at 1080p (--trace; the profile of the frame issue's streamed target), gzipped into $OUT.
 # --splats builds what the splats issue needs and runs it: the gpu tier (its splat tests: the CUDA
-# rasterizer and pass against their host twins, bit for bit) and tandem-bench splats (its JSON
-# in $OUT; TANDEM_NO_BENCH=1: the tests only).
+# rasterizer and pass against their host twins, bit for bit), the viewer's splat-sequence test
+# on CUDA (tests/apps/viewer_splats.sh: a folder and packs streamed through the copy stream) and
+# tandem-bench splats, static and streamed from packs (its JSON in $OUT; TANDEM_NO_BENCH=1: the
+# tests only).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -87,7 +89,7 @@ targets=()
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
-[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster)
+[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
@@ -102,11 +104,17 @@ if [ "$mode" = "--splats" ]; then
     timeout 60 build-gpu/bin/tandem-raster --headless tests/data/splats/ring.ply --size 640x480 \
         --frames 20 --format none --report "$out/splats_raster.json" >"$out/splats_raster.log" 2>&1 || status=1
     grep -E "splats|passes|memory|error" "$out/splats_raster.log" | head -8
+    echo "== the viewer on a splat sequence, folder and packs, on CUDA (at ${SECONDS}s)"
+    timeout 120 tests/apps/viewer_splats.sh build-gpu/bin/tandem-viewer build-gpu/bin/tandem-pack \
+        build-gpu/bin/tandem-png-check "$out/viewer_splats" >"$out/viewer_splats.log" 2>&1 || status=1
+    grep -E "FAIL|dB|all checks|upload|cuda" "$out/viewer_splats.log" | head -12
+    grep -ho '"upload_path": *"[a-z-]*"' "$out"/viewer_splats/*.json | sort | uniq -c
+    rm -rf "$out/viewer_splats/frames" "$out"/viewer_splats/*.tdpk
     [ -n "${TANDEM_NO_BENCH:-}" ] && { echo "== done, no bench (at ${SECONDS}s)"; exit $status; }
     echo "== tandem-bench splats (at ${SECONDS}s)"
-    timeout 400 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \
+    timeout 500 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \
         --commit "${TANDEM_COMMIT:-unknown}" --json "$out/splats.json" >"$out/splats_bench.log" 2>&1 || status=1
-    tail -n 16 "$out/splats_bench.log"
+    tail -n 24 "$out/splats_bench.log"
     echo "== done (at ${SECONDS}s)"
     exit $status
 fi

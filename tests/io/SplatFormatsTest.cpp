@@ -22,6 +22,7 @@
 #include "engine/render/SplatRaster.h"
 #include "engine/render/detail/HostTargets.h"
 #include "tests/render/SplatScenes.h"
+#include "tests/support/ImageCompare.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::io {
@@ -444,20 +445,6 @@ std::vector<std::uint8_t> frameOf(const GaussianData& g)
     return targets.color;
 }
 
-double psnr(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b)
-{
-    double squared = 0.0;
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (i % 4 == 3)
-            continue;
-        const double d = (a[i] - b[i]) / 255.0;
-        squared += d * d;
-        ++n;
-    }
-    return squared == 0.0 ? 99.0 : 10.0 * std::log10(n / squared);
-}
-
 TEST(SplatFormats, TheLossEachFormatBringsToAFrame)
 {
     const GaussianData g = scene(3000, 3, 123u);
@@ -466,9 +453,9 @@ TEST(SplatFormats, TheLossEachFormatBringsToAFrame)
     auto spz2 = readSpz(gzip(spzRaw(g, 2)), "g.spz");
     auto spz3 = readSpz(gzip(spzRaw(g, 3)), "g.spz");
     ASSERT_TRUE(compressed && spz2 && spz3);
-    const double c = psnr(original, frameOf(compressed.value()));
-    const double s2 = psnr(original, frameOf(spz2.value()));
-    const double s3 = psnr(original, frameOf(spz3.value()));
+    const double c = test::psnrRgb8(original, frameOf(compressed.value()));
+    const double s2 = test::psnrRgb8(original, frameOf(spz2.value()));
+    const double s3 = test::psnrRgb8(original, frameOf(spz3.value()));
     std::printf("[ PSNR against the original, 3000 Gaussians of SH 3: compressed PLY %.1f dB, "
                 "SPZ v2 %.1f dB, SPZ v3 %.1f dB ]\n",
                 c, s2, s3);

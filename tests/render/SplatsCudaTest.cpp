@@ -16,6 +16,7 @@
 #include "engine/cuda/DeviceBuffer.h"
 #include "engine/cuda/SurfaceArray.h"
 #include "engine/interop/Pass.h"
+#include "engine/render/SceneLayout.h"
 #include "engine/render/SplatRaster.h"
 #include "engine/render/detail/HostTargets.h"
 #include "tests/render/SplatScenes.h"
@@ -233,6 +234,53 @@ TEST_F(SplatsCuda, AnEmptySceneOrOneAllCulledDrawsTheBackground)
             ASSERT_EQ(out.depth[p], 0.0f);
         }
     }
+}
+
+TEST_F(SplatsCuda, AStreamedRegionReadsAsTheHostReadsIt)
+{
+    // A streamed frame's Gaussians arrive as a splat region (SplatPacking.h): F32 is read in
+    // place, Packed is unpacked on the device; both must give the rasterizer the same floats the
+    // host twin reads (unpackSplatRegion), so a streamed frame draws as its host twin.
+    SplatRaster raster;
+    NoHooks hooks;
+    for (const SplatEncoding encoding : {SplatEncoding::F32, SplatEncoding::Packed})
+        for (int degree = 0; degree <= 3; ++degree) {
+            const std::string what = fmt::format(
+                "{}, SH degree {}", encoding == SplatEncoding::F32 ? "f32" : "packed", degree);
+            Scene scene;
+            scene.splats.push_back(
+                {"random", test::randomScene(5000 + degree, degree, 41u + degree)});
+            const std::uint32_t count = static_cast<std::uint32_t>(scene.gaussianCount());
+            const SplatRegion layout = splatRegion(count, degree, encoding, SplatAlign);
+            std::vector<std::uint8_t> region(layout.bytes);
+            layOutSplats(scene, encoding, region);
+            const SplatView view{region, count, degree, encoding};
+            std::vector<float> want[5];
+            unpackSplatRegion(view, want[0], want[1], want[2], want[3], want[4]);
+
+            cuda::DeviceBuffer<std::uint8_t> device(region.size(), "test splat region");
+            TANDEM_CUDA_CHECK(
+                cudaMemcpy(device.data(), region.data(), region.size(), cudaMemcpyHostToDevice));
+            const SplatScene got =
+                raster.sceneOf({device.data(), count, degree, encoding}, nullptr, hooks);
+            TANDEM_CUDA_CHECK(cudaDeviceSynchronize());
+            EXPECT_EQ(got.count, count) << what;
+            const float* arrays[5] = {got.positions, got.scales, got.rotations, got.opacities,
+                                      got.sh};
+            const char* names[5] = {"positions", "scales", "rotations", "opacities", "sh"};
+            for (int a = 0; a < 5; ++a) {
+                std::vector<float> read(want[a].size());
+                TANDEM_CUDA_CHECK(cudaMemcpy(read.data(), arrays[a], read.size() * sizeof(float),
+                                             cudaMemcpyDeviceToHost));
+                EXPECT_EQ(std::memcmp(read.data(), want[a].data(), read.size() * sizeof(float)), 0)
+                    << what << ": " << names[a];
+            }
+            if (encoding == SplatEncoding::F32) { // read in place: no copy
+                EXPECT_EQ(static_cast<const void*>(got.positions),
+                          static_cast<const void*>(device.data() + layout.positions))
+                    << what;
+            }
+        }
 }
 
 class SplatsFrameCuda : public test::GpuTest {

@@ -74,4 +74,18 @@ double nonBackgroundFraction(const io::Image& image)
     return double(count) / double(image.width * image.height);
 }
 
+double psnrRgb8(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b)
+{
+    double squared = 0.0;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        if (i % 4 == 3)
+            continue;
+        const double d = (a[i] - b[i]) / 255.0;
+        squared += d * d;
+        ++n;
+    }
+    return squared == 0.0 ? 99.0 : 10.0 * std::log10(static_cast<double>(n) / squared);
+}
+
 } // namespace tandem::test

@@ -3,8 +3,10 @@
 // TANDEM_UPDATE_REFERENCES=1 rewrites the references instead (scripts/update-references.sh).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "engine/io/Image.h"
 
@@ -21,5 +23,9 @@ std::string compareWithReference(const io::Image& actual, const std::filesystem:
 
 /// Fraction of pixels that differ from the top-left pixel by more than 16 in some channel.
 double nonBackgroundFraction(const io::Image& image);
+
+/// PSNR in dB of two RGBA8 buffers of one size over their colour channels (alpha left out), the
+/// peak 255; 99 when equal.
+double psnrRgb8(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);
 
 } // namespace tandem::test

@@ -1,7 +1,7 @@
 // The CUDA half of SequencePlayer: the copy stream; per buffer set (front and back), CUDA memory
-// for compact points and the events that order their copies with the frames that read them;
-// mesh copies into the frame's mapped GL buffers; fences that say when a staging slot's copy is
-// done. Plain types only (streams as void*): CudaUpload.cpp is the CUDA side,
+// for compact points and Gaussian splats and the events that order their copies with the frames
+// that read them; mesh copies into the frame's mapped GL buffers; fences that say when a staging
+// slot's copy is done. Plain types only (streams as void*): CudaUpload.cpp is the CUDA side,
 // CudaUploadStub.cpp the build without CUDA (whose constructor throws: the CUDA upload path
 // cannot be chosen there). Private to stream/. Render thread.
 #pragma once
@@ -31,17 +31,21 @@ public:
     CudaUpload(const CudaUpload&) = delete;
     CudaUpload& operator=(const CudaUpload&) = delete;
 
-    /// Makes set `set`'s point memory hold at least `points` compact points (`atLeast` when
-    /// larger: the largest frame's, so it grows rarely). Waits for the copy stream and the
-    /// set's readers first when it reallocates (rare).
-    void reserve(int set, std::size_t points, std::size_t atLeast);
+    /// Makes set `set`'s memory hold at least `points` compact points (`atLeast` when larger:
+    /// the largest frame's, so it grows rarely) and a splat region of `splatBytes` (with a
+    /// quarter more when it grows). Waits for the copy stream and the set's readers first when
+    /// it reallocates (rare).
+    void reserve(int set, std::size_t points, std::size_t atLeast, std::size_t splatBytes);
     /// Set `set`'s points in CUDA memory: 3 floats a point, and their packed attributes.
     const float* positions(int set) const;
     const render::PointAttributes* attributes(int set) const;
+    /// Set `set`'s splat region in CUDA memory (render::SplatView's bytes as they were).
+    const void* splats(int set) const;
 
-    /// Copies `view`'s compact points into set `set` on the copy stream, once the last frame
-    /// that read the set is done with it; timed as "stream.upload" through `hooks`.
-    void copyPoints(int set, const render::SceneView& view, interop::PassHooks& hooks);
+    /// Copies `view`'s compact points and splat region (whichever it has) into set `set` on
+    /// the copy stream, once the last frame that read the set is done with it; timed as
+    /// "stream.upload" through `hooks`.
+    void copyToDevice(int set, const render::SceneView& view, interop::PassHooks& hooks);
     /// Makes `frameStream` wait (on the GPU) for set `set`'s points to arrive.
     void waitForPoints(int set, void* frameStream);
     /// Marks set `set`'s points free for the next copy once `frameStream`'s work so far is done.
