@@ -52,4 +52,17 @@ void setCurrentDevice(int)
     throw Error("cuda::setCurrentDevice(): this build has no CUDA");
 }
 
+StreamEvent::~StreamEvent() = default;
+
+void StreamEvent::record(void*)
+{
+    throw Error("cuda::StreamEvent::record(): this build has no CUDA");
+}
+
+void streamWait(void*, void* event)
+{
+    if (event)
+        throw Error("cuda::streamWait(): this build has no CUDA");
+}
+
 } // namespace tandem::cuda

@@ -1,5 +1,7 @@
 #include "engine/frame/Channel.h"
 
+#include "engine/render/SplatMath.h"
+
 namespace tandem::frame {
 
 const char* debugStageOf(Channel channel)
@@ -13,6 +15,25 @@ const char* debugStageOf(Channel channel)
         return "view-id";
     default:
         return nullptr;
+    }
+}
+
+bool showsColor(Channel channel)
+{
+    return channel == Channel::Color || splatDebugOf(channel) != render::splats::SplatDebugNone;
+}
+
+int splatDebugOf(Channel channel)
+{
+    switch (channel) {
+    case Channel::SplatAlpha:
+        return render::splats::SplatDebugAlpha;
+    case Channel::SplatCount:
+        return render::splats::SplatDebugCount;
+    case Channel::SplatCentres:
+        return render::splats::SplatDebugCentres;
+    default:
+        return render::splats::SplatDebugNone;
     }
 }
 

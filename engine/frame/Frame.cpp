@@ -293,6 +293,7 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
                   "frame::Frame: meshes off GL with GL_POINTS (chooseDrawPaths() refuses it)");
     render::GeometryOptions geometry = options;
     geometry.drawPoints = options.drawPoints && !passPoints;
+    geometry.splatDebug = splatDebugOf(channel);
     const bool glDraws = (meshes && !passMeshes) || (scene.hasPoints() && !passPoints) ||
                          (!passMeshes && !passPoints && !passSplats);
     if (glDraws)
@@ -315,10 +316,10 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     if (passPoints)
         m_points->setFrame(scene, gbuffer, camera, options, meshes);
     if (passSplats)
-        m_splats->setFrame(scene, gbuffer, camera, options, glDraws || passMeshes || passPoints);
+        m_splats->setFrame(scene, gbuffer, camera, geometry, glDraws || passMeshes || passPoints);
 
     m_processor->setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
-                          gbuffer.frameTextures(), channel != Channel::Color);
+                          gbuffer.frameTextures(), !showsColor(channel));
     m_active.clear();
     for (interop::Pass* pass : m_firstPasses)
         if (pass->isEnabled())
@@ -342,7 +343,7 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
         (pass->path() == interop::Path::Cuda ? needs.cudaPasses : needs.hostPasses) = true;
     needs.captured = m_captured || m_captureFaithful;
     needs.readsTargets = m_readsTargets;
-    needs.showsOutput = channel != Channel::Color && m_processor->pass().isEnabled();
+    needs.showsOutput = !showsColor(channel) && m_processor->pass().isEnabled();
     needs.presents = m_presents;
     needs.presentCopy = m_presentCopy;
     m_memory = chooseMemory(needs, &m_memoryReason);
@@ -367,8 +368,8 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     }
 
     profile::GlScope scope(*m_profiler, "present");
-    m_renderer.present(channel == Channel::Color ? render::PresentSource::Color
-                                                 : render::PresentSource::Output);
+    m_renderer.present(showsColor(channel) ? render::PresentSource::Color
+                                           : render::PresentSource::Output);
 }
 
 void Frame::runResident(const std::vector<interop::Pass*>& passes)

@@ -73,7 +73,8 @@ StillFrame::~StillFrame()
 
 void StillFrame::render(const render::Scene& scene, const render::Camera& camera,
                         const postfx::Chain& chain, Channel channel,
-                        const render::GeometryOptions& options, int width, int height)
+                        const render::GeometryOptions& options, int width, int height,
+                        const RegionSplats& splats, void* stream)
 {
     if (!m_renderer) {
         m_renderer = std::make_unique<render::SceneRenderer>(
@@ -101,7 +102,11 @@ void StillFrame::render(const render::Scene& scene, const render::Camera& camera
     }
     detail::CallFrame call(m_profiler, "tandem.render");
     m_scene = std::make_unique<render::GpuScene>(scene, "still.scene");
+    if (splats.region)
+        attachSplats(*m_scene, splats, m_frame->splatPass(), stream, m_splatsReady);
     m_frame->render(*m_scene, camera, chain, channel, options);
+    if (splats.region)
+        m_frame->splatPass().setDeviceSplats({}); // the tensor is the caller's after the call
 }
 
 void StillFrame::read(StillChannel channel, void* out) const

@@ -14,6 +14,7 @@
 #include "engine/frame/Channel.h"
 #include "engine/frame/RasterDecision.h"
 #include "engine/frame/Residence.h"
+#include "engine/frame/TensorScene.h"
 #include "engine/interop/Doctor.h"
 #include "engine/postfx/Chain.h"
 #include "engine/profile/Profiler.h"
@@ -65,10 +66,12 @@ public:
     StillFrame& operator=(const StillFrame&) = delete;
 
     /// Uploads `scene` and renders it seen by `camera` at `width`×`height`, presenting
-    /// `channel` through `chain` as tandem-raster does. Does not block.
+    /// `channel` through `chain` as tandem-raster does; `splats` (tensors' Gaussians) drawn with
+    /// it, a device region read in place after `stream` passed this point (attachSplats()).
+    /// Does not block.
     void render(const render::Scene& scene, const render::Camera& camera,
                 const postfx::Chain& chain, Channel channel, const render::GeometryOptions& options,
-                int width, int height);
+                int width, int height, const RegionSplats& splats = {}, void* stream = nullptr);
 
     /// Copies `channel` of the last frame into `out` (width × height × bytesPerPixel bytes),
     /// rows top first. Blocks until the frame is done (a read-back, counted as a stall).
@@ -107,6 +110,7 @@ private:
     std::unique_ptr<Frame> m_frame;
     /// The scene drawn last, alive until the next one replaces it.
     std::unique_ptr<render::GpuScene> m_scene;
+    cuda::StreamEvent m_splatsReady; ///< the caller's stream reached a device region
 };
 
 } // namespace tandem::frame

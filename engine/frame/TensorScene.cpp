@@ -1,8 +1,10 @@
 #include "engine/frame/TensorScene.h"
 
+#include "engine/core/Error.h"
 #include "engine/cuda/Copy.h"
 #include "engine/gl/Debug.h"
 #include "engine/interop/Handoff.h"
+#include "engine/render/SplatPass.h"
 
 namespace tandem::frame {
 
@@ -71,6 +73,43 @@ void TensorScene::set(std::span<const render::GpuObject> objects, const render::
     }
     m_handoff->unmap(stream);
     ++m_handoffs;
+}
+
+void attachSplats(render::GpuScene& scene, const RegionSplats& splats, render::SplatPass& pass,
+                  void* stream, cuda::StreamEvent& ready)
+{
+    if (!splats.region || splats.count == 0) {
+        scene.setSplats({});
+        pass.setDeviceSplats({});
+        return;
+    }
+    if (!splats.onDevice) {
+        const render::SplatRegion layout = render::splatRegion(
+            splats.count, splats.shDegree, render::SplatEncoding::F32, render::SplatAlign);
+        const render::SplatView view{
+            {static_cast<const std::uint8_t*>(splats.region), layout.bytes},
+            splats.count,
+            splats.shDegree,
+            render::SplatEncoding::F32};
+        scene.setSplats(render::GpuSplats(view));
+        pass.setDeviceSplats({});
+        return;
+    }
+    if (pass.splatPath() != render::SplatPath::Cuda)
+        throw Error("Gaussians in CUDA memory need the splat pass on CUDA (GL-CUDA interop), "
+                    "which this frame does not have");
+    // The region the pass read last becomes the caller's to reuse once its stream passes here.
+    cuda::streamWait(stream, pass.lastFrameDone());
+    ready.record(stream);
+    scene.setSplats(render::GpuSplats::elsewhere(splats.count, splats.shDegree));
+    pass.setDeviceSplats(
+        {splats.region, splats.count, splats.shDegree, render::SplatEncoding::F32, ready.handle()});
+}
+
+void TensorScene::setSplats(const RegionSplats& splats, render::SplatPass& pass, void* stream)
+{
+    TANDEM_ASSERT(m_scene, "frame::TensorScene::setSplats(): set() a scene first");
+    attachSplats(*m_scene, splats, pass, stream, m_splatsReady);
 }
 
 } // namespace tandem::frame

@@ -2,7 +2,8 @@
 // shown by tandem.Viewer), already in the GPU layout: render::Vertex records, triangle indices
 // and the provoking-vertex table. Arrays in CUDA memory are copied device to device into the
 // scene's GL buffers through a handoff on the caller's stream (one map+unmap per update, after
-// the work that wrote them), never through the host; host arrays are written through GL. The
+// the work that wrote them), never through the host; host arrays are written through GL.
+// Gaussians come as a splat region the splat pass reads where it is (setSplats()). The
 // GpuScene keeps its capacity and is made again, larger, when an update needs more. Render
 // thread, the GL context current.
 #pragma once
@@ -10,14 +11,37 @@
 #include <memory>
 #include <span>
 
+#include "engine/cuda/Copy.h"
 #include "engine/interop/Pass.h"
 #include "engine/render/GpuScene.h"
 
 namespace tandem::interop {
 class Handoff;
 }
+namespace tandem::render {
+class SplatPass;
+}
 
 namespace tandem::frame {
+
+/// Gaussians given as an F32 splat region (render/SplatPacking.h:
+/// splatRegion(count, shDegree, F32, SplatAlign)) in host memory or CUDA memory: tensors.
+struct RegionSplats {
+    const void* region = nullptr; ///< null: no Gaussians
+    std::uint32_t count = 0;
+    int shDegree = 0;
+    bool onDevice = false;
+};
+
+/// Gives `scene` the Gaussians `splats` holds, drawn by `pass` (the frame's splat pass): a host
+/// region is unpacked into the scene's Gaussians before it returns; a device region is read in
+/// place by the pass's CUDA path on the frame's stream once `stream` (the caller's, a
+/// cudaStream_t) has passed this point (`ready` recorded there), and later work on `stream`
+/// waits until the pass's last frame is done with the region it read before (so the caller may
+/// free or reuse that one). Throws Error for a device region when the pass does not run on
+/// CUDA, CudaError on CUDA failures.
+void attachSplats(render::GpuScene& scene, const RegionSplats& splats, render::SplatPass& pass,
+                  void* stream, cuda::StreamEvent& ready);
 
 class TensorScene {
 public:
@@ -43,6 +67,10 @@ public:
     void set(std::span<const render::GpuObject> objects, const render::SceneCounts& counts,
              const io::Bounds& bounds, const Arrays& arrays, void* stream);
 
+    /// Gives the scene set() made `splats`, drawn by `pass` (the frame's splat pass), as
+    /// attachSplats() says; the region must stay unchanged until the next update.
+    void setSplats(const RegionSplats& splats, render::SplatPass& pass, void* stream);
+
     /// The scene to draw (null before the first update).
     const render::GpuScene* scene() const { return m_scene.get(); }
     /// Map+unmap round trips made by device updates.
@@ -53,6 +81,7 @@ private:
     std::unique_ptr<interop::Handoff> m_handoff;
     interop::Uses m_uses;
     std::uint64_t m_handoffs = 0;
+    cuda::StreamEvent m_splatsReady; ///< the caller's stream reached a device region's update
 };
 
 } // namespace tandem::frame

@@ -51,6 +51,9 @@ struct GeometryOptions {
     bool drawPoints = true;      ///< false: a point pass (render::PointPass) draws them instead
     float splatScale = 1.0f;     ///< multiplies every Gaussian's scales (render::SplatPass)
     int splatShDegree = 3;       ///< the highest SH degree the splat pass evaluates
+    /// The splat pass draws a debug view instead (splats::SplatDebug: alpha, Gaussians a pixel,
+    /// centres; the frame sets it from the channel shown).
+    int splatDebug = 0;
 };
 
 /// `options`' background as the G-buffer holds it: linear RGBA, alpha 1 (srgb8ToLinear(), the

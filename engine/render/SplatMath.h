@@ -39,6 +39,18 @@ inline constexpr int MaxShDegree = 3;
 /// Ids of Gaussians in the G-buffer's id channel carry this bit (points carry PointIdBit).
 inline constexpr std::uint32_t SplatIdBit = 0x40000000u;
 
+/// What a splat frame draws (SplatFrame::debug): the Gaussians, or one of the debug views.
+enum SplatDebug : int {
+    SplatDebugNone = 0,    ///< the Gaussians, composited
+    SplatDebugAlpha = 1,   ///< the Gaussians' own opacity, 1 - T, as grey (0: none)
+    SplatDebugCount = 2,   ///< Gaussians blended at each pixel as a heat map (heatColor())
+    SplatDebugCentres = 3, ///< each Gaussian as an opaque dot of its colour at its centre
+};
+/// The dots' radius in pixels (SplatDebugCentres).
+inline constexpr float CentreRadius = 1.0f;
+/// The count the heat map saturates at (SplatDebugCount): 255 Gaussians a pixel and more.
+inline constexpr std::uint32_t HeatSaturation = 255u;
+
 /// The real SH basis constants (the reference's).
 inline constexpr float ShC0 = 0.28209479177387814f;
 inline constexpr float ShC1 = 0.4886025119029199f;
@@ -79,6 +91,7 @@ struct SplatFrame {
     float background[4]; ///< colour of uncovered pixels, sRGB-encoded values, alpha
     float facing[3];     ///< the world normal written where a Gaussian sets the depth: towards
                          ///< the camera
+    int debug;           ///< SplatDebug: the Gaussians, or a debug view of them
 };
 
 /// A Gaussian as projected for blending: 12 words, three 16-byte loads.
@@ -328,19 +341,27 @@ TANDEM_HD PixelBlend startBlend()
 
 /// Blends Gaussian `g` into pixel (px, py), whose surface lies at view depth `surface` (0: none).
 /// Returns false once the pixel is done: `g` and every Gaussian after it (sorted front to back)
-/// lie behind the surface, or `g` would take T below TransmittanceMin.
-TANDEM_HD bool blendGaussian(PixelBlend& p, const ProjectedSplat& g, int px, int py, float surface)
+/// lie behind the surface, or `g` would take T below TransmittanceMin. `centres`
+/// (SplatDebugCentres): `g` is an opaque dot of radius CentreRadius at its mean instead.
+TANDEM_HD bool blendGaussian(PixelBlend& p, const ProjectedSplat& g, int px, int py, float surface,
+                             bool centres = false)
 {
     if (surface > 0.0f && !(g.depth < surface))
         return false;
     const float dx = g.x - static_cast<float>(px);
     const float dy = g.y - static_cast<float>(py);
-    const float power = powerAt(g, dx, dy);
-    if (power > 0.0f || power < g.powerCut)
-        return true;
-    const float alpha = minf(AlphaMax, g.opacity * expSplat(power));
-    if (alpha < AlphaMin)
-        return true;
+    float alpha = AlphaMax;
+    if (centres) {
+        if (dx * dx + dy * dy > CentreRadius * CentreRadius)
+            return true;
+    } else {
+        const float power = powerAt(g, dx, dy);
+        if (power > 0.0f || power < g.powerCut)
+            return true;
+        alpha = minf(AlphaMax, g.opacity * expSplat(power));
+        if (alpha < AlphaMin)
+            return true;
+    }
     const float next = p.transmittance * (1.0f - alpha);
     if (next < TransmittanceMin)
         return false;
@@ -408,11 +429,47 @@ struct SplatPixel {
     std::uint32_t id;
 };
 
+/// The heat map of `count` Gaussians (SplatDebugCount), training-space colour: black at 0,
+/// then dark blue, magenta, orange and yellow-white at HeatSaturation and beyond, each step an
+/// octave of the count (t = log2(1 + count) / 8, from exact float operations: the same bits on
+/// both sides).
+TANDEM_HD void heatColor(std::uint32_t count, float* rgb)
+{
+    const std::uint32_t n = 1u + (count < HeatSaturation ? count : HeatSaturation);
+    int octave = 0;
+    while ((2u << octave) <= n)
+        ++octave;
+    const float low = static_cast<float>(1u << octave);
+    const float t = (static_cast<float>(octave) + (static_cast<float>(n) - low) / low) * 0.125f;
+    // Stops at t = 0, 0.25, 0.5, 0.75, 1.
+    const float stops[5][3] = {{0.0f, 0.0f, 0.0f},
+                               {0.15f, 0.1f, 0.55f},
+                               {0.7f, 0.15f, 0.6f},
+                               {0.98f, 0.55f, 0.1f},
+                               {1.0f, 1.0f, 0.75f}};
+    const float scaled = t * 4.0f;
+    const int i = scaled >= 4.0f ? 3 : static_cast<int>(scaled);
+    const float w = scaled - static_cast<float>(i);
+    for (int c = 0; c < 3; ++c)
+        rgb[c] = stops[i][c] + (stops[i + 1][c] - stops[i][c]) * w;
+}
+
 TANDEM_HD SplatPixel finishPixel(const SplatFrame& f, const PixelBlend& p, const float* under)
 {
     SplatPixel out{};
     out.writes = p.count > 0u || !f.targetsDrawn;
     finishBlend(p, under, out.rgba);
+    if (f.debug == SplatDebugAlpha || f.debug == SplatDebugCount) {
+        // A view of the Gaussians alone: every pixel written, the surface left out.
+        out.writes = true;
+        if (f.debug == SplatDebugAlpha) {
+            const float a = 1.0f - p.transmittance;
+            out.rgba[0] = out.rgba[1] = out.rgba[2] = a;
+        } else {
+            heatColor(p.count, out.rgba);
+        }
+        out.rgba[3] = 1.0f;
+    }
     out.setsDepth = p.median != 0u || !f.targetsDrawn;
     out.depth = p.median != 0u ? p.depth : 0.0f;
     out.id = p.median != 0u ? SplatIdBit | p.median : 0u;

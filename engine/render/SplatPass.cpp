@@ -30,6 +30,7 @@ void SplatPass::setFrame(const GpuScene& scene, GBuffer& gbuffer, const Camera& 
     SplatLook look;
     look.scaleModifier = options.splatScale;
     look.shDegree = options.splatShDegree;
+    look.debug = options.splatDebug;
     look.storedDegree = scene.splats().shDegree();
     for (int c = 0; c < 3; ++c)
         look.background[c] = options.background[c];

@@ -58,6 +58,9 @@ public:
     const splats::SplatFrame& frame() const { return m_frame; }
     /// What the CUDA rasterizer reported of its latest frames (zeros on the host path).
     SplatCounts counts() { return m_raster ? m_raster->counts() : SplatCounts{}; }
+    /// A cudaEvent_t recorded after the pass's last frame read the Gaussians (the CUDA path), or
+    /// null: none yet, or the host path.
+    void* lastFrameDone() const { return m_raster ? m_raster->lastFrameDone() : nullptr; }
 
 private:
     void runHost(interop::PassHooks& hooks);

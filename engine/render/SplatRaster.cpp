@@ -6,6 +6,7 @@
 
 #include "engine/core/Log.h"
 #include "engine/core/ThreadPool.h"
+#include "engine/cuda/Copy.h"
 #include "engine/render/detail/HostTargets.h"
 #include "engine/render/detail/SplatReport.h"
 
@@ -78,6 +79,7 @@ SplatFrame makeSplatFrame(const Camera& camera, int width, int height, bool colo
     f.shStride = shCount(std::clamp(look.storedDegree, 0, MaxShDegree));
     f.colorIsHalf = colorIsHalf ? 1 : 0;
     f.targetsDrawn = targetsDrawn ? 1 : 0;
+    f.debug = look.debug;
     for (int c = 0; c < 3; ++c)
         f.background[c] = unorm8(look.background[c]);
     f.background[3] = 1.0f;
@@ -122,6 +124,7 @@ void renderSplatsHost(const SplatScene& scene, const SplatFrame& f, detail::Host
     }
 
     const bool half = f.colorIsHalf != 0;
+    const bool centres = f.debug == SplatDebugCentres;
     const std::size_t pixels = static_cast<std::size_t>(f.width) * f.height;
     if (!f.targetsDrawn)
         targets.resize(pixels, half);
@@ -152,7 +155,7 @@ void renderSplatsHost(const SplatScene& scene, const SplatFrame& f, detail::Host
                 const auto& list =
                     lists[static_cast<std::size_t>(py / TileSize) * f.tilesX + px / TileSize];
                 for (const std::uint32_t g : list)
-                    if (!blendGaussian(blend, records[g], px, py, surface))
+                    if (!blendGaussian(blend, records[g], px, py, surface, centres))
                         break;
                 if (counts)
                     (*counts)[pixel] = blend.count;
@@ -192,6 +195,7 @@ void detail::logSplatEntryRoom(std::size_t entries)
 SplatScene SplatRaster::sceneOf(const DeviceSplatRegion& region, void* stream,
                                 interop::PassHooks& hooks)
 {
+    cuda::streamWait(stream, region.ready);
     if (region.encoding == SplatEncoding::Packed)
         return unpack(region, stream, hooks);
     const SplatRegion r = splatRegion(region.count, region.shDegree, region.encoding, SplatAlign);
@@ -208,6 +212,10 @@ struct SplatRaster::Scratch {};
 SplatScene SplatRaster::unpack(const DeviceSplatRegion&, void*, interop::PassHooks&)
 {
     throw Error("render::SplatRaster: this build has no CUDA");
+}
+void* SplatRaster::lastFrameDone() const
+{
+    return nullptr;
 }
 SplatRaster::SplatRaster() = default;
 SplatRaster::~SplatRaster() = default;

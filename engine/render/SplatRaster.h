@@ -70,6 +70,9 @@ struct DeviceSplatRegion {
     std::uint32_t count = 0;
     int shDegree = 0;
     SplatEncoding encoding = SplatEncoding::F32;
+    /// A cudaEvent_t the pass's stream waits for before reading the region (written on another
+    /// stream: a Python loop's tensors), or null: ordered already (the frame's own copy).
+    void* ready = nullptr;
 };
 
 /// The G-buffer's targets as the CUDA pass writes them (cudaSurfaceObject_t values), and an
@@ -95,6 +98,7 @@ struct SplatLook {
     int shDegree = 3;           ///< the highest degree evaluated (lowered to the stored one)
     int storedDegree = 0;       ///< the degree the Gaussians carry
     std::uint8_t background[3] = {0x17, 0x17, 0x1c}; ///< sRGB bytes, where nothing else drew
+    int debug = splats::SplatDebugNone;              ///< splats::SplatDebug: a debug view instead
 };
 
 /// The frame data the splat functions need for `camera` drawing a `width`×`height` region;
@@ -125,8 +129,13 @@ public:
 
     /// `region`'s Gaussians as render() reads them: pointers into it (F32), or its records
     /// unpacked (unpackSplat()) into this rasterizer's memory on `stream` (Packed; hooks hear
-    /// splats.unpack), valid until the next call. Throws CudaError, Error without CUDA.
+    /// splats.unpack), valid until the next call; `stream` first waits for region.ready. Throws
+    /// CudaError, Error without CUDA.
     SplatScene sceneOf(const DeviceSplatRegion& region, void* stream, interop::PassHooks& hooks);
+
+    /// A cudaEvent_t recorded after the last frame's kernels (the scene's arrays are no longer
+    /// read after it), or null before the first frame.
+    void* lastFrameDone() const;
 
     /// The latest frame the GPU has finished reporting on (never waits).
     SplatCounts counts();

@@ -238,6 +238,7 @@ __global__ void __launch_bounds__(BlendThreads)
     const int py = wy0 + lane / WarpWidth;
     const bool inside = px < f.width && py < f.height;
     const bool slow = counts->entries > counts->planned;
+    const bool centres = f.debug == SplatDebugCentres;
     std::uint32_t begin = 0, end = 0;
     if (slow) {
         end = counts->visible; // the visible Gaussians sort first
@@ -303,7 +304,7 @@ __global__ void __launch_bounds__(BlendThreads)
             while (mask != 0u) {
                 const int k = chunk + __ffs(mask) - 1;
                 mask &= mask - 1u;
-                if (!done && !blendGaussian(blend, batch[k], px, py, surface))
+                if (!done && !blendGaussian(blend, batch[k], px, py, surface, centres))
                     done = true;
             }
             if (__all_sync(FullMask, done))
@@ -434,6 +435,11 @@ SplatCounts SplatRaster::counts()
 void SplatRaster::setEntryCapacity(std::size_t entries)
 {
     m_scratch->forced = entries;
+}
+
+void* SplatRaster::lastFrameDone() const
+{
+    return m_scratch->recorded ? static_cast<void*>(m_scratch->done) : nullptr;
 }
 
 SplatScene SplatRaster::unpack(const DeviceSplatRegion& region, void* streamHandle,

@@ -36,6 +36,7 @@
 #include "engine/profile/Trace.h"
 #include "engine/render/OrbitController.h"
 #include "engine/render/SceneRenderer.h"
+#include "engine/render/SplatPacking.h"
 
 namespace py = pybind11;
 
@@ -92,6 +93,34 @@ void expectKind(const Array& array, const char* name, std::uint8_t code, int ndi
     const auto ndim = static_cast<int>(array.shape.size());
     if (ndim < ndimMin || ndim > ndimMax)
         throw py::value_error(fmt::format("{}: {} dimensions", name, ndim));
+}
+
+/// The Gaussians of a tandem.Gaussians (its F32 splat region, laid out in Python by
+/// splat_region()'s offsets), or none: {"region": capsule, "count": N, "degree": d} or None.
+frame::RegionSplats regionOf(const py::object& splats, int cudaDevice)
+{
+    frame::RegionSplats r;
+    if (splats.is_none())
+        return r;
+    const py::dict d = splats.cast<py::dict>();
+    const Array region = borrow(d["region"].cast<py::capsule>(), "gaussians");
+    expectKind(region, "gaussians", kDLFloat, 1, 1);
+    r.count = d["count"].cast<std::uint32_t>();
+    r.shDegree = d["degree"].cast<int>();
+    if (r.shDegree < 0 || r.shDegree > io::MaxShDegree)
+        throw py::value_error("gaussians: SH degree outside 0..3");
+    const std::size_t bytes =
+        render::splatRegion(r.count, r.shDegree, render::SplatEncoding::F32, render::SplatAlign)
+            .bytes;
+    if (region.elements() * sizeof(float) != bytes)
+        throw py::value_error("gaussians: the region's size does not match its count and degree");
+    r.onDevice = region.device.device_type == kDLCUDA;
+    if (!r.onDevice && region.device.device_type != kDLCPU)
+        throw py::value_error("gaussians: expected host or CUDA memory");
+    if (r.onDevice && region.device.device_id != cudaDevice)
+        throw py::value_error("gaussians: on another device than the renderer's");
+    r.region = r.count > 0 ? region.data : nullptr;
+    return r;
 }
 
 /// A DLPack capsule over a hook image (borrowed memory: valid during the hook only). The
@@ -379,8 +408,13 @@ public:
 
     void render(const py::list& meshes, const py::dict& camera, int height, int width,
                 const std::string& postfx, float pointSize, const py::dict& outputs,
-                const py::object& hook, const std::string& raster)
+                const py::object& hook, const std::string& raster, const py::object& splats,
+                const std::vector<float>& splatLow, const std::vector<float>& splatHigh,
+                std::uintptr_t stream)
     {
+        const frame::RegionSplats gaussians = regionOf(splats, m_cudaDevice);
+        if (gaussians.onDevice && m_cudaDevice < 0)
+            throw py::value_error("CUDA arrays given to the host renderer");
         const auto rasterChoice = render::RasterChoices.parse(raster);
         if (!rasterChoice)
             throw py::value_error("raster: " + rasterChoice.error());
@@ -390,7 +424,12 @@ public:
         auto chain = postfx::parseChain(postfx);
         if (!chain)
             throw py::value_error("postfx: " + chain.error());
-        const render::Camera view = cameraOf(camera, scene.bounds());
+        io::Bounds bounds = scene.bounds();
+        if (gaussians.region) { // the Gaussians' centres, computed where they are
+            bounds.extend(glm::vec3(splatLow.at(0), splatLow.at(1), splatLow.at(2)));
+            bounds.extend(glm::vec3(splatHigh.at(0), splatHigh.at(1), splatHigh.at(2)));
+        }
+        const render::Camera view = cameraOf(camera, bounds);
         std::vector<std::pair<frame::StillChannel, Array>> reads;
         for (const auto& [key, value] : outputs) {
             const std::string name = key.cast<std::string>();
@@ -429,7 +468,8 @@ public:
             frame::StillFrame& still;
             ~Unhook() { still.setHook(nullptr); }
         } unhook{*m_still};
-        m_still->render(scene, view, chain.value(), presented, options, width, height);
+        m_still->render(scene, view, chain.value(), presented, options, width, height, gaussians,
+                        reinterpret_cast<void*>(stream));
         for (const auto& [channel, array] : reads)
             m_still->read(channel, array.data);
         collect();
@@ -642,10 +682,12 @@ public:
     /// or the host.
     void update(const std::vector<std::array<std::uint32_t, 4>>& objects,
                 const py::object& vertices, const py::object& indices, const py::object& offsets,
-                const py::object& triangles, const std::vector<float>& low,
-                const std::vector<float>& high, bool fit, std::uintptr_t stream)
+                const py::object& triangles, const py::object& splats,
+                const std::vector<float>& low, const std::vector<float>& high, bool fit,
+                std::uintptr_t stream)
     {
         expectOpen();
+        const frame::RegionSplats gaussians = regionOf(splats, m_cudaDevice);
         std::vector<render::GpuObject> records;
         for (const auto& o : objects)
             records.push_back({o[0], o[1], o[2], o[3]});
@@ -675,6 +717,9 @@ public:
         if (anyDevice && anyHost)
             throw py::value_error("scene: arrays on the host and on a GPU at once");
         arrays.onDevice = anyDevice;
+        if (gaussians.region &&
+            ((anyDevice && !gaussians.onDevice) || (anyHost && gaussians.onDevice)))
+            throw py::value_error("scene: arrays on the host and on a GPU at once");
         io::Bounds bounds;
         bounds.min = glm::vec3(low.at(0), low.at(1), low.at(2));
         bounds.max = glm::vec3(high.at(0), high.at(1), high.at(2));
@@ -686,7 +731,13 @@ public:
         if (arrays.onDevice && m_session->frame().path() != interop::Path::Cuda)
             throw std::runtime_error("tandem.Viewer: CUDA tensors need GL-CUDA interop, which "
                                      "this viewer does not have (give CPU tensors)");
+        if ((arrays.onDevice || gaussians.onDevice) &&
+            m_session->frame().path() != interop::Path::Cuda)
+            throw std::runtime_error("tandem.Viewer: CUDA tensors need GL-CUDA interop, which "
+                                     "this viewer does not have (give CPU tensors)");
         m_scene->set(records, counts, bounds, arrays, reinterpret_cast<void*>(stream));
+        m_scene->setSplats(gaussians, m_session->frame().splatPass(),
+                           reinterpret_cast<void*>(stream));
         m_session->showScene(m_scene->scene());
         if (fit)
             m_session->fitCamera(bounds);
@@ -807,9 +858,12 @@ PYBIND11_MODULE(_tandem, module)
         .def("render", &Renderer::render, py::arg("meshes"), py::arg("camera"), py::arg("height"),
              py::arg("width"), py::arg("postfx"), py::arg("point_size"), py::arg("outputs"),
              py::arg("hook") = py::none(), py::arg("raster") = "auto",
-             "Renders meshes (dicts of host DLPack arrays) seen by `camera` (a dict) through the "
-             "post-process chain `postfx`, and copies the channels named in `outputs` into "
-             "their host arrays, rows top first.")
+             py::arg("splats") = py::none(), py::arg("splats_min") = std::vector<float>{},
+             py::arg("splats_max") = std::vector<float>{}, py::arg("stream") = 0,
+             "Renders meshes (dicts of host DLPack arrays) and Gaussians (a splat region, host "
+             "or on this renderer's device, ordered after `stream`; the bounds of their centres) "
+             "seen by `camera` (a dict) through the post-process chain `postfx`, and copies the "
+             "channels named in `outputs` into their host arrays, rows top first.")
         .def("start_trace", &Renderer::startTrace, py::arg("max_calls"),
              "Starts timing every call (GL, CUDA and CPU spans) for a trace of at most max_calls "
              "calls. Aligns the GL clock once (a wait for the GPU).")
@@ -837,8 +891,8 @@ PYBIND11_MODULE(_tandem, module)
              py::arg("quiet"), py::arg("hook") = py::none(), py::arg("capture_frame") = -1,
              py::arg("capture_dir") = "captures", py::arg("raster") = "auto")
         .def("update", &Viewer::update, py::arg("objects"), py::arg("vertices"), py::arg("indices"),
-             py::arg("offsets"), py::arg("triangles"), py::arg("low"), py::arg("high"),
-             py::arg("fit"), py::arg("stream"))
+             py::arg("offsets"), py::arg("triangles"), py::arg("splats"), py::arg("low"),
+             py::arg("high"), py::arg("fit"), py::arg("stream"))
         .def("step", &Viewer::step)
         .def("image", &Viewer::image)
         .def("close", &Viewer::close)
@@ -900,6 +954,26 @@ PYBIND11_MODULE(_tandem, module)
         py::arg("width"),
         "The view, projection and view-projection matrices (row-major, 16 floats each) the "
         "engine draws with for `camera` over a scene of these bounds at this size.");
+    module.def(
+        "splat_region",
+        [](std::uint32_t count, int degree) {
+            if (degree < 0 || degree > tandem::io::MaxShDegree)
+                throw py::value_error("splat_region: SH degree outside 0..3");
+            const tandem::render::SplatRegion r = tandem::render::splatRegion(
+                count, degree, tandem::render::SplatEncoding::F32, tandem::render::SplatAlign);
+            py::dict out; // offsets and size in floats
+            out["positions"] = r.positions / 4;
+            out["scales"] = r.scales / 4;
+            out["rotations"] = r.rotations / 4;
+            out["opacities"] = r.opacities / 4;
+            out["sh"] = r.sh / 4;
+            out["floats"] = r.bytes / 4;
+            return out;
+        },
+        py::arg("count"), py::arg("degree"),
+        "Where each array of `count` Gaussians of SH `degree` starts in the splat pass's float "
+        "layout (positions x3, scales x3, rotations wxyz, opacities, SH), and its length, in "
+        "floats.");
     module.def("is_built_with_cuda", &tandem::cuda::isBuiltWithCuda,
                "Whether this build includes CUDA.");
     py::list stillChannels; // tandem.render's channel names, from the engine's one table

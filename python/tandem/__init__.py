@@ -5,6 +5,8 @@
     color = tandem.interpolate(vertex_colors, rast, tri)    # [B, H, W, C]
     frame = tandem.render(tandem.load_mesh("bunny.ply"), tandem.Orbit(yaw=45),
                           postfx="tonemap,fxaa", channels=("image", "depth", "id"))
+    splats = tandem.Gaussians(means, scales, rotations, opacities, sh)  # a 3DGS model
+    viewer = tandem.Viewer(); viewer.update(splats); viewer.step()      # every training step
 
 CUDA tensors stay on the GPU: the GL work and every copy are ordered on the caller's current
 CUDA stream (no device synchronize). CPU tensors go through host memory. Forward only: nothing
@@ -20,8 +22,9 @@ if _os.path.isdir(_os.path.join(_here, "shaders")) and "TANDEM_DATA_DIR" not in 
 
 from ._raster import interpolate, rasterize, renderer  # noqa: E402
 from ._render import Camera, Mesh, Orbit, camera_matrices, load_mesh, render  # noqa: E402
+from ._splats import Gaussians  # noqa: E402
 from ._trace import clock_offset_us, merge_traces, trace  # noqa: E402
 from ._viewer import Viewer  # noqa: E402
 
-__all__ = ["rasterize", "interpolate", "render", "Mesh", "Camera", "Orbit", "camera_matrices",
+__all__ = ["rasterize", "interpolate", "render", "Mesh", "Gaussians", "Camera", "Orbit", "camera_matrices",
            "load_mesh", "trace", "merge_traces", "clock_offset_us", "Viewer", "renderer"]

@@ -5,6 +5,7 @@ import torch.utils.dlpack
 
 from . import _tandem
 from ._raster import renderer
+from ._splats import Gaussians, _bounds, _region
 
 # Each channel as read back: (dtype, channels per pixel), for the names the engine has
 # (frame::StillChannels, in its order; a name without a layout here fails at import).
@@ -113,7 +114,8 @@ def camera_matrices(camera, resolution, scene=None):
         if scene is None:
             raise ValueError("scene: the fitted and Orbit cameras need the scene's bounds")
         meshes = scene if isinstance(scene, (list, tuple)) else [scene]
-        points = torch.cat([m.positions.detach().cpu().float() for m in meshes])
+        points = torch.cat([(m.positions if isinstance(m, Mesh) else m.means).detach().cpu().float()
+                            for m in meshes])
         low, high = points.min(0).values.tolist(), points.max(0).values.tolist()
         native = {"kind": "fit"} if camera is None else camera._native
     elif isinstance(camera, Camera):
@@ -122,6 +124,13 @@ def camera_matrices(camera, resolution, scene=None):
         raise ValueError("camera: expected None, a tandem.Camera or a tandem.Orbit")
     matrices = _tandem.camera_matrices(native, low, high, height, width)
     return tuple(torch.tensor(m, dtype=torch.float32).reshape(4, 4) for m in matrices)
+
+
+def _cuda(device):
+    """`device` with its index (the current one when it has none)."""
+    if device.type == "cuda" and device.index is None:
+        return torch.device("cuda", torch.cuda.current_device())
+    return device
 
 
 def _trampoline(hook):
@@ -142,7 +151,8 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
            point_size=2.0, device=None, hook=None, raster="auto"):
     """Renders meshes and point clouds with the engine's own frame, as tandem-raster does.
 
-    scene: a Mesh, or a list of them, drawn together.
+    scene: a Mesh or Gaussians, or a list of them, drawn together (Gaussians by the splat pass,
+        composited with the meshes and points by depth).
     camera: None (fitted to the scene, tandem-raster's default view), an Orbit or a Camera.
     resolution: (height, width).
     postfx: the post-process chain as on the command line ("tonemap,fxaa", stages with
@@ -179,9 +189,11 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
     (before the chain, shaded) in that encoding. Depth, normal and id are data. Blocks until
     the frame is read back.
     """
-    meshes = scene if isinstance(scene, (list, tuple)) else [scene]
-    if not meshes or not all(isinstance(m, Mesh) for m in meshes):
-        raise ValueError("scene: expected a tandem.Mesh or a list of them")
+    items = list(scene) if isinstance(scene, (list, tuple)) else [scene]
+    if not items or not all(isinstance(m, (Mesh, Gaussians)) for m in items):
+        raise ValueError("scene: expected a tandem.Mesh or tandem.Gaussians, or a list of them")
+    meshes = [m for m in items if isinstance(m, Mesh)]
+    gaussians = [g for g in items if isinstance(g, Gaussians)]
     if camera is None:
         camera_native = {"kind": "fit"}
     elif isinstance(camera, (Camera, Orbit)):
@@ -199,10 +211,29 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
     unknown = [c for c in channels if c not in _CHANNELS]
     if unknown:
         raise ValueError(f"channels: unknown {unknown}; known: {sorted(_CHANNELS)}")
-    device = torch.device(device) if device is not None else meshes[0].positions.device
+    first = items[0].positions if isinstance(items[0], Mesh) else items[0].means
+    device = torch.device(device) if device is not None else first.device
     if device.type not in ("cpu", "cuda"):
         raise ValueError(f"device: {device}: expected cpu or cuda")
-    native_meshes, keep = zip(*(m._native() for m in meshes))
+    native_meshes, keep = zip(*(m._native() for m in meshes)) if meshes else ((), ())
+    # Gaussians are laid out where they are when the renderer reads that device's memory (CUDA
+    # through interop: device to device), else in host memory.
+    target = renderer(device)
+    splats, low, high, stream = None, [], [], 0
+    if gaussians:
+        where = gaussians[0].device
+        if where.type != "cuda" or not target.is_cuda or where != _cuda(device):
+            where = torch.device("cpu")
+        laid = _region(gaussians, where)
+        bounds = _bounds(gaussians, where)
+        if laid is not None and bounds is not None:
+            region, count, degree = laid
+            splats = {"region": torch.utils.dlpack.to_dlpack(region), "count": count,
+                      "degree": degree}
+            low, high = bounds
+            if where.type == "cuda":
+                stream = torch.cuda.current_stream(where).cuda_stream
+            keep = keep + (region,)
     outputs = {}
     for name in channels:
         dtype, per_pixel = _CHANNELS[name]
@@ -210,10 +241,11 @@ def render(scene, camera=None, resolution=(720, 1280), postfx=None, channels=("i
         outputs[name] = torch.empty(shape, dtype=dtype)
     if hook is not None and not callable(hook):
         raise ValueError("hook: expected a callable taking a dict of tensors")
-    renderer(device).render(list(native_meshes), camera_native, height, width, postfx or "none",
-                            float(point_size),
-                            {k: torch.utils.dlpack.to_dlpack(v) for k, v in outputs.items()},
-                            None if hook is None else _trampoline(hook), str(raster))
+    target.render(list(native_meshes), camera_native, height, width, postfx or "none",
+                  float(point_size),
+                  {k: torch.utils.dlpack.to_dlpack(v) for k, v in outputs.items()},
+                  None if hook is None else _trampoline(hook), str(raster), splats, low, high,
+                  stream)
     del keep
     if "id" in outputs:
         outputs["id"] = outputs["id"].to(torch.int64) & 0xFFFFFFFF

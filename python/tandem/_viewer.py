@@ -1,9 +1,10 @@
-"""tandem.Viewer: a window (or a headless target) showing meshes and point clouds a Python loop
-changes, with the engine's overlay, orbit camera, post-processing and RenderDoc capture."""
+"""tandem.Viewer: a window (or a headless target) showing meshes, point clouds and Gaussians a
+Python loop changes, with the engine's overlay, orbit camera, post-processing and RenderDoc capture."""
 import torch
 
 from . import _tandem
 from ._render import Mesh, _trampoline
+from ._splats import Gaussians, _region
 
 _POINTS, _COLORS, _NORMALS = 1, 2, 4  # render::ObjectFlag
 
@@ -58,7 +59,9 @@ def _pack(meshes, device):
 
 
 class Viewer:
-    """A window, or a headless target, showing tensors a Python loop updates each step.
+    """A window, or a headless target, showing tensors a Python loop updates each step: meshes,
+    point clouds (tandem.Mesh) and Gaussians (tandem.Gaussians: a training loop can watch its
+    model every step).
 
         viewer = tandem.Viewer()                      # a window when there is a display
         for step in range(steps):
@@ -112,32 +115,49 @@ class Viewer:
         self._bounds = None
 
     def update(self, scene, fit=None):
-        """Shows `scene` (a Mesh or a list of them) from the next step on. Tensors on the
-        viewer's CUDA device are packed there and copied device to device into the scene's GL
-        buffers on the current stream, after the work that wrote them, without a wait; other
-        tensors go through host memory. fit: aim the camera at the scene's bounds (default:
-        on the first update only; computing them reads six numbers back)."""
-        meshes = scene if isinstance(scene, (list, tuple)) else [scene]
-        if not meshes or not all(isinstance(m, Mesh) for m in meshes):
-            raise ValueError("scene: expected a tandem.Mesh or a list of them")
-        on_device = all(m.positions.device == self.device for m in meshes)
+        """Shows `scene` (a Mesh or Gaussians, or a list of them) from the next step on. Tensors
+        on the viewer's CUDA device are packed there and copied device to device into the
+        scene's GL buffers on the current stream, after the work that wrote them, without a wait
+        (Gaussians are laid out there and read in place by the splat pass, which waits for this
+        point of the stream); other tensors go through host memory. fit: aim the camera at the
+        scene's bounds (default: on the first update only; computing them reads six numbers
+        back)."""
+        items = list(scene) if isinstance(scene, (list, tuple)) else [scene]
+        if not items or not all(isinstance(m, (Mesh, Gaussians)) for m in items):
+            raise ValueError("scene: expected a tandem.Mesh or tandem.Gaussians, or a list of them")
+        meshes = [m for m in items if isinstance(m, Mesh)]
+        gaussians = [g for g in items if isinstance(g, Gaussians)]
+        on_device = all(m.positions.device == self.device for m in meshes) and \
+            all(g.device == self.device for g in gaussians)
         device = self.device if on_device else torch.device("cpu")
         fit = self._bounds is None if fit is None else bool(fit)
         if fit:
-            points = torch.cat([m.positions.detach().float() .to(device) for m in meshes])
+            points = torch.cat([m.positions.detach().float().to(device) for m in meshes]
+                               + [g.means.detach().float().to(device) for g in gaussians])
+            points = points[torch.isfinite(points).all(1)]
             if points.shape[0] == 0:
                 shapes = ", ".join(str(list(m.positions.shape)) for m in meshes)
-                raise ValueError(f"scene: empty (positions {shapes}): no bounds to fit the camera "
-                                 "to; an empty scene can follow a first one that is not")
+                shapes += "".join(f", means {list(g.means.shape)}" for g in gaussians)
+                raise ValueError(f"scene: empty (positions {shapes.lstrip(', ')}): no bounds to fit "
+                                 "the camera to; an empty scene can follow a first one that is not")
             self._bounds = (points.min(0).values.tolist(), points.max(0).values.tolist())
-        objects, vertices, indices, offsets, triangles = _pack(meshes, device)
+        objects, vertices, indices, offsets, triangles = \
+            _pack(meshes, device) if meshes else ([], None, None, None, None)
+        laid = _region(gaussians, device)
+        splats = None
+        if laid is not None:
+            region, count, degree = laid
+            splats = {"region": torch.utils.dlpack.to_dlpack(region), "count": count,
+                      "degree": degree}
         capsule = lambda t: None if t is None else torch.utils.dlpack.to_dlpack(t)  # noqa: E731
         stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
         self._native.update(objects, capsule(vertices), capsule(indices), capsule(offsets),
-                            capsule(triangles), self._bounds[0], self._bounds[1], fit, stream)
-        # The arrays are copied on `stream`: kept alive until then by the caching allocator's
-        # stream bookkeeping (they were made on it).
-        self._keep = (vertices, indices, offsets, triangles)
+                            capsule(triangles), splats, self._bounds[0], self._bounds[1], fit,
+                            stream)
+        # The arrays are copied on `stream`, and the Gaussians' region is read by the frames
+        # until the next update (which makes `stream` wait for them): kept alive until then,
+        # the caching allocator's stream bookkeeping covering the rest (they were made on it).
+        self._keep = (vertices, indices, offsets, triangles, None if laid is None else laid[0])
 
     def step(self):
         """Renders one frame and handles window input; returns False once the window is closed

@@ -38,7 +38,8 @@
 # pack at 1080p (--trace; the profile of the frame issue's streamed target), gzipped into $OUT.
 # --splats builds what the splats issue needs and runs it: the gpu tier (its splat tests: the CUDA
 # rasterizer and pass against their host twins, bit for bit), the viewer's splat-sequence test
-# on CUDA (tests/apps/viewer_splats.sh: a folder and packs streamed through the copy stream) and
+# on CUDA (tests/apps/viewer_splats.sh: a folder and packs streamed through the copy stream), the
+# Python package's Gaussians on CUDA tensors (tests/python/test_splats.py, and test_viewer) and
 # tandem-bench splats, static and streamed from packs (its JSON in $OUT; TANDEM_NO_BENCH=1: the
 # tests only).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats]
@@ -68,7 +69,7 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 echo "== configure + build"
 mode="${1:-}"
 python_args=()
-if [ "$mode" = "--python" ] || [ "$mode" = "--house" ]; then
+if [ "$mode" = "--python" ] || [ "$mode" = "--house" ] || [ "$mode" = "--splats" ]; then
     # PyTorch's copy of pybind11 matches its Python; only that folder goes on the include path.
     torch_include=$(python3 -c "import os, torch; print(os.path.join(os.path.dirname(torch.__file__), 'include'))") || exit 1
     mkdir -p build-gpu-pybind11
@@ -89,7 +90,7 @@ targets=()
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
-[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check)
+[ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check tandem_python)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
@@ -110,6 +111,11 @@ if [ "$mode" = "--splats" ]; then
     grep -E "FAIL|dB|all checks|upload|cuda" "$out/viewer_splats.log" | head -12
     grep -ho '"upload_path": *"[a-z-]*"' "$out"/viewer_splats/*.json | sort | uniq -c
     rm -rf "$out/viewer_splats/frames" "$out"/viewer_splats/*.tdpk
+    echo "== tandem.Gaussians on CUDA tensors (at ${SECONDS}s)"
+    (cd tests/python && PYTHONPATH="$root/build-gpu/python" TANDEM_DATA_DIR="$root/build-gpu" \
+        TANDEM_RASTER="$root/build-gpu/bin/tandem-raster" TANDEM_TEST_DEVICE=cuda \
+        timeout 200 python3 -m unittest -v test_splats test_viewer) >"$out/python_splats.log" 2>&1 || status=1
+    grep -E "ok$|FAIL|ERROR|Error|Ran " "$out/python_splats.log" | head -24
     [ -n "${TANDEM_NO_BENCH:-}" ] && { echo "== done, no bench (at ${SECONDS}s)"; exit $status; }
     echo "== tandem-bench splats (at ${SECONDS}s)"
     timeout 500 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \

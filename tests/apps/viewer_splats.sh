@@ -6,7 +6,8 @@
 # names the splats; the f32 pack renders byte for byte as the folder, the packed one within
 # 40 dB of it (its loss, stated in render/SplatPacking.h, is measured by the unit tests); --up -y
 # turns every frame (a different image), and tandem-pack --up -y packs them turned the same way;
-# --up with a pack is an error (naming tandem-pack in the viewer).
+# --up with a pack is an error (naming tandem-pack in the viewer). The splat debug channels
+# (splat-alpha, splat-count, splat-centres) each draw something of their own.
 # Usage: viewer_splats.sh VIEWER PACK PNG_CHECK OUT_DIR
 set -uo pipefail
 viewer=$1; pack=$2; check=$3; out=$4
@@ -86,6 +87,17 @@ for i in 0 1 2; do
         cmp -s "$(png folder "$i")" "$(png folder "$j")" && wrong "folder: frames $i and $j are equal"
     done
 done
+
+echo "== the splat debug channels"
+for view in splat-alpha splat-count splat-centres; do
+    play "$view" "$seq" --channel "$view"
+    grep -q "\"channel\": \"$view\"" "$out/$view.json" || wrong "$view: the report names another channel"
+    "$check" --size 160x120 --min-fraction 0.01 "$out/$view"/*.png || wrong "$view: a blank frame"
+    for i in 0 1 2 3; do
+        cmp -s "$(png "$view" "$i")" "$(png folder "$i")" && wrong "$view: frame $i is the colour channel's"
+    done
+done
+cmp -s "$(png splat-alpha 0)" "$(png splat-count 0)" && wrong "splat-alpha and splat-count draw the same"
 
 echo "== packed and f32 packs"
 "$pack" "$seq" -o "$out/packed.tdpk" -q || fail "tandem-pack (packed)"

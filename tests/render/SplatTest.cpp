@@ -4,7 +4,7 @@
 // whose order decides the colour, one straddling the near plane, dense random scenes with SH of
 // every degree, a scale modifier, a lowered SH degree, and surfaces in front of and behind the
 // splats. Images must agree to ≥ 50 dB PSNR (8-bit codes, the reference quantized alike), median
-// depths within float rounding.
+// depths within float rounding. And the debug views: alpha, Gaussians a pixel, centres.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -278,6 +278,105 @@ TEST(Splats, ASurfaceInFrontHidesThemAndOneBehindShowsThrough)
             EXPECT_EQ(twin.targets.id[0], 7u);
         }
     }
+}
+
+TEST(Splats, TheHeatMapRisesAnOctaveAStepAndSaturates)
+{
+    float previous[3] = {-1.0f, -1.0f, -1.0f};
+    float rgb[3];
+    heatColor(0, rgb);
+    EXPECT_EQ(rgb[0], 0.0f); // nothing: black
+    EXPECT_EQ(rgb[1], 0.0f);
+    EXPECT_EQ(rgb[2], 0.0f);
+    for (std::uint32_t count = 0; count <= HeatSaturation; ++count) {
+        heatColor(count, rgb);
+        const float brightness = rgb[0] + rgb[1] + rgb[2];
+        EXPECT_GT(brightness, previous[0] + previous[1] + previous[2]) << count << " Gaussians";
+        std::copy(rgb, rgb + 3, previous);
+    }
+    EXPECT_EQ(rgb[0], 1.0f); // 255: yellow-white
+    EXPECT_EQ(rgb[2], 0.75f);
+    float beyond[3];
+    heatColor(100000u, beyond);
+    EXPECT_TRUE(std::equal(rgb, rgb + 3, beyond)) << "saturated beyond 255";
+    heatColor(3, rgb); // 1 + 3 = 4: two octaves, t = 0.25, the second stop exactly
+    EXPECT_EQ(rgb[0], 0.15f);
+    EXPECT_EQ(rgb[2], 0.55f);
+}
+
+TEST(Splats, DebugViewsShowAlphaCountsAndCentres)
+{
+    // Two Gaussians straight ahead (the nearer one green, opacity 0.6; the farther red, 0.5),
+    // over a surface behind them: the alpha view is their own 1 - T without the surface, the
+    // count view the heat of two, the centres view a dot of the nearer one's colour at the
+    // centre and the surface elsewhere.
+    io::GaussianData g;
+    add(g, {0.0f, 0.0f, 0.0f}, glm::vec3(0.3f), glm::quat(1, 0, 0, 0), 0.5f, {0.9f, 0.1f, 0.1f});
+    add(g, {0.0f, 0.0f, 0.5f}, glm::vec3(0.3f), glm::quat(1, 0, 0, 0), 0.6f, {0.1f, 0.9f, 0.1f});
+    const std::size_t pixels = static_cast<std::size_t>(Width) * Height;
+    detail::HostTargets surface;
+    surface.resize(pixels, false);
+    surface.depth.assign(pixels, 8.0f);
+    surface.id.assign(pixels, 7u);
+    for (std::size_t p = 0; p < pixels; ++p) {
+        const std::uint8_t rgba[4] = {20, 40, 180, 255};
+        std::memcpy(surface.color.data() + p * 4, rgba, 4);
+    }
+    const std::size_t centre = static_cast<std::size_t>(Height / 2) * Width + Width / 2;
+    SplatLook look;
+    const Twin plain = renderTwin(g, look, frontCamera(), false, &surface);
+
+    look.debug = SplatDebugAlpha;
+    const Twin alpha = renderTwin(g, look, frontCamera(), false, &surface);
+    // 1 - (1 - α₁)(1 - α₂) at the centre, as grey, each α as the view shows it for its Gaussian
+    // alone (0.486 and 0.586 there); 0 where no Gaussian reaches.
+    double alone[2];
+    for (int i = 0; i < 2; ++i) {
+        io::GaussianData one;
+        add(one, g.positions[i], g.scales[i], g.rotations[i], g.opacities[i], {0.5f, 0.5f, 0.5f});
+        alone[i] =
+            renderTwin(one, look, frontCamera(), false, &surface).targets.color[centre * 4] / 255.0;
+        EXPECT_GT(alone[i], g.opacities[i] - 0.02) << i;
+        EXPECT_LE(alone[i], g.opacities[i] + 0.002) << i;
+    }
+    const double both = 1.0 - (1.0 - alone[0]) * (1.0 - alone[1]);
+    EXPECT_NEAR(alpha.targets.color[centre * 4], both * 255.0, 1.0);
+    EXPECT_EQ(alpha.targets.color[centre * 4], alpha.targets.color[centre * 4 + 2]);
+    EXPECT_EQ(alpha.targets.color[0], 0);
+    EXPECT_EQ(alpha.targets.color[3], 255);
+    // Depth and ids as the composited frame's: the channels still describe the scene.
+    EXPECT_EQ(alpha.targets.depth, plain.targets.depth);
+    EXPECT_EQ(alpha.targets.id, plain.targets.id);
+
+    look.debug = SplatDebugCount;
+    const Twin count = renderTwin(g, look, frontCamera(), false, &surface);
+    ASSERT_EQ(count.counts[centre], 2u);
+    float heat[3];
+    heatColor(2, heat);
+    for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(count.targets.color[centre * 4 + c], toUnorm8(heat[c])) << c;
+    EXPECT_EQ(count.targets.color[0], 0); // none: black
+
+    look.debug = SplatDebugCentres;
+    const Twin centres = renderTwin(g, look, frontCamera(), false, &surface);
+    // The nearer (green) dot, α 0.99 over the red one's: green.
+    EXPECT_GT(centres.targets.color[centre * 4 + 1], 200);
+    EXPECT_LT(centres.targets.color[centre * 4], 40);
+    std::size_t dotted = 0, surfaceKept = 0;
+    for (std::size_t p = 0; p < pixels; ++p) {
+        const bool isSurface =
+            std::memcmp(centres.targets.color.data() + p * 4, surface.color.data() + p * 4, 4) == 0;
+        surfaceKept += isSurface ? 1 : 0;
+        dotted += isSurface ? 0 : 1;
+    }
+    // A dot of radius 1 px: at most the 3 × 3 pixels around the centre, the rest the surface
+    // (where the plain frame shows the Gaussians over hundreds of pixels).
+    EXPECT_GE(dotted, 1u);
+    EXPECT_LE(dotted, 9u);
+    std::size_t covered = 0;
+    for (std::size_t p = 0; p < pixels; ++p)
+        covered += plain.counts[p] > 0 ? 1 : 0;
+    EXPECT_GT(covered, 100u);
 }
 
 TEST(Splats, HalfTargetsHoldTheSameImage)

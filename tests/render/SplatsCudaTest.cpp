@@ -1,8 +1,8 @@
 // gpu tier: the CUDA splat rasterizer (render::SplatRaster) writes the same targets as its host
 // twin (the same functions, no FMA contraction) bit for bit: colour (RGBA8 and RGBA16F), linear
-// depth, normal, id and the per-pixel counts, for dense scenes of every SH degree, over a surface
-// and over nothing, across frames that reuse its scratch memory, and when a frame's tile
-// entries do not fit its plan (the slow way must draw the same image, and be counted).
+// depth, normal, id and the per-pixel counts, for dense scenes of every SH degree and the debug
+// views, over a surface and over nothing, across frames that reuse its scratch memory, and when a
+// frame's tile entries do not fit its plan (the slow way must draw the same image, and be counted).
 #include <cstring>
 
 #include <fmt/format.h>
@@ -130,11 +130,13 @@ protected:
     /// Renders `g` with the CUDA rasterizer and the host twin, over `surface` or nothing, and
     /// expects the same bits in every target. Returns the CUDA frame's counts.
     static void expectSame(SplatRaster& raster, const io::GaussianData& g, const Camera& camera,
-                           int width, int height, bool half, bool drawn, const std::string& what)
+                           int width, int height, bool half, bool drawn, const std::string& what,
+                           int debug = splats::SplatDebugNone)
     {
         const SplatArrays arrays = splatArrays(g);
         SplatLook look;
         look.storedDegree = g.shDegree;
+        look.debug = debug;
         const splats::SplatFrame f = makeSplatFrame(camera, width, height, half, look, drawn);
         detail::HostTargets host = drawn ? surface(width, height, half) : detail::HostTargets{};
         DeviceTargets device(width, height, half);
@@ -188,6 +190,14 @@ TEST_F(SplatsCuda, MatchTheHostTwinBitForBit)
     expectSame(raster, dense, side, 333, 211, true, true, "40k, RGBA16F, over a surface");
     expectSame(raster, dense, test::frontCamera(), 640, 360, true, false,
                "40k, RGBA16F, 640x360, over nothing");
+    // The debug views: alpha, Gaussians a pixel, centres.
+    for (const int debug :
+         {splats::SplatDebugAlpha, splats::SplatDebugCount, splats::SplatDebugCentres}) {
+        expectSame(raster, dense, side, 333, 211, false, true,
+                   fmt::format("40k, debug view {}, over a surface", debug), debug);
+        expectSame(raster, dense, side, 333, 211, true, false,
+                   fmt::format("40k, debug view {}, RGBA16F, over nothing", debug), debug);
+    }
     EXPECT_EQ(raster.counts().slowFrames, 0u);
 }
 
