@@ -7,7 +7,9 @@
 # 40 dB of it (its loss, stated in render/SplatPacking.h, is measured by the unit tests); --up -y
 # turns every frame (a different image), and tandem-pack --up -y packs them turned the same way;
 # --up with a pack is an error (naming tandem-pack in the viewer). The splat debug channels
-# (splat-alpha, splat-count, splat-centres) each draw something of their own.
+# (splat-alpha, splat-count, splat-centres) each draw something of their own. Compare mode
+# (the folder against its f32 pack: black), a camera path, video and batch pieces work as for
+# points.
 # Usage: viewer_splats.sh VIEWER PACK PNG_CHECK OUT_DIR
 set -uo pipefail
 viewer=$1; pack=$2; check=$3; out=$4
@@ -129,6 +131,44 @@ for i in range(4):
     bad += db < 40.0
 sys.exit(1 if bad else 0)
 PY
+
+echo "== compare, a camera path and video, as for points and meshes"
+columns="$(dirname "$0")/png_columns.py"
+play difference "$seq" --compare "$out/f32.tdpk" --compare-mode difference
+for i in 0 1 2 3; do
+    python3 "$columns" black "$(png difference "$i")" || wrong "difference of equal frames $i not black"
+done
+echo '{"keyframes": [{"frame": 0, "yaw": 30, "pitch": 20, "distance": 1},
+                    {"frame": 3, "yaw": 30, "pitch": 20, "distance": 1}]}' >"$out/path_still.json"
+echo '{"keyframes": [{"frame": 0, "yaw": 30, "pitch": 20, "distance": 1},
+                    {"frame": 3, "yaw": 150, "pitch": 50, "distance": 1.5}]}' >"$out/path_turn.json"
+play still "$seq" --camera-path "$out/path_still.json"
+for i in 0 1 2 3; do
+    cmp -s "$(png still "$i")" "$(png folder "$i")" || wrong "camera path at the default pose: frame $i differs"
+done
+play turn "$seq" --camera-path "$out/path_turn.json"
+for i in 2 3; do
+    cmp -s "$(png turn "$i")" "$(png folder "$i")" && wrong "camera path: frame $i did not follow it"
+done
+if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
+    "$viewer" --headless "$seq" --every-frame --size 160x120 --video "$out/splats.mp4" -q \
+        || wrong "video: exit $?"
+    frames=$(ffprobe -v error -count_frames -select_streams v:0 \
+        -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$out/splats.mp4")
+    [ "$frames" = "160,120,4" ] || wrong "video: width,height,frames $frames, expected 160,120,4"
+else
+    echo "note: no ffmpeg/ffprobe: the video check left out"
+fi
+
+echo "== batch: two pieces of the pack merge into the whole render"
+for range in 0:2 2:; do
+    "$viewer" --headless "$out/f32.tdpk" --size 160x120 --frame-range "$range" \
+        --out "$out/pieces" -q || wrong "--frame-range $range: exit $?"
+done
+for i in 0 1 2 3; do
+    cmp -s "$out/pieces/$(basename "$(png f32 "$i")")" "$(png f32 "$i")" \
+        || wrong "batch piece frame $i is not the whole run's"
+done
 
 echo "== --up"
 play up "$seq" --up -y

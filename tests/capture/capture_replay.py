@@ -180,6 +180,19 @@ def raster(app, mesh, out):
                   ["meshes.raster", "meshes.resolve", "meshes.host.upload", "handoff", "present"]
                   + chain.split(","), ["glDrawArrays"],
                   absent=["geometry", "geometry.visibility", "geometry.resolve"])
+    # Gaussian splats beside the mesh, drawn by the splat pass (its host twin here: a GPU-less
+    # machine): the pass's stage and its upload are debug groups, and the replay still ends on
+    # the frame the app wrote.
+    splats = os.path.join(out, "splats")
+    ring = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "splats",
+                        "ring.ply")
+    subprocess.run([app, "--headless", "--renderdoc", "--capture-frame", "1", "--capture-dir",
+                    splats, "--frames", "2", "--size", "160x120", "--spin", "20", "--postfx", chain,
+                    "--out", splats, ring, mesh], check=True)
+    check_capture(os.path.join(splats, "tandem-raster_frame0001.rdc"),
+                  os.path.join(splats, "frame_000001.png"), "present.output",
+                  FRAME_GROUPS + ["splats.host", "splats.host.upload"] + chain.split(","),
+                  FRAME_CALLS)
     # Started under renderdoccmd instead of --renderdoc, the app finds RenderDoc in the process.
     under = os.path.join(out, "under-renderdoccmd")
     subprocess.run(["renderdoccmd", "capture", "-w", "-d", os.path.abspath(out), app,
