@@ -154,7 +154,9 @@ void writePack(const std::filesystem::path& path, int frames, const stream::Pack
 ViewerPlayed playSequence(const Settings& settings, const Size& size, const ViewerPlay& play,
                           const std::filesystem::path& reportPath)
 {
-    const app::SessionSettings o = headlessSession(settings, size, play.frames, reportPath);
+    app::SessionSettings o = headlessSession(settings, size, play.frames, reportPath);
+    if (!play.cameraPath.empty())
+        o.cameraPath = app::CameraPathChoice{false, play.cameraPath};
     app::OpenFailure failure;
     auto session = app::Session::open({"tandem-bench", "", settings.argv}, o, failure);
     if (!session)

@@ -98,11 +98,12 @@ void writePack(const std::filesystem::path& path, int frames, const stream::Pack
 /// A sequence played as tandem-viewer plays it (the session and sequence run, in process):
 /// headless, --every-frame, looping, no output (headlessSession()).
 struct ViewerPlay {
-    std::string name;            ///< the variant, for the table
-    std::string spec;            ///< the sequence: a pack, folder or pattern
-    bool preload = false;        ///< --preload
-    std::size_t budgetBytes = 0; ///< the staging budget (0: the viewer's default)
-    int frames = 0;              ///< timed frames, after settings.warmup untimed
+    std::string name;                 ///< the variant, for the table
+    std::string spec;                 ///< the sequence: a pack, folder or pattern
+    bool preload = false;             ///< --preload
+    std::size_t budgetBytes = 0;      ///< the staging budget (0: the viewer's default)
+    int frames = 0;                   ///< timed frames, after settings.warmup untimed
+    std::filesystem::path cameraPath; ///< --camera-path keys (empty: the fitted view)
 };
 struct ViewerPlayed {
     double framesPerSecond = 0.0; ///< timed frames over the wall time until the GPU finished

@@ -4,7 +4,9 @@
 // by the CUDA splat rasterizer into G-buffer-like CUDA targets over a surface half the image
 // covers. Each stage (splats.project, splats.sort, splats.blend) is timed with CUDA events, and
 // the pass as a whole; medians. Also what the frames held: visible Gaussians and tile entries.
-// CUDA builds only.
+// Then sequences of such frames (the slab moving) packed as tandem-pack packs them and streamed
+// by the viewer's run (--every-frame, no output) straight on at the static rows' scale: frames
+// a second, the GPU frame and the pass's stages from the run's report. CUDA builds only.
 #include "SplatsBench.h"
 
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <cuda_runtime_api.h>
@@ -23,6 +26,7 @@
 #include "engine/cuda/DeviceBuffer.h"
 #include "engine/cuda/Stream.h"
 #include "engine/cuda/SurfaceArray.h"
+#include "engine/render/OrbitController.h"
 #include "engine/render/SplatRaster.h"
 #include "engine/render/detail/HostTargets.h"
 #include "engine/stream/Block.h"
@@ -188,11 +192,28 @@ nlohmann::json streamedRows(const Settings& settings, const SplatsSettings& opti
             if (!info)
                 throw Error(info.error());
             const std::size_t largest = info.value().largestBlockBytes;
+            // The static rows' view of the slab (denseCamera(): 5 units away, 50° high) from
+            // the viewer's orbit camera fitted to the pack: straight on, at the distance that
+            // gives the same pixels a world unit.
+            render::OrbitController orbit;
+            orbit.fit(info.value().bounds);
+            const float matched =
+                5.0f * std::tan(glm::radians(25.0f)) / std::tan(glm::radians(orbit.fovY() * 0.5f));
+            const fs::path keys = root / fmt::format("view-{}-sh{}.json", item, degree);
+            {
+                std::ofstream out(keys);
+                out << fmt::format("{{\"keyframes\": [{{\"frame\": 0, \"yaw\": 0, \"pitch\": 0, "
+                                   "\"distance\": {}}}]}}\n",
+                                   matched / orbit.distance());
+            }
             // Frames enough for a steady rate: the pack looped four times at least.
             const int frames = std::max(settings.frames, 4 * options.streamedFrames);
-            const ViewerPlay play{
-                fmt::format("{} SH{} streamed", item, degree), pack.string(), false,
-                std::max<std::size_t>(std::size_t{1024} << 20, 4 * largest), frames};
+            const ViewerPlay play{fmt::format("{} SH{} streamed", item, degree),
+                                  pack.string(),
+                                  false,
+                                  std::max<std::size_t>(std::size_t{1024} << 20, 4 * largest),
+                                  frames,
+                                  keys};
             for (const Size& size : sizes) {
                 std::printf("splats: streaming %s at %s\n", play.name.c_str(), size.name.c_str());
                 std::fflush(stdout);
@@ -204,6 +225,8 @@ nlohmann::json streamedRows(const Settings& settings, const SplatsSettings& opti
                 };
                 const nlohmann::json& streaming = played.report["streaming"];
                 nlohmann::json row{{"gaussians", count},
+                                   {"view", "straight on, the static rows' pixels a world unit, "
+                                            "no surface"},
                                    {"sh_degree", degree},
                                    {"size", size.name},
                                    {"frames", frames},

@@ -458,11 +458,12 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
             writePly(file, stream::sampleFrame(sample, i).objects[0].mesh, false);
     }
     std::vector<ViewerPlay> variants = {
-        {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops},
-        {"ply binary streamed", plyFolder.string(), false, streamed, 2 * b.plyFrames}};
+        {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops, {}},
+        {"ply binary streamed", plyFolder.string(), false, streamed, 2 * b.plyFrames, {}}};
     if (b.preloaded)
-        variants.insert(variants.begin() + 1, {"pack preloaded", pack.string(), true, preloaded,
-                                               b.sequenceFrames * loops});
+        variants.insert(
+            variants.begin() + 1,
+            {"pack preloaded", pack.string(), true, preloaded, b.sequenceFrames * loops, {}});
     nlohmann::json endToEnd = nlohmann::json::array();
     std::vector<std::vector<std::string>> viewerRows;
     for (const Size& size : sizes)
