@@ -100,12 +100,16 @@ inline SplatRegion splatRegion(std::uint32_t count, int degree, SplatEncoding en
 inline constexpr float RotationRange = 0.70710678118654752f;
 inline constexpr float RotationStep = 2.0f * RotationRange / 1023.0f;
 
-/// Unpacks Gaussian `p` (its SH rest at `rest`, shRestBytes(degree) bytes) into the
-/// rasterizer's layout: position[3], scale[3], rotation[4] (w first), *opacity and
-/// sh[(degree + 1)² × 3] (coefficient-major, channels inside).
-TANDEM_HD void unpackSplat(const PackedSplat& p, const std::int8_t* rest, int degree,
-                           float* position, float* scale, float* rotation, float* opacity,
-                           float* sh)
+/// The value one int8 step of Gaussian `p`'s SH rest stands for.
+TANDEM_HD float restStep(const PackedSplat& p)
+{
+    return halfToFloat(p.restScale) * (1.0f / 127.0f);
+}
+
+/// Unpacks Gaussian `p`'s record, all but its SH rest, into the rasterizer's layout:
+/// position[3], scale[3], rotation[4] (w first), *opacity and the DC terms sh[0..2].
+TANDEM_HD void unpackSplatRecord(const PackedSplat& p, float* position, float* scale,
+                                 float* rotation, float* opacity, float* sh)
 {
     for (int k = 0; k < 3; ++k) {
         position[k] = p.position[k];
@@ -128,7 +132,18 @@ TANDEM_HD void unpackSplat(const PackedSplat& p, const std::int8_t* rest, int de
     for (int k = 0; k < 4; ++k)
         rotation[k] = q[k];
     *opacity = static_cast<float>(p.opacity) * (1.0f / 65535.0f);
-    const float step = halfToFloat(p.restScale) * (1.0f / 127.0f);
+}
+
+/// Unpacks Gaussian `p` (its SH rest at `rest`, shRestBytes(degree) bytes) into the
+/// rasterizer's layout: position[3], scale[3], rotation[4] (w first), *opacity and
+/// sh[(degree + 1)² × 3] (coefficient-major, channels inside). The CUDA pass unpacks the record
+/// and the rest in two kernels (the rest a coefficient a thread) with these same functions.
+TANDEM_HD void unpackSplat(const PackedSplat& p, const std::int8_t* rest, int degree,
+                           float* position, float* scale, float* rotation, float* opacity,
+                           float* sh)
+{
+    unpackSplatRecord(p, position, scale, rotation, opacity, sh);
+    const float step = restStep(p);
     const int n = shRestCount(degree);
     for (int i = 0; i < n; ++i)
         sh[3 + i] = static_cast<float>(rest[i]) * step;

@@ -69,18 +69,34 @@ __device__ __forceinline__ uint4 tilesOf(const ProjectedSplat& p, const Footprin
 
 /// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile) and
 /// tiles. Its SH coefficients are read in 16-byte loads where their layout allows.
-/// Packed Gaussians (a streamed frame's) into the float arrays projectKernel reads.
+/// Packed Gaussians (a streamed frame's) into the float arrays projectKernel reads: one thread
+/// a Gaussian's record (restKernel does its SH rest).
 __global__ void unpackKernel(std::uint32_t n, int degree, const PackedSplat* records,
-                             const std::int8_t* rest, float* positions, float* scales,
-                             float* rotations, float* opacities, float* sh)
+                             float* positions, float* scales, float* rotations, float* opacities,
+                             float* sh)
 {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     const int stride = 3 * (degree + 1) * (degree + 1);
-    unpackSplat(records[i], rest + static_cast<std::size_t>(i) * shRestBytes(degree), degree,
-                positions + 3 * i, scales + 3 * i, rotations + 4 * i, opacities + i,
-                sh + static_cast<std::size_t>(i) * stride);
+    unpackSplatRecord(records[i], positions + 3 * i, scales + 3 * i, rotations + 4 * i,
+                      opacities + i, sh + static_cast<std::size_t>(i) * stride);
+}
+
+/// The SH rest of packed Gaussians, one thread a coefficient: consecutive threads read
+/// consecutive bytes and write consecutive floats (a thread a Gaussian would stride both).
+__global__ void restKernel(std::uint64_t total, int degree, const PackedSplat* records,
+                           const std::int8_t* rest, float* sh)
+{
+    const std::uint64_t t = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= total)
+        return;
+    const auto count = static_cast<std::uint64_t>(shRestCount(degree));
+    const std::uint64_t g = t / count, k = t - g * count;
+    const std::size_t stride = static_cast<std::size_t>(3 * (degree + 1) * (degree + 1));
+    sh[g * stride + 3 + k] =
+        static_cast<float>(rest[g * static_cast<std::uint64_t>(shRestBytes(degree)) + k]) *
+        restStep(records[g]);
 }
 
 __global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene scene,
@@ -461,11 +477,19 @@ SplatScene SplatRaster::unpack(const DeviceSplatRegion& region, void* streamHand
     const auto* base = static_cast<const std::uint8_t*>(region.region);
     hooks.beginStage("splats.unpack", streamHandle);
     if (region.count > 0) {
+        const auto* records = reinterpret_cast<const PackedSplat*>(base + r.records);
         unpackKernel<<<blocksFor(region.count), 256, 0, stream>>>(
-            region.count, region.shDegree, reinterpret_cast<const PackedSplat*>(base + r.records),
-            reinterpret_cast<const std::int8_t*>(base + r.rest), s.unpacked[0].data(),
-            s.unpacked[1].data(), s.unpacked[2].data(), s.unpacked[3].data(), s.unpacked[4].data());
+            region.count, region.shDegree, records, s.unpacked[0].data(), s.unpacked[1].data(),
+            s.unpacked[2].data(), s.unpacked[3].data(), s.unpacked[4].data());
         cuda::checkLaunch("splats unpackKernel");
+        const std::uint64_t total =
+            std::uint64_t{region.count} * static_cast<std::uint64_t>(shRestCount(region.shDegree));
+        if (total > 0) {
+            restKernel<<<static_cast<unsigned>((total + 255) / 256), 256, 0, stream>>>(
+                total, region.shDegree, records,
+                reinterpret_cast<const std::int8_t*>(base + r.rest), s.unpacked[4].data());
+            cuda::checkLaunch("splats restKernel");
+        }
     }
     hooks.endStage("splats.unpack", streamHandle);
     return {s.unpacked[0].data(), s.unpacked[1].data(), s.unpacked[2].data(),

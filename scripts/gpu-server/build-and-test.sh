@@ -111,11 +111,10 @@ if [ "$mode" = "--splats" ]; then
     grep -E "FAIL|dB|all checks|upload|cuda" "$out/viewer_splats.log" | head -12
     grep -ho '"upload_path": *"[a-z-]*"' "$out"/viewer_splats/*.json | sort | uniq -c
     rm -rf "$out/viewer_splats/frames" "$out"/viewer_splats/*.tdpk
-    echo "== tandem.Gaussians on CUDA tensors (at ${SECONDS}s)"
-    (cd tests/python && PYTHONPATH="$root/build-gpu/python" TANDEM_DATA_DIR="$root/build-gpu" \
-        TANDEM_RASTER="$root/build-gpu/bin/tandem-raster" TANDEM_TEST_DEVICE=cuda \
-        timeout 200 python3 -m unittest -v test_splats test_viewer) >"$out/python_splats.log" 2>&1 || status=1
-    grep -E "ok$|FAIL|ERROR|Error|Ran " "$out/python_splats.log" | head -24
+    echo "== tandem.Gaussians on CUDA tensors, and the viewer's Python tests (at ${SECONDS}s)"
+    timeout 300 ctest --test-dir build-gpu -R '^python\.test_(splats|viewer)\.cuda$' --output-on-failure \
+        >"$out/python_splats.log" 2>&1 || status=1
+    grep -E "ok$|FAIL|ERROR|Error|Ran |tests passed" "$out/python_splats.log" | head -30
     [ -n "${TANDEM_NO_BENCH:-}" ] && { echo "== done, no bench (at ${SECONDS}s)"; exit $status; }
     echo "== tandem-bench splats (at ${SECONDS}s)"
     timeout 500 build-gpu/bin/tandem-bench splats --frames "${TANDEM_BENCH_FRAMES:-30}" --warmup 5 \
