@@ -5,7 +5,8 @@
 // process, on two GL contexts, each drawing its own panels; long warnings wrap to the overlay's
 // width and many of them keep it inside a small target (one 300-character warning used to widen
 // it over the whole picture); the controls table lists every control; a headless session's
-// overlay has the controls panel.
+// overlay has the controls panel; the splats panel's sliders set the SH degree (never beyond the
+// stored one) and the scale (0.01 to 100).
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -25,6 +26,7 @@
 #include "engine/ui/Overlay.h"
 #include "engine/ui/Panels.h"
 #include "engine/ui/PlaybackPanel.h"
+#include "engine/ui/SplatsPanel.h"
 #include "tests/support/GlTestContext.h"
 
 namespace tandem {
@@ -72,6 +74,75 @@ TEST_F(OverlayGL, CapturePanelButtonAsksForACapture)
     EXPECT_FALSE(requested);
     click(overlay, (*button)[0], (*button)[1]);
     EXPECT_TRUE(requested);
+}
+
+TEST_F(OverlayGL, SplatsPanelSlidersSetTheDegreeAndScaleWithinTheirRanges)
+{
+    ui::Overlay overlay(*s_context);
+    ui::SplatsShown shown;
+    shown.count = 1000;
+    shown.storedDegree = 3;
+    shown.path = "cuda";
+    int degree = 3;
+    float scale = 1.0f;
+    bool changed = false;
+    // The last item the panel draws (no counts yet) is the scale slider (its box, label
+    // included); the SH-degree slider is the line above it. Both frames are the item width wide.
+    ImVec2 scaleMin, scaleMax;
+    float line = 0.0f, width = 0.0f;
+    const Registration panel = overlay.addPanel({"splats", true, [&] {
+                                                     changed |=
+                                                         ui::splatsPanel(shown, degree, scale);
+                                                     scaleMin = ImGui::GetItemRectMin();
+                                                     scaleMax = ImGui::GetItemRectMax();
+                                                     line = ImGui::GetFrameHeightWithSpacing();
+                                                     width = ImGui::CalcItemWidth();
+                                                 }});
+    draw(overlay);
+    draw(overlay); // the overlay sizes itself to its first frame's contents
+    ASSERT_GT(scaleMax.x, scaleMin.x);
+    ASSERT_LT(scaleMax.y, static_cast<float>(Height)) << "the panel is inside the target";
+    const float scaleY = (scaleMin.y + scaleMax.y) / 2, degreeY = scaleY - line;
+    ASSERT_GT(width, 20.0f);
+    const float left = scaleMin.x + 1.0f, right = scaleMin.x + width - 1.0f;
+    EXPECT_FALSE(changed) << "drawing alone changes nothing";
+
+    click(overlay, left, degreeY);
+    EXPECT_TRUE(changed);
+    EXPECT_EQ(degree, 0) << "the SH-degree slider's left end";
+    EXPECT_EQ(scale, 1.0f) << "the scale slider untouched";
+    changed = false;
+    click(overlay, right, degreeY);
+    EXPECT_TRUE(changed);
+    EXPECT_EQ(degree, 3) << "the right end: the stored degree";
+    changed = false;
+    click(overlay, left, scaleY);
+    EXPECT_TRUE(changed);
+    EXPECT_FLOAT_EQ(scale, 0.01f);
+    click(overlay, right, scaleY);
+    EXPECT_FLOAT_EQ(scale, 100.0f);
+    EXPECT_EQ(degree, 3);
+
+    // A degree-1 scene asked for degree 3 shows 1, and the request stands until the slider
+    // moves; its right end is 1.
+    shown.storedDegree = 1;
+    changed = false;
+    click(overlay, right, degreeY);
+    EXPECT_FALSE(changed);
+    EXPECT_EQ(degree, 3);
+    click(overlay, left, degreeY);
+    EXPECT_EQ(degree, 0);
+    click(overlay, right, degreeY);
+    EXPECT_EQ(degree, 1) << "never beyond the stored degree";
+
+    // No Gaussians: no sliders; a click where they were changes nothing.
+    shown.count = 0;
+    changed = false;
+    draw(overlay);
+    click(overlay, left, degreeY);
+    click(overlay, right, scaleY - line);
+    EXPECT_FALSE(changed);
+    EXPECT_EQ(degree, 1);
 }
 
 TEST_F(OverlayGL, PanelsAreWhatTheAppComposes)
