@@ -94,8 +94,9 @@ struct SplatFrame {
     int debug;           ///< SplatDebug: the Gaussians, or a debug view of them
 };
 
-/// A Gaussian as projected for blending: 12 words, three 16-byte loads.
-struct ProjectedSplat {
+/// A Gaussian as projected for blending: 12 words, three 16-byte loads (aligned for them; in
+/// shared memory, eight consecutive records' loads fall on distinct banks).
+struct alignas(16) ProjectedSplat {
     float x, y;       ///< the mean in pixels
     float power[3];   ///< the exponent's form: power = p0 dx² + p1 dx dy + p2 dy² at offset (dx,
                       ///< dy) from the mean; (p0, p1, p2) = -(a/2, b, c/2) of the conic (the 2D
@@ -106,6 +107,7 @@ struct ProjectedSplat {
     float color[3];   ///< SH colour, + 0.5, clamped at 0 (training space)
     std::uint32_t id; ///< the Gaussian's index
 };
+static_assert(sizeof(ProjectedSplat) == 48 && alignof(ProjectedSplat) == 16);
 
 /// The pixel box a Gaussian may reach ([x0, x1] × [y0, y1], inclusive, clipped to the region)
 /// and its tiles; empty when culled.
@@ -273,7 +275,11 @@ TANDEM_HD float powerAt(const ProjectedSplat& p, float dx, float dy)
 TANDEM_HD float expSplat(float power)
 {
     const float x = maxf(power, -126.0f) * 1.4426950408889634f;
+#if defined(__CUDA_ARCH__)
+    const float n = floorf(x + 0.5f); // one instruction; exact, as floorHd is on the host
+#else
     const float n = floorHd(x + 0.5f);
+#endif
     const float y = (x - n) * 0.69314718055994531f; // |y| ≤ 0.347
     float e = fmaHd(y, 1.0f / 720.0f, 1.0f / 120.0f);
     e = fmaHd(e, y, 1.0f / 24.0f);

@@ -320,7 +320,8 @@ __global__ void __launch_bounds__(BlendThreads)
             while (mask != 0u) {
                 const int k = chunk + __ffs(mask) - 1;
                 mask &= mask - 1u;
-                if (!done && !blendGaussian(blend, batch[k], px, py, surface, centres))
+                const ProjectedSplat g = batch[k]; // three 16-byte loads, broadcast
+                if (!done && !blendGaussian(blend, g, px, py, surface, centres))
                     done = true;
             }
             if (__all_sync(FullMask, done))
