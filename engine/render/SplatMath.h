@@ -258,6 +258,14 @@ TANDEM_HD Footprint projectGaussian(const SplatFrame& f, const GaussianIn& g, st
     return fp;
 }
 
+/// Which of a block's Gaussians float `k` of their coefficients (`stride` floats each, ≤ 48)
+/// belongs to, for k below 2¹⁶: k / stride without an integer division (k + ½ lies at least ½
+/// from a multiple of stride; the float product errs by far less).
+TANDEM_HD std::uint32_t stagedOwner(std::uint32_t k, float inverseStride)
+{
+    return static_cast<std::uint32_t>((static_cast<float>(k) + 0.5f) * inverseStride);
+}
+
 /// The sort key of a visible Gaussian: its depth's bits (positive floats order as their bits do).
 TANDEM_HD std::uint32_t depthKey(const ProjectedSplat& p)
 {

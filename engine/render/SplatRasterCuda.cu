@@ -27,6 +27,16 @@ namespace {
 
 constexpr std::uint32_t Invisible = 0xffffffffu;
 constexpr int BlendThreads = TileSize * TileSize;
+/// Gaussians a block of projectKernel: its SH coefficients staged in shared memory (at SH 3 and
+/// the odd pitch, 25 KB).
+constexpr std::uint32_t ProjectThreads = 128;
+
+/// Floats between staged Gaussians' coefficients: odd, so a warp reading one coefficient of each
+/// of its Gaussians meets 32 distinct banks.
+__host__ __device__ constexpr int stagePitch(int stride)
+{
+    return stride | 1;
+}
 /// Tile entries planned beyond the latest frame's, and a floor (a frame with more takes the slow
 /// way; the buffer holds the largest plan).
 constexpr double PlanHeadroom = 1.25;
@@ -67,8 +77,6 @@ __device__ __forceinline__ uint4 tilesOf(const ProjectedSplat& p, const Footprin
                       n);
 }
 
-/// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile) and
-/// tiles. Its SH coefficients are read in 16-byte loads where their layout allows.
 /// Packed Gaussians (a streamed frame's) into the float arrays projectKernel reads: one thread
 /// a Gaussian's record (restKernel does its SH rest).
 __global__ void unpackKernel(std::uint32_t n, int degree, const PackedSplat* records,
@@ -99,33 +107,32 @@ __global__ void restKernel(std::uint64_t total, int degree, const PackedSplat* r
         restStep(records[g]);
 }
 
-__global__ void projectKernel(const __grid_constant__ SplatFrame f, SplatScene scene,
-                              ProjectedSplat* records, std::uint32_t* keys, std::uint32_t* indices,
-                              uint4* tiles, FrameCounts* counts)
+/// One thread a Gaussian: its record, depth key (Invisible when culled or touching no tile) and
+/// tiles.
+__global__ void __launch_bounds__(ProjectThreads)
+    projectKernel(const __grid_constant__ SplatFrame f, SplatScene scene, ProjectedSplat* records,
+                  std::uint32_t* keys, std::uint32_t* indices, uint4* tiles, FrameCounts* counts)
 {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    extern __shared__ float staged[];
+    const std::uint32_t first = blockIdx.x * ProjectThreads;
+    const std::uint32_t i = first + threadIdx.x;
+    const int stride = f.shStride * 3;
+    const int pitch = stagePitch(stride);
+    // The block's coefficients, read in order by all its threads (whole lines), then each
+    // Gaussian's from shared memory (an odd pitch: a warp's reads on distinct banks).
+    const std::uint32_t held = min(ProjectThreads, scene.count - first);
+    const std::uint32_t total = held * static_cast<std::uint32_t>(stride);
+    const float* source = scene.sh + std::size_t{first} * static_cast<std::size_t>(stride);
+    const float inverse = 1.0f / static_cast<float>(stride);
+    for (std::uint32_t k = threadIdx.x; k < total; k += ProjectThreads) {
+        const std::uint32_t owner = stagedOwner(k, inverse);
+        staged[owner * static_cast<std::uint32_t>(pitch) + k -
+               owner * static_cast<std::uint32_t>(stride)] = __ldg(source + k);
+    }
+    __syncthreads();
     if (i >= scene.count)
         return;
-    const std::size_t stride = static_cast<std::size_t>(f.shStride) * 3;
-    const float* sh = scene.sh + std::size_t{i} * stride;
-    const int used = shCount(f.shDegree) * 3;
-    float coefficients[48];
-    if ((stride & 3u) == 0 && (reinterpret_cast<std::uintptr_t>(scene.sh) & 15u) == 0) {
-#pragma unroll
-        for (int k = 0; k < 12; ++k)
-            if (k * 4 < used) {
-                const float4 v = __ldg(reinterpret_cast<const float4*>(sh) + k);
-                coefficients[k * 4 + 0] = v.x;
-                coefficients[k * 4 + 1] = v.y;
-                coefficients[k * 4 + 2] = v.z;
-                coefficients[k * 4 + 3] = v.w;
-            }
-    } else {
-#pragma unroll
-        for (int k = 0; k < 48; ++k)
-            if (k < used)
-                coefficients[k] = __ldg(sh + k);
-    }
+    const float* coefficients = staged + threadIdx.x * pitch;
     const GaussianIn g{scene.positions + 3 * std::size_t{i}, scene.scales + 3 * std::size_t{i},
                        scene.rotations + 4 * std::size_t{i}, scene.opacities[i], coefficients};
     ProjectedSplat p;
@@ -594,9 +601,11 @@ void SplatRaster::render(const SplatScene& scene, const SplatFrame& f, const Spl
     hooks.beginStage("splats.project", streamHandle);
     TANDEM_CUDA_CHECK(cudaMemsetAsync(s.counts.data(), 0, sizeof(FrameCounts), stream));
     if (n > 0) {
-        projectKernel<<<blocksFor(n), 256, 0, stream>>>(f, scene, s.records.data(),
-                                                        s.keys[0].data(), s.indices[0].data(),
-                                                        s.tiles.data(), s.counts.data());
+        const std::size_t staging =
+            sizeof(float) * ProjectThreads * static_cast<std::size_t>(stagePitch(f.shStride * 3));
+        projectKernel<<<blocksFor(n, ProjectThreads), ProjectThreads, staging, stream>>>(
+            f, scene, s.records.data(), s.keys[0].data(), s.indices[0].data(), s.tiles.data(),
+            s.counts.data());
         cuda::checkLaunch("splats projectKernel");
     }
     hooks.endStage("splats.project", streamHandle);

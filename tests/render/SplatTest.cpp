@@ -485,5 +485,18 @@ TEST(Splats, TurningHalfWayRoundXFlipsTheTermsOddInYAndZ)
     }
 }
 
+TEST(Splats, StagedOwnerDividesExactlyForEveryStride)
+{
+    // The CUDA projection stages a block's coefficients and finds each float's Gaussian without
+    // an integer division; every stride up to SH 3's 48 floats, every index a block can hold.
+    for (std::uint32_t stride = 1; stride <= 48; ++stride) {
+        const float inverse = 1.0f / static_cast<float>(stride);
+        std::uint32_t wrong = 0;
+        for (std::uint32_t k = 0; k < (1u << 16); ++k)
+            wrong += stagedOwner(k, inverse) != k / stride ? 1u : 0u;
+        EXPECT_EQ(wrong, 0u) << "stride " << stride;
+    }
+}
+
 } // namespace
 } // namespace tandem::render
