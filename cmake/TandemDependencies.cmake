@@ -38,3 +38,17 @@ target_link_libraries(tandem_imgui INTERFACE ${IMGUI_LIBRARY} ${STB_LIBRARY} m $
 if(TANDEM_TESTS)
     find_package(GTest REQUIRED)
 endif()
+
+# The browser view (--serve, engine/web): Boost.Beast (header-only; Boost.System is too since
+# 1.69) and libjpeg-turbo's TurboJPEG API.
+if(TANDEM_SERVE)
+    find_path(BEAST_INCLUDE_DIR boost/beast.hpp REQUIRED)
+    add_library(tandem_beast INTERFACE)
+    target_include_directories(tandem_beast SYSTEM INTERFACE ${BEAST_INCLUDE_DIR})
+    target_link_libraries(tandem_beast INTERFACE Threads::Threads)
+    find_path(TURBOJPEG_INCLUDE_DIR turbojpeg.h REQUIRED)
+    find_library(TURBOJPEG_LIBRARY NAMES turbojpeg REQUIRED)
+    add_library(tandem_turbojpeg INTERFACE)
+    target_include_directories(tandem_turbojpeg SYSTEM INTERFACE ${TURBOJPEG_INCLUDE_DIR})
+    target_link_libraries(tandem_turbojpeg INTERFACE ${TURBOJPEG_LIBRARY})
+endif()

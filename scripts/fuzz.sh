@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians)
+[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians client_message)
 build=build-sanitize
 executables=()
 for t in "${targets[@]}"; do executables+=("tandem-fuzz-$t"); done

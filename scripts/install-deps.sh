@@ -15,6 +15,7 @@ packages=(
     python3-dev pybind11-dev libdlpack-dev python3-torch python3-numpy
     python3-pip python3-setuptools python3-wheel
     slurmctld slurmd slurm-client
+    libboost1.81-dev libturbojpeg0-dev python3-websockets chromium
 )
 missing=()
 for package in "${packages[@]}"; do

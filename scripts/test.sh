@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test tier this machine can run (ctest
-# labels unit, gl, window, gpu), saying which tiers were skipped and why.
+# labels unit, gl, window, capture, slurm, web, gpu), saying which tiers were skipped and why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
@@ -72,6 +72,14 @@ if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v
     tiers+=(slurm)
 else
     skipped+=("slurm: slurmctld, slurmd and sbatch not installed (install-deps.sh installs them)")
+fi
+
+# web: the browser view built (TANDEM_SERVE), headless EGL, and Python's websockets.
+if grep -q "TANDEM_SERVE:BOOL=ON" build/CMakeCache.txt 2>/dev/null && [[ " ${tiers[*]} " == *" gl "* ]] \
+        && /usr/bin/python3 -c "import websockets" 2>/dev/null; then
+    tiers+=(web)
+else
+    skipped+=("web: needs a build with the browser view (TANDEM_SERVE), headless EGL and python3-websockets")
 fi
 
 # gpu: an NVIDIA GPU with a working driver and a CUDA build.

@@ -84,8 +84,8 @@ int main(int argc, char** argv)
             second = std::move(opened.value());
         }
         // Headless, the session knows the run's length from the start (--capture-frame is
-        // checked against it).
-        if (settings.headless && !settings.frames) {
+        // checked against it); watched from a browser without --frames, it runs until stopped.
+        if (settings.headless && !settings.frames && !settings.serve) {
             settings.frames = app::SequenceRun::headlessFrames(settings, sequence, *source.value());
             // Every planned frame's name is checked before the run: bound what that can take.
             if (*settings.frames > stream::MaxPlannedFrames)

@@ -155,6 +155,19 @@ void addCommonOptions(CLI::App& cli, SessionSettings& s, const std::string& head
         "window: do not wait for vertical sync");
     cli.add_flag("--gl-debug", s.glDebug,
                  "debug GL context with synchronous KHR_debug output (also TANDEM_GL_DEBUG=1)");
+    cli.add_option_function<std::string>(
+           "--serve",
+           [&s](const std::string& text) {
+               auto address = parseServeAddress(text);
+               if (!address)
+                   throw CLI::ValidationError("--serve", address.error());
+               s.serve = address.value();
+           },
+           "watch and drive this run from a browser: serve a page and a WebSocket at "
+           "[HOST:]PORT (127.0.0.1 unless a host is given; 0: any free port) and print the URL "
+           "to open, with its token; headless without --frames it runs until stopped (Ctrl-C) "
+           "and writes no frames")
+        ->type_name("[HOST:]PORT");
     cli.add_flag("-v,--verbose", s.verbose, "print debug messages");
     cli.add_flag("-q,--quiet", s.quiet, "print only warnings and errors (no progress line)");
 }

@@ -14,6 +14,7 @@
 #include "engine/app/Batch.h"
 #include "engine/app/Controls.h"
 #include "engine/app/FrameOutput.h"
+#include "engine/app/RemoteView.h"
 #include "engine/app/Report.h"
 #include "engine/app/Session.h"
 #include "engine/core/File.h"
@@ -130,15 +131,19 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
       m_playback(m_source->frameCount(), m_source->fps())
 {
     const bool headless = session.isHeadless();
+    // Watched from a browser (--serve) without a frame count, a headless run plays as a window
+    // does: on the clock, looping, never waiting for a frame, until stopped.
+    m_live =
+        !headless || (session.settings().serve && !session.settings().frames && !settings.batch);
     startPlayer();
     m_playback.setSpeed(settings.speed);
     m_playback.setEveryFrame(settings.everyFrame);
     m_playback.setLoopMode(settings.loop ? *settings.loop
-                           : headless    ? stream::LoopMode::Once
-                                         : stream::LoopMode::Loop);
+                           : m_live      ? stream::LoopMode::Loop
+                                         : stream::LoopMode::Once);
     m_headlessFrames = headlessFrames(session.settings(), settings, *m_source);
     if (headless)
-        session.setFrameLimit(m_headlessFrames);
+        session.setFrameLimit(m_live ? -1 : m_headlessFrames);
     session.driveCameraPath(true);
     bindKeys();
     m_registered.push_back(session.addPanel(
@@ -148,6 +153,13 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
                                m_player->shownFrame(), SequenceControls);
          }}));
     m_registered.push_back(session.onReport([this](Report& r) { report(r); }));
+    m_registered.push_back(session.onStats([this](nlohmann::json& app) { stats(app); }));
+    if (RemoteView* remote = session.remote())
+        m_registered.push_back(remote->onCommand("seek", [this](const nlohmann::json& args) {
+            if (const auto frame = args.find("frame"); frame != args.end() && frame->is_number())
+                m_playback.seek(static_cast<int>(std::clamp(
+                    frame->get<double>(), 0.0, static_cast<double>(m_source->frameCount() - 1))));
+        }));
     m_registered.push_back(session.onDrop([this](const std::string& path) {
         log::info("dropped on the window: {}", path);
         m_dropped = path;
@@ -305,7 +317,7 @@ void SequenceRun::update()
     const auto now = std::chrono::steady_clock::now();
     const bool headless = m_session.isHeadless();
     double seconds = std::chrono::duration<double>(now - m_last).count();
-    if (headless)
+    if (!m_live)
         seconds = m_updates == 0 ? 0.0 : 1.0 / m_session.settings().fps;
     m_last = now;
     if (m_settings.batch) {
@@ -322,7 +334,7 @@ void SequenceRun::update()
     }
     // Headless renders are exact: each output frame waits for its sequence frame. A window
     // never waits, but for the very first frame.
-    m_player->update(m_playback, headless || m_player->scene() == nullptr);
+    m_player->update(m_playback, !m_live || m_player->scene() == nullptr);
     if (render::PointPass* points = m_session.frame().pointPass())
         points->setDevicePoints(m_player->devicePoints());
     m_session.frame().splatPass().setDeviceSplats(m_player->deviceSplats());
@@ -423,6 +435,26 @@ int SequenceRun::finish(int code) const
         return code;
     }
     return exitWith(ExitInput, failure);
+}
+
+void SequenceRun::stats(nlohmann::json& app) const
+{
+    const stream::PlayerStats p = m_player->stats();
+    const stream::StreamStats s = m_player->streamStats();
+    const std::uint64_t asked = s.hits + s.misses;
+    app["timeline"] = {{"frame", m_player->shownFrame()},
+                       {"frames", m_source->frameCount()},
+                       {"seconds", m_player->shownFrame() / m_source->fps()},
+                       {"speed", m_playback.speed()},
+                       {"playing", m_playback.isPlaying()},
+                       {"loop", stream::LoopModes.name(m_playback.loopMode())}};
+    app["health"] = {{"cache hit rate", asked > 0 ? static_cast<double>(s.hits) / asked : 0.0},
+                     {"late", p.late},
+                     {"dropped", p.dropped},
+                     {"skipped", p.skipped},
+                     {"loaded", s.loaded},
+                     {"failed to load", s.failed}};
+    app["warnings"] = m_player->recentWarnings();
 }
 
 void SequenceRun::report(Report& r) const

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/app/Settings.h"
 #include "engine/core/Registration.h"
 #include "engine/core/Result.h"
@@ -77,6 +79,8 @@ private:
     /// Writes the camera path to --out/camera_path_NNN.json (the first free number).
     void saveCameraPath();
     void report(class Report& report) const;
+    /// The browser view's "app" stats: the timeline, streaming health, recent warnings.
+    void stats(nlohmann::json& app) const;
 
     Session& m_session;
     std::unique_ptr<stream::Source> m_source;
@@ -87,6 +91,7 @@ private:
     std::chrono::steady_clock::time_point m_start;
     int m_headlessFrames = 0;
     int m_updates = 0;
+    bool m_live = true; ///< on the clock, never waiting (a window, or headless --serve)
     // Memory over the run, sampled every few frames (MiB): host RSS, the GPU's free memory.
     struct Memory {
         double first = -1, min = 1e300, max = 0, last = 0;

@@ -1,17 +1,21 @@
 #include "engine/app/Session.h"
 
+#include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "engine/app/Controls.h"
 #include "engine/app/FrameOutput.h"
+#include "engine/app/RemoteView.h"
 #include "engine/app/SceneFiles.h"
 #include "engine/capture/FrameCapture.h"
 #include "engine/core/File.h"
 #include "engine/core/Log.h"
 #include "engine/core/Plural.h"
 #include "engine/core/Progress.h"
+#include "engine/core/Version.h"
 #include "engine/frame/Frame.h"
 #include "engine/gl/Gl.h"
 #include "engine/platform/Context.h"
@@ -74,7 +78,10 @@ std::optional<OpenFailure> Session::setUp()
     // Frames are written headless, and in a window when a frame count was given. The profiler
     // keeps as many frames in flight as the output ring, or it would drop the frames whose
     // timings come in later than its ring turns (seen on an H200: 6 of 12 frames dropped).
-    const bool writeFrames = (m_headless || s.frames) && s.format != frame::OutputFormat::None;
+    // A browser-viewed run without a frame count runs until stopped: it writes no frames.
+    const bool writeFrames = (m_headless || s.frames) && s.format != frame::OutputFormat::None &&
+                             !(s.serve && !s.frames);
+    m_writesFrames = writeFrames;
     const int ringDepth = FrameOutput::ringDepth(s, writeFrames);
     profile::ProfilerOptions profilerOptions;
     profilerOptions.enabled = s.profile;
@@ -118,6 +125,14 @@ std::optional<OpenFailure> Session::setUp()
                 return input(std::string("--overlay: ") + e.what());
             log::warning("no overlay: {}", e.what());
         }
+    }
+    if (s.serve) {
+        auto remote = RemoteView::open(
+            *s.serve, m_app.name, std::string(version()),
+            static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 4u)));
+        if (!remote)
+            return input(remote.error());
+        m_remote = std::move(remote.value());
     }
     addPanels();
     bindKeys();
@@ -190,6 +205,11 @@ Registration Session::onDrop(std::function<void(const std::string&)> action)
     return m_input.onDrop(std::move(action));
 }
 
+Registration Session::onStats(std::function<void(nlohmann::json&)> action)
+{
+    return m_statsSections.add(std::move(action));
+}
+
 Registration Session::onReport(std::function<void(Report&)> action)
 {
     return m_reporters.add(std::move(action));
@@ -236,6 +256,10 @@ bool Session::nextFrame()
                 return false;
             m_renderer->resize(m_up.context->framebufferWidth(), m_up.context->framebufferHeight());
         }
+        if (m_remote)
+            serve();
+        if (m_quit)
+            return false;
         if (m_cameraPath && m_appDrivesPath) {
             // The app sets the pose itself.
         } else if (m_cameraPath) {
@@ -258,7 +282,7 @@ void Session::renderFrame()
     m_frame->setCaptureFaithful(m_capturing && !m_settings.captureNoUpload);
     // GL shows the frame after it in a window, with the overlay, a compare view or where the
     // embedding reads the presented image; else a frame all on CUDA needs no GL at all.
-    m_frame->setPresents(!m_headless || m_overlay || m_second || m_keepPresenting);
+    m_frame->setPresents(!m_headless || m_overlay || m_second || m_keepPresenting || m_remote);
     m_frame->render(*m_shown, m_controller.camera(), m_chain, m_channel, m_geometry);
     if (m_second) {
         // The second sequence through the same frame and camera; both presented images then
@@ -269,6 +293,12 @@ void Session::renderFrame()
         m_frame->render(*m_second, m_controller.camera(), m_chain, m_channel, m_geometry);
         m_comparePass->capture(present, width, height, true);
         m_comparePass->compose(present, width, height, m_compareMode, m_divider);
+    }
+    // The browser draws its own overlay: its frame is read before the window's.
+    if (m_remote) {
+        profile::GlScope scope(*m_profiler, "serve.readback");
+        m_remote->readBack(m_renderer->presentFramebuffer(), m_renderer->width(),
+                           m_renderer->height(), static_cast<std::uint64_t>(m_index));
     }
     if (m_overlay) {
         profile::GlScope scope(*m_profiler, "overlay");
@@ -286,6 +316,8 @@ void Session::renderFrame()
     }
     m_profiler->endFrame();
     collect();
+    if (m_remote && m_remote->statsDue())
+        m_remote->publishStats(remoteStats());
     ++m_index;
     ++m_rendered;
     if (m_progress)
@@ -317,6 +349,8 @@ int Session::finish()
     const bool nothingToKeep = m_interrupted != 0 && m_rendered == 0;
     if (auto done = m_output->finish(!nothingToKeep); !done)
         failWith(done.error());
+    if (m_remote)
+        m_remote->finish();
     m_profiler->flush();
     collect();
     if (m_progress)

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/app/Bringup.h"
 #include "engine/app/InputRouter.h"
 #include "engine/app/Options.h"
@@ -52,6 +54,7 @@ class SceneRenderer;
 namespace tandem::app {
 
 class FrameOutput;
+class RemoteView;
 
 /// Why open() failed: an exit code (ExitUsage, ExitInput) and the message.
 struct OpenFailure {
@@ -110,6 +113,11 @@ public:
     Registration onDrop(std::function<void(const std::string&)> action);
     /// Calls `action` with the run report before it is written (an app adds its sections).
     Registration onReport(std::function<void(Report&)> action);
+    /// Calls `action` with the stats the browser view sends a few times a second (--serve): an
+    /// app adds its sections under "app" (a timeline, streaming health).
+    Registration onStats(std::function<void(nlohmann::json&)> action);
+    /// The browser view (--serve), or null: an app registers its commands there (seek).
+    RemoteView* remote() { return m_remote.get(); }
     /// The camera path (--camera-path), or none; an app may edit it (add keys).
     std::optional<io::CameraPath>& cameraPath() { return m_cameraPath; }
     /// The app moves the camera along the path itself (by its own clock) instead of the session
@@ -161,6 +169,8 @@ private:
     void bindKeys();
     void collect();
     bool outputFailed();
+    void serve();
+    nlohmann::json remoteStats() const;
     Report makeReport() const;
 
     AppInfo m_app;
@@ -184,6 +194,7 @@ private:
     std::unique_ptr<ui::Overlay> m_overlay;
     std::unique_ptr<profile::Trace> m_trace;
     std::unique_ptr<FrameOutput> m_output;
+    std::unique_ptr<RemoteView> m_remote;
     std::unique_ptr<Progress> m_progress;
 
     render::OrbitController m_controller;
@@ -191,6 +202,7 @@ private:
     io::Bounds m_bounds;
     std::deque<profile::FrameRecord> m_history;
     Registry<std::function<void(Report&)>> m_reporters;
+    Registry<std::function<void(nlohmann::json&)>> m_statsSections;
     /// The session's own panels and keys: their handles die with it, before the overlay.
     std::vector<Registration> m_own;
     const render::GpuScene* m_shown = nullptr;  ///< what frames draw: m_scene or the app's
@@ -204,6 +216,7 @@ private:
     int m_interrupted = 0; ///< the signal that stopped the loop (SIGINT, SIGTERM), or 0
     bool m_appDrivesPath = false;
     bool m_capturing = false;
+    bool m_writesFrames = false; ///< frames go to files or a video (their size is fixed)
     std::string m_error;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/app/FrameOutput.h"
+#include "engine/app/RemoteView.h"
 #include "engine/frame/Frame.h"
 #include "engine/render/GpuScene.h"
 #include "engine/render/SceneRenderer.h"
@@ -48,6 +49,8 @@ Report Session::makeReport() const
     report.set("warmup_frames", m_settings.warmup);
     report.set("camera_path", m_settings.cameraPath ? m_settings.cameraPath->text() : "spin");
     report.set("output", m_output->report());
+    if (m_remote)
+        report.set("serve", m_remote->report());
     report.setProfile(*m_profiler);
     return report;
 }

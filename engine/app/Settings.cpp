@@ -45,6 +45,31 @@ Result<Size> parseSize(std::string_view text)
     return fail(fmt::format("expected WxH with each side in 1..{}, got '{}'", MaxSide, text));
 }
 
+Result<ServeAddress> parseServeAddress(std::string_view text)
+{
+    const auto bad = [&] {
+        return fail(fmt::format("expected [HOST:]PORT with PORT in 0..65535, got '{}'", text));
+    };
+    ServeAddress address;
+    std::string_view port = text;
+    if (const std::size_t colon = text.rfind(':'); colon != std::string_view::npos) {
+        std::string_view host = text.substr(0, colon);
+        if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+            host = host.substr(1, host.size() - 2);
+        if (host.empty())
+            return bad();
+        address.host = std::string(host);
+        port = text.substr(colon + 1);
+    }
+    int value = -1;
+    const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), value);
+    if (port.empty() || error != std::errc() || end != port.data() + port.size() || value < 0 ||
+        value > 65535)
+        return bad();
+    address.port = value;
+    return address;
+}
+
 std::string formatSize(Size size)
 {
     return fmt::format("{}x{}", size.width, size.height);

@@ -49,6 +49,15 @@ Result<Size> parseSize(std::string_view text);
 /// "1280x720".
 std::string formatSize(Size size);
 
+/// --serve: where the browser view listens.
+struct ServeAddress {
+    std::string host = "127.0.0.1"; ///< loopback unless named
+    int port = 0;                   ///< 0: any free port
+};
+/// Parses "PORT" or "HOST:PORT" ("[::1]:PORT" for IPv6), PORT in 0..65535 (0: any free one);
+/// fails with "expected [HOST:]PORT with PORT in 0..65535, got 'TEXT'".
+Result<ServeAddress> parseServeAddress(std::string_view text);
+
 /// --camera-path: the built-in orbit or a JSON file of keyframes.
 struct CameraPathChoice {
     bool orbit = false;
@@ -112,11 +121,16 @@ struct SessionSettings {
     bool captureNoUpload = false;
     capture::CaptureSettings capture; ///< RenderDoc (its name is the app's)
 
+    /// --serve: the browser view (RemoteView); headless without --frames it runs until
+    /// stopped and writes no frames.
+    std::optional<ServeAddress> serve;
+
     bool verbose = false; ///< debug messages
     bool quiet = false;   ///< warnings and errors only, no progress line
 
-    /// The frames the session renders: --frames, else 1 headless, else -1 (until closed).
-    int frameLimit() const { return frames ? *frames : headless ? 1 : -1; }
+    /// The frames the session renders: --frames, else 1 headless (without --serve), else -1
+    /// (until closed or stopped).
+    int frameLimit() const { return frames ? *frames : headless && !serve ? 1 : -1; }
     /// The channel shown: --channel, else the output with a chain, else the colour.
     frame::Channel shownChannel() const;
 };

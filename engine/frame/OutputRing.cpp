@@ -82,6 +82,13 @@ void OutputRing::collect(const Sink& sink)
     }
 }
 
+bool OutputRing::hasFreeSlot(const Sink& sink)
+{
+    collect(sink);
+    std::lock_guard lock(m_mutex);
+    return m_slots[m_next].state == State::Free;
+}
+
 OutputRing::Slot& OutputRing::acquire(const Sink& sink)
 {
     collect(sink);

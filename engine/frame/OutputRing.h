@@ -90,6 +90,10 @@ public:
     /// Waits for every queued read-back (a counted finish stall, if it had to wait) and hands
     /// them to `sink`: the end of a run.
     void drain(const Sink& sink);
+    /// Hands on what has finished (collect()) and says whether the next read would start at
+    /// once: its slot neither still being read nor held by a consumer. For a consumer that
+    /// would rather skip a frame than wait (the browser view). Never waits.
+    bool hasFreeSlot(const Sink& sink);
     /// Gives slot `slot` back once its pixels are copied. Thread-safe.
     void release(int slot);
 

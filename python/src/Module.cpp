@@ -17,6 +17,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "engine/app/RemoteView.h"
 #include "engine/app/Session.h"
 #include "engine/core/Error.h"
 #include "engine/core/Log.h"
@@ -606,7 +607,7 @@ public:
     Viewer(int height, int width, const std::string& mode, const std::string& postfx,
            const std::string& title, float pointSize, std::optional<bool> overlay, int cudaDevice,
            bool quiet, const py::object& hook, int captureFrame, const std::string& captureDir,
-           const std::string& raster)
+           const std::string& raster, const std::string& serve)
         : m_cudaDevice(cudaDevice)
     {
         const auto rasterChoice = render::RasterChoices.parse(raster);
@@ -636,6 +637,12 @@ public:
         if (cudaDevice >= 0)
             settings.cudaDevice = cudaDevice;
         settings.quiet = quiet;
+        if (!serve.empty()) {
+            auto address = app::parseServeAddress(serve);
+            if (!address)
+                throw py::value_error("serve: " + address.error());
+            settings.serve = address.value();
+        }
         // RenderDoc captures when it is in the process (preloaded, or under renderdoccmd).
         settings.capture.frame = captureFrame;
         settings.capture.captureDir = captureDir;
@@ -791,6 +798,11 @@ public:
     int width() { return m_session ? m_session->renderer().width() : 0; }
     int height() { return m_session ? m_session->renderer().height() : 0; }
     bool isHeadless() const { return m_session && m_session->isHeadless(); }
+    /// The browser view's URL (serve=), or "".
+    std::string url()
+    {
+        return m_session && m_session->remote() ? m_session->remote()->url() : std::string();
+    }
     std::uint64_t handoffs() const { return m_scene ? m_scene->handoffs() : 0; }
     /// GL errors its context reported (counted with debug output on: TANDEM_GL_DEBUG=1).
     std::uint64_t glErrors() const { return m_session ? m_session->context().glErrorCount() : 0; }
@@ -885,11 +897,11 @@ PYBIND11_MODULE(_tandem, module)
     py::class_<Viewer>(module, "Viewer", "tandem.Viewer's native half (use tandem.Viewer).")
         .def(py::init<int, int, const std::string&, const std::string&, const std::string&, float,
                       std::optional<bool>, int, bool, const py::object&, int, const std::string&,
-                      const std::string&>(),
+                      const std::string&, const std::string&>(),
              py::arg("height"), py::arg("width"), py::arg("mode"), py::arg("postfx"),
              py::arg("title"), py::arg("point_size"), py::arg("overlay"), py::arg("cuda_device"),
              py::arg("quiet"), py::arg("hook") = py::none(), py::arg("capture_frame") = -1,
-             py::arg("capture_dir") = "captures", py::arg("raster") = "auto")
+             py::arg("capture_dir") = "captures", py::arg("raster") = "auto", py::arg("serve") = "")
         .def("update", &Viewer::update, py::arg("objects"), py::arg("vertices"), py::arg("indices"),
              py::arg("offsets"), py::arg("triangles"), py::arg("splats"), py::arg("low"),
              py::arg("high"), py::arg("fit"), py::arg("stream"))
@@ -899,6 +911,7 @@ PYBIND11_MODULE(_tandem, module)
         .def_property_readonly("width", &Viewer::width)
         .def_property_readonly("height", &Viewer::height)
         .def_property_readonly("is_headless", &Viewer::isHeadless)
+        .def_property_readonly("url", &Viewer::url)
         .def_property_readonly("handoffs", &Viewer::handoffs)
         .def_property_readonly("gl_errors", &Viewer::glErrors);
     module.def(

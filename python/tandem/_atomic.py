@@ -9,7 +9,7 @@ live writer's, or another host's, never.
 
 Its users: the package's writers (tandem.trace().save(), merge_traces()) and the scripts
 (scripts/batch/merge.py, scripts/gpu-server/collect.py, scripts/bench-rasterize.py,
-scripts/make-point-cloud.py). It needs the standard library only, so the scripts load it from
+scripts/bench-serve.py, scripts/make-point-cloud.py). It needs the standard library only, so the scripts load it from
 the source tree without importing the package (whose __init__ needs torch and the native
 module): sys.path.insert(0, "<repository>/python/tandem"); import _atomic.
 

@@ -89,13 +89,16 @@ class Viewer:
         LD_PRELOAD=librenderdoc.so or under `renderdoccmd capture`); F12 captures in a window.
     raster: who draws the meshes, as tandem.render()'s `raster` ("auto", "gl", "cuda" or
         "host"); the overlay's passes panel says which and why.
+    serve: watch and drive it from a browser, as the apps' --serve: a port (0: any free one) or
+        "HOST:PORT" (127.0.0.1 unless a host is given); the URL to open, with its token, is
+        printed and is `url`. Headless, frames take the driving browser's canvas size.
     The window has the viewer's controls: drag to orbit, wheel to zoom, R to reset the view, F1
     the overlay, F12 a RenderDoc capture (run the program under RenderDoc), Esc or Q to close.
     """
 
     def __init__(self, resolution=(720, 1280), headless=None, postfx=None, title="tandem",
                  point_size=2.0, device=None, overlay=None, quiet=True, hook=None,
-                 capture_frame=None, capture_dir="captures", raster="auto"):
+                 capture_frame=None, capture_dir="captures", raster="auto", serve=None):
         height, width = (int(r) for r in resolution)
         if device is None:
             device = torch.device("cuda", torch.cuda.current_device()) if torch.cuda.is_available() \
@@ -111,7 +114,8 @@ class Viewer:
                                       self.device.index if self.device.type == "cuda" else -1,
                                       bool(quiet), None if hook is None else _trampoline(hook),
                                       -1 if capture_frame is None else int(capture_frame),
-                                      str(capture_dir), str(raster))
+                                      str(capture_dir), str(raster),
+                                      "" if serve is None else str(serve))
         self._bounds = None
 
     def update(self, scene, fit=None):
@@ -183,6 +187,11 @@ class Viewer:
     @property
     def is_headless(self):
         return self._native.is_headless
+
+    @property
+    def url(self):
+        """The browser view's URL with its token (serve=), else None."""
+        return self._native.url or None
 
     @property
     def handoffs(self):

@@ -42,7 +42,10 @@
 # Python package's Gaussians on CUDA tensors (tests/python/test_splats.py, and test_viewer) and
 # tandem-bench splats, static and streamed from packs (its JSON in $OUT; TANDEM_NO_BENCH=1: the
 # tests only).
-# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats]
+# --serve builds the viewer with the browser view (Boost's headers carried by gather.sh) and
+# measures it: the unit tier's server tests here, then scripts/bench-serve.py on a 1 M-point
+# pack at 1080p (no client, one, eight with one never reading; its JSON in $OUT).
+# Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats | --serve]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -78,7 +81,10 @@ if [ "$mode" = "--python" ] || [ "$mode" = "--house" ] || [ "$mode" = "--splats"
                  -DTANDEM_PYBIND11_INCLUDE_DIR="$root/build-gpu-pybind11"
                  -DTANDEM_DLPACK_INCLUDE_DIR="$root/.gpu/sysroot/usr/include")
 fi
-if ! cmake --preset gpu-server "${generator[@]}" "${python_args[@]}" >"$out/configure.log" 2>&1; then
+# The browser view where gather.sh carried Boost's headers for it (the preset leaves it off).
+serve_args=()
+[ -f .gpu/sysroot/usr/include/boost/beast.hpp ] && serve_args=(-DTANDEM_SERVE=ON)
+if ! cmake --preset gpu-server "${generator[@]}" "${python_args[@]}" "${serve_args[@]}" >"$out/configure.log" 2>&1; then
     tail -40 "$out/configure.log"; exit 1
 fi
 grep -E "Python" "$out/configure.log"
@@ -90,6 +96,7 @@ targets=()
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
+[ "$mode" = "--serve" ] && targets=(--target tandem-viewer tandem-pack tandem_unit_tests)
 [ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check tandem_python)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
@@ -216,6 +223,31 @@ if [ "$mode" = "--frame" ]; then
     tail -n 3 "$out/frame_bench.err"
     tar -czf /tmp/frame.tgz -C "$out" . && rm -rf "${out:?}"/* && mv /tmp/frame.tgz "$out/frame.tgz"
     step "done"
+    exit $status
+fi
+if [ "$mode" = "--serve" ]; then
+    # The browser view's targets (docs/remote.md): a 1 M-point pack played headless with --serve
+    # at 1080p, driven over loopback by scripts/bench-serve.py (no client, one, eight with one
+    # never reading), and the unit tier's server and protocol tests on this host.
+    work="${TANDEM_WORK:-/tmp/tandem-serve}"
+    mkdir -p "$work"
+    [ -f .gpu/sysroot/usr/include/boost/beast.hpp ] || { echo "error: .gpu has no Boost headers: run gather.sh again"; exit 1; }
+    echo "== the unit tier's browser-view tests (at ${SECONDS}s)"
+    timeout 120 build-gpu/bin/tandem_unit_tests --gtest_filter='Web*:Settings.Serve*' \
+        >"$out/web_unit.log" 2>&1 || status=1
+    grep -E "PASSED|FAILED|Failure" "$out/web_unit.log" | head -10
+    echo "== tandem-pack: 1 M-point sequence (at ${SECONDS}s)"
+    timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
+        --overwrite -q >"$out/pack.log" 2>&1 || status=1
+    echo "== bench-serve at 1080p (at ${SECONDS}s)"
+    device=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
+    timeout 400 python3 scripts/bench-serve.py build-gpu/bin/tandem-viewer "$work/points.tdpk" \
+        --size 1920x1080 --seconds "${TANDEM_SERVE_SECONDS:-6}" --rounds "${TANDEM_SERVE_ROUNDS:-2}" \
+        --commit "${TANDEM_COMMIT:-unknown}" --device "$device" --json "$out/serve.json" \
+        --overwrite >"$out/serve_bench.log" 2>&1 || status=1
+    tail -n 30 "$out/serve_bench.log"
+    rm -f "$work/points.tdpk"
+    echo "== done (at ${SECONDS}s)"
     exit $status
 fi
 if [ "$mode" = "--stream-trace" ]; then

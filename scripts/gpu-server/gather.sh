@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gathers what a headless build needs on a GPU server that has the CUDA toolkit, g++ and CMake
 # but no Debian -dev packages and no package registry (such as the H200 host in
-# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 45 MB):
+# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 55 MB):
 #   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, libraries and CMake
 #                                                               package files
 #   .gpu/runtime/   glvnd's libEGL/libGLdispatch/libGL/libGLX and the few shared libraries the
@@ -40,10 +40,22 @@ copy $lib/liblz4.a $lib/libzstd.a $lib/libdeflate.a "$out/sysroot/usr/lib/$arch"
 copy $lib/cmake/GTest $lib/cmake/fmt $lib/cmake/tinyobjloader "$out/sysroot/usr/lib/$arch/cmake"
 copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$out/sysroot/usr/share/cmake"
 
+# The browser view (engine/web, --serve): the Boost headers its server includes (the closure g++
+# reports for engine/web/Server.cpp and ServerTest.cpp: about 8 MB of Boost's 180) and
+# libjpeg-turbo's TurboJPEG (its shared library needs only libc; carried for run time below).
+for source in engine/web/Server.cpp tests/web/ServerTest.cpp; do
+    g++ -std=c++20 -M -I"$root" "$root/$source"
+done | tr ' \\' '\n\n' | grep '^/usr/include/boost/' | sort -u | while read -r header; do
+    mkdir -p "$out/sysroot$(dirname "$header")"
+    cp "$header" "$out/sysroot$header"
+done
+copy $inc/turbojpeg.h "$out/sysroot/usr/include"
+copy $lib/libturbojpeg.so $lib/libturbojpeg.so.0 $lib/libturbojpeg.so.0.2.0 "$out/sysroot/usr/lib/$arch"
+
 # Run time: glvnd (Debian's libegl1, libglvnd0, libgl1, libglx0) and the shared libraries above
 # (libspng needs only libz and libm, which the host has).
 for so in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0 \
-          libfmt.so.9 libtinyobjloader.so.2rc10 libspng.so.0; do
+          libfmt.so.9 libtinyobjloader.so.2rc10 libspng.so.0 libturbojpeg.so.0; do
     cp -L "$lib/$so" "$out/runtime/$so"
 done
 

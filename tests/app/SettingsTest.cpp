@@ -174,6 +174,44 @@ TEST(Settings, FramesHelpSaysWhatEachAppRendersHeadless)
                                          "sequence once; in a window until it is closed)");
 }
 
+TEST(Settings, ServeTakesAPortAndAnOptionalHost)
+{
+    auto port = parseServeAddress("8080");
+    ASSERT_TRUE(port) << port.error();
+    EXPECT_EQ(port.value().host, "127.0.0.1");
+    EXPECT_EQ(port.value().port, 8080);
+    auto any = parseServeAddress("0");
+    ASSERT_TRUE(any);
+    EXPECT_EQ(any.value().port, 0);
+    auto host = parseServeAddress("0.0.0.0:9000");
+    ASSERT_TRUE(host);
+    EXPECT_EQ(host.value().host, "0.0.0.0");
+    EXPECT_EQ(host.value().port, 9000);
+    auto v6 = parseServeAddress("[::1]:80");
+    ASSERT_TRUE(v6);
+    EXPECT_EQ(v6.value().host, "::1");
+    EXPECT_EQ(v6.value().port, 80);
+    for (const char* junk : {"", ":", ":80", "host:", "65536", "-1", "80x", "a:b", "[]:80"}) {
+        auto address = parseServeAddress(junk);
+        ASSERT_FALSE(address) << "'" << junk << "'";
+        EXPECT_EQ(address.error(),
+                  std::string("expected [HOST:]PORT with PORT in 0..65535, got '") + junk + "'");
+    }
+    const auto parsed = parse({"--serve", "127.0.0.1:0"});
+    ASSERT_TRUE(parsed.session.serve);
+    EXPECT_EQ(parsed.session.serve->port, 0);
+    EXPECT_EQ(parse({"--serve", "nope"}).error,
+              "--serve: expected [HOST:]PORT with PORT in 0..65535, got 'nope'");
+    // Headless and served without --frames: until stopped.
+    SessionSettings s;
+    s.headless = true;
+    EXPECT_EQ(s.frameLimit(), 1);
+    s.serve = ServeAddress{};
+    EXPECT_EQ(s.frameLimit(), -1);
+    s.frames = 5;
+    EXPECT_EQ(s.frameLimit(), 5);
+}
+
 TEST(Settings, SizeIsWidthByHeightWithinBounds)
 {
     EXPECT_EQ(parseSize("1280x720").value(), (Size{1280, 720}));

@@ -35,8 +35,12 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
-    for (const char* name :
-         {"ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain", "gaussians"}) {
+    std::vector<const char*> names{"ply",         "obj",  "mtl",   "manifest",
+                                   "camera_path", "pack", "chain", "gaussians"};
+#ifdef TANDEM_FUZZ_WEB
+    names.push_back("client_message");
+#endif
+    for (const char* name : names) {
         SCOPED_TRACE(name);
         const auto target = tandem::fuzz::targetNamed(name);
         ASSERT_NE(target, nullptr);

@@ -184,6 +184,10 @@ Target targetNamed(std::string_view name)
         return chain;
     if (name == "gaussians")
         return gaussians;
+#ifdef TANDEM_FUZZ_WEB
+    if (name == "client_message")
+        return clientMessage;
+#endif
     return nullptr;
 }
 

@@ -6,9 +6,13 @@ import zlib
 def load(path):
     """Returns (width, height, rows) with rows top to bottom as bytearrays of RGBA."""
     with open(path, "rb") as f:
-        data = f.read()
+        return decode(f.read(), path)
+
+
+def decode(data, name="PNG"):
+    """load() of PNG bytes in memory; `name` says what they are in errors."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError(f"{path}: not a PNG")
+        raise ValueError(f"{name}: not a PNG")
     width, height, depth, color = struct.unpack(">IIBB", data[16:26])
     channels = {6: 4, 2: 3}[color]
     chunks, pos = b"", 8

@@ -1,0 +1,45 @@
+// RemoteView in a build without the browser view (TANDEM_SERVE=OFF: a GPU server without
+// Boost's headers): open() says so; nothing else is reachable.
+#include "engine/app/RemoteView.h"
+
+namespace tandem::app {
+
+class RemoteView::Impl {};
+
+Result<std::unique_ptr<RemoteView>> RemoteView::open(const ServeAddress&, const std::string&,
+                                                     const std::string&, int)
+{
+    return fail("--serve: this build has no browser view (configured with TANDEM_SERVE=OFF)");
+}
+
+RemoteView::RemoteView(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+RemoteView::~RemoteView() = default;
+std::vector<platform::InputEvent> RemoteView::takeInput()
+{
+    return {};
+}
+std::optional<Size> RemoteView::wantedSize() const
+{
+    return std::nullopt;
+}
+void RemoteView::readBack(GLuint, int, int, std::uint64_t) {}
+bool RemoteView::statsDue()
+{
+    return false;
+}
+void RemoteView::publishStats(nlohmann::json) {}
+Registration RemoteView::onCommand(const std::string&, std::function<void(const nlohmann::json&)>)
+{
+    return {};
+}
+void RemoteView::finish() {}
+std::string RemoteView::url() const
+{
+    return {};
+}
+nlohmann::json RemoteView::report() const
+{
+    return {};
+}
+
+} // namespace tandem::app
