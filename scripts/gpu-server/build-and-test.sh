@@ -83,7 +83,10 @@ if [ "$mode" = "--python" ] || [ "$mode" = "--house" ] || [ "$mode" = "--splats"
 fi
 # The browser view where gather.sh carried Boost's headers for it (the preset leaves it off).
 serve_args=()
-[ -f .gpu/sysroot/usr/include/boost/beast.hpp ] && serve_args=(-DTANDEM_SERVE=ON)
+if [ -f .gpu/boost-web.tar.xz ]; then
+    tar -C .gpu/sysroot -xJf .gpu/boost-web.tar.xz || exit 1
+    serve_args=(-DTANDEM_SERVE=ON)
+fi
 if ! cmake --preset gpu-server "${generator[@]}" "${python_args[@]}" "${serve_args[@]}" >"$out/configure.log" 2>&1; then
     tail -40 "$out/configure.log"; exit 1
 fi
@@ -231,7 +234,7 @@ if [ "$mode" = "--serve" ]; then
     # never reading), and the unit tier's server and protocol tests on this host.
     work="${TANDEM_WORK:-/tmp/tandem-serve}"
     mkdir -p "$work"
-    [ -f .gpu/sysroot/usr/include/boost/beast.hpp ] || { echo "error: .gpu has no Boost headers: run gather.sh again"; exit 1; }
+    [ -f .gpu/sysroot/usr/include/boost/beast.hpp ] || { echo "error: .gpu has no Boost headers (boost-web.tar.xz): run gather.sh again"; exit 1; }
     echo "== the unit tier's browser-view tests (at ${SECONDS}s)"
     timeout 120 build-gpu/bin/tandem_unit_tests --gtest_filter='Web*:Settings.Serve*' \
         >"$out/web_unit.log" 2>&1 || status=1

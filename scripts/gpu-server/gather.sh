@@ -4,6 +4,8 @@
 # ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 55 MB):
 #   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, libraries and CMake
 #                                                               package files
+#   .gpu/boost-web.tar.xz  the Boost headers of the browser view (unpacked there by
+#                          build-and-test.sh)
 #   .gpu/runtime/   glvnd's libEGL/libGLdispatch/libGL/libGLX and the few shared libraries the
 #                   binaries load (the server has the NVIDIA vendor libraries but no glvnd), and
 #                   RenderDoc's library with what it loads
@@ -41,14 +43,13 @@ copy $lib/cmake/GTest $lib/cmake/fmt $lib/cmake/tinyobjloader "$out/sysroot/usr/
 copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$out/sysroot/usr/share/cmake"
 
 # The browser view (engine/web, --serve): the Boost headers its server includes (the closure g++
-# reports for engine/web/Server.cpp and ServerTest.cpp: about 8 MB of Boost's 180) and
+# reports for engine/web/Server.cpp and ServerTest.cpp: about 8 MB of Boost's 180, carried as
+# .gpu/boost-web.tar.xz, 0.8 MB, which build-and-test.sh unpacks into the sysroot) and
 # libjpeg-turbo's TurboJPEG (its shared library needs only libc; carried for run time below).
 for source in engine/web/Server.cpp tests/web/ServerTest.cpp; do
     g++ -std=c++20 -M -I"$root" "$root/$source"
-done | tr ' \\' '\n\n' | grep '^/usr/include/boost/' | sort -u | while read -r header; do
-    mkdir -p "$out/sysroot$(dirname "$header")"
-    cp "$header" "$out/sysroot$header"
-done
+done | tr ' \\' '\n\n' | grep '^/usr/include/boost/' | sort -u | sed 's|^/||' \
+    | tar -C / -cJf "$out/boost-web.tar.xz" -T -
 copy $inc/turbojpeg.h "$out/sysroot/usr/include"
 copy $lib/libturbojpeg.so $lib/libturbojpeg.so.0 $lib/libturbojpeg.so.0.2.0 "$out/sysroot/usr/lib/$arch"
 
