@@ -63,7 +63,7 @@ public:
     };
     struct Command {
         std::string name;
-        std::function<void(const nlohmann::json&)> handler;
+        std::function<Reply(const nlohmann::json&)> handler;
     };
 
     Impl(std::unique_ptr<web::Server> server, std::string appName, std::string version,
@@ -244,7 +244,7 @@ RemoteView::~RemoteView()
     // The ring waits for slots still held: the encoders gave theirs back when they stopped.
 }
 
-std::vector<InputEvent> RemoteView::takeInput()
+void RemoteView::takeMessages(const std::function<void(const std::vector<InputEvent>&)>& route)
 {
     Impl& impl = *m_impl;
     std::vector<InputEvent> events;
@@ -271,9 +271,11 @@ std::vector<InputEvent> RemoteView::takeInput()
         case Type::Input:
             if (message.client != driver)
                 break; // a watcher's input moves nothing
+            events.clear();
             for (auto& event : r.events)
                 if (event.type != InputEvent::Type::Key || isRemoteKey(event.key))
                     events.push_back(std::move(event));
+            route(events);
             impl.inputSeq = std::max(impl.inputSeq, r.inputSeq);
             break;
         case Type::Drive:
@@ -289,10 +291,12 @@ std::vector<InputEvent> RemoteView::takeInput()
                 break;
             bool known = false;
             impl.commands.forEach([&](Impl::Command& command) {
-                if (command.name == r.command) {
-                    known = true;
-                    command.handler(r.args);
-                }
+                if (command.name != r.command)
+                    return;
+                known = true;
+                if (Reply reply = command.handler(r.args))
+                    impl.server->sendTo(message.client,
+                                        std::make_shared<const std::string>(reply->dump()));
             });
             if (!known)
                 impl.server->sendTo(
@@ -309,7 +313,6 @@ std::vector<InputEvent> RemoteView::takeInput()
     if (!impl.server->hasClients())
         impl.views.clear();
     impl.updateEncoding();
-    return events;
 }
 
 std::optional<Size> RemoteView::wantedSize() const
@@ -356,7 +359,7 @@ void RemoteView::publishStats(nlohmann::json stats)
 }
 
 Registration RemoteView::onCommand(const std::string& name,
-                                   std::function<void(const nlohmann::json&)> handler)
+                                   std::function<Reply(const nlohmann::json&)> handler)
 {
     return m_impl->commands.add({name, std::move(handler)});
 }

@@ -37,11 +37,11 @@ public:
     RemoteView(const RemoteView&) = delete;
     RemoteView& operator=(const RemoteView&) = delete;
 
-    /// Takes the clients' messages: the driver's input comes back as window events (keys that
-    /// would write on this machine's disk or end the run are not among them: the page saves
-    /// its stills itself), views are noted, commands run their handlers, a malformed message
-    /// closes its client. Once a frame, before routing input.
-    std::vector<platform::InputEvent> takeInput();
+    /// Takes the clients' messages in order: the driver's input goes to `route` as window
+    /// events (keys that would write on this machine's disk or end the run are not among them:
+    /// the page saves its stills itself), views are noted, commands run their handlers (after
+    /// the input sent before them), a malformed message closes its client. Once a frame.
+    void takeMessages(const std::function<void(const std::vector<platform::InputEvent>&)>& route);
     /// The size the driving client's canvas asks for, in device pixels; none before it said.
     std::optional<Size> wantedSize() const;
     /// Reads the present target `framebuffer` (`width`×`height`) back as frame `index` when a
@@ -53,9 +53,12 @@ public:
     /// Sends `stats` (the session's: stages, frame times, the app's sections) to every client,
     /// with the server's own counts and who drives added.
     void publishStats(nlohmann::json stats);
-    /// Calls `handler` with the args of each "command" message named `name` from the driver.
+    /// What a command's handler may answer its client with (a text message: a download).
+    using Reply = std::optional<nlohmann::json>;
+    /// Calls `handler` with the args of each "command" message named `name` from the driver;
+    /// what it returns goes back to that client.
     Registration onCommand(const std::string& name,
-                           std::function<void(const nlohmann::json& args)> handler);
+                           std::function<Reply(const nlohmann::json& args)> handler);
     /// Waits for the read-backs in flight and the encoders, then closes every connection.
     void finish();
 

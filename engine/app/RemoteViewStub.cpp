@@ -14,10 +14,8 @@ Result<std::unique_ptr<RemoteView>> RemoteView::open(const ServeAddress&, const 
 
 RemoteView::RemoteView(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 RemoteView::~RemoteView() = default;
-std::vector<platform::InputEvent> RemoteView::takeInput()
-{
-    return {};
-}
+void RemoteView::takeMessages(const std::function<void(const std::vector<platform::InputEvent>&)>&)
+{}
 std::optional<Size> RemoteView::wantedSize() const
 {
     return std::nullopt;
@@ -28,7 +26,7 @@ bool RemoteView::statsDue()
     return false;
 }
 void RemoteView::publishStats(nlohmann::json) {}
-Registration RemoteView::onCommand(const std::string&, std::function<void(const nlohmann::json&)>)
+Registration RemoteView::onCommand(const std::string&, std::function<Reply(const nlohmann::json&)>)
 {
     return {};
 }

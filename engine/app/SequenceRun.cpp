@@ -154,12 +154,24 @@ SequenceRun::SequenceRun(Session& session, std::unique_ptr<stream::Source> sourc
          }}));
     m_registered.push_back(session.onReport([this](Report& r) { report(r); }));
     m_registered.push_back(session.onStats([this](nlohmann::json& app) { stats(app); }));
-    if (RemoteView* remote = session.remote())
+    if (RemoteView* remote = session.remote()) {
         m_registered.push_back(remote->onCommand("seek", [this](const nlohmann::json& args) {
             if (const auto frame = args.find("frame"); frame != args.end() && frame->is_number())
                 m_playback.seek(static_cast<int>(std::clamp(
                     frame->get<double>(), 0.0, static_cast<double>(m_source->frameCount() - 1))));
+            return RemoteView::Reply();
         }));
+        // P in the page: the camera path downloaded by the browser, not written here.
+        m_registered.push_back(remote->onCommand("camera_path", [this](const nlohmann::json&) {
+            const auto& path = m_session.cameraPath();
+            if (!path || path->keys.empty())
+                return RemoteView::Reply(nlohmann::json{
+                    {"type", "error"}, {"message", "no camera path (K adds a key)"}});
+            return RemoteView::Reply(nlohmann::json{{"type", "download"},
+                                                    {"name", "camera_path.json"},
+                                                    {"text", io::formatCameraPath(*path)}});
+        }));
+    }
     m_registered.push_back(session.onDrop([this](const std::string& path) {
         log::info("dropped on the window: {}", path);
         m_dropped = path;

@@ -133,6 +133,7 @@ std::optional<OpenFailure> Session::setUp()
         if (!remote)
             return input(remote.error());
         m_remote = std::move(remote.value());
+        addRemoteCommands();
     }
     addPanels();
     bindKeys();

@@ -170,6 +170,7 @@ private:
     void collect();
     bool outputFailed();
     void serve();
+    void addRemoteCommands();
     nlohmann::json remoteStats() const;
     Report makeReport() const;
 

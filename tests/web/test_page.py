@@ -191,6 +191,20 @@ class Page(unittest.TestCase):
                     # A watcher beside the page: its stills are the frames compared.
                     watcher = await Client.connect(app, width=CANVAS[0], height=CANVAS[1])
                     await watcher.wait_for(lambda: watcher.stats, "stats")
+                    # The chain's sliders (from the stage descriptors) edit the run's chain.
+                    await tools.until("!!document.querySelector('#chain-stages input[type=range]"
+                                      "[data-param=exposure]')", "the tonemap stage's slider")
+                    async def exposure(value):
+                        # The slider snaps to its step; what it holds is what it sends.
+                        sent = await tools.evaluate(
+                            "(() => { const s = document.querySelector('#chain-stages"
+                            f" input[data-param=exposure]'); s.value = {value};"
+                            " s.dispatchEvent(new Event('input')); return Number(s.value); })()")
+                        await watcher.wait_for(
+                            lambda: abs(watcher.stats["chain"][0]["params"][0]["value"] - sent)
+                            < 1e-4, f"the exposure set to {sent} from the page")
+                    await exposure(-1.5)
+                    await exposure(0)
                     # Pause (Space on the canvas), then drag on the canvas.
                     await tools.key(" ", "Space", 32)
                     await watcher.wait_for(lambda: not watcher.stats["app"]["timeline"]
@@ -233,15 +247,18 @@ class Page(unittest.TestCase):
                     return dragged, camera, shown, at17
             (_, (_, _, dragged)), camera, shown, (_, (_, _, at17)) = asyncio.run(drive())
             self.assertEqual(app.stop(), 130)
-        self.assertEqual(dragged, headless_render(VIEWER, OUT, "page-drag", shown, camera, CANVAS)[2],
+        tonemap = ("--postfx", "tonemap")
+        self.assertEqual(dragged, headless_render(VIEWER, OUT, "page-drag", shown, camera, CANVAS,
+                                                  tonemap)[2],
                          "the frame after the page's drag is the headless render of its camera")
-        self.assertEqual(at17, headless_render(VIEWER, OUT, "page-17", 17, camera, CANVAS)[2],
+        self.assertEqual(at17, headless_render(VIEWER, OUT, "page-17", 17, camera, CANVAS,
+                                               tonemap)[2],
                          "the scrubbed frame is headless frame 17")
 
 
 def viewer_argv():
     return [VIEWER, "--headless", "--serve", "0", "--size", f"{CANVAS[0]}x{CANVAS[1]}", "-q",
-            SEQUENCE]
+            "--postfx", "tonemap", SEQUENCE]
 
 
 if __name__ == "__main__":

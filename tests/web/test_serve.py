@@ -61,7 +61,7 @@ async def still_of(client, size=SIZE):
     return header, rgba(image)
 
 
-def headless_render(viewer, out, name, frame, camera, size=SIZE):
+def headless_render(viewer, out, name, frame, camera, size=SIZE, extra=()):
     """The viewer's own headless render of sequence frame `frame` from `camera` (a camera
     path's keyframe, as the stats give it): (width, height, RGBA bytes)."""
     folder = os.path.join(out, name)
@@ -72,7 +72,7 @@ def headless_render(viewer, out, name, frame, camera, size=SIZE):
         json.dump({"keyframes": [{"frame": 0, **camera}]}, f)
     subprocess.run([viewer, "--headless", "--size", f"{size[0]}x{size[1]}", "-q", SEQUENCE,
                     "--frame-range", f"{frame}:{frame + 1}", "--camera-path", path,
-                    "--out", folder], check=True)
+                    "--out", folder, *extra], check=True)
     with open(os.path.join(folder, f"frame_{frame:06d}.png"), "rb") as f:
         return rgba(f.read())
 
@@ -271,6 +271,57 @@ class Viewing(unittest.TestCase):
         self.assertNotEqual(at17, at18)
         self.assertEqual(at17, headless_render(VIEWER, OUT, "seek17", 17, camera)[2], "frame 17 as headless")
         self.assertEqual(at18, headless_render(VIEWER, OUT, "step18", 18, camera)[2], "frame 18 as headless")
+
+    def test_the_chain_is_edited_and_the_camera_path_downloaded(self):
+        folder = os.path.join(OUT, "chain_out")
+        shutil.rmtree(folder, ignore_errors=True)
+        with App(viewer("--postfx", "tonemap,fxaa", "--out", folder)) as app:
+            async def edit():
+                client = await Client.connect(app)
+                await client.wait_for(lambda: client.stats, "stats")
+                chain = client.stats["chain"]
+                self.assertEqual([stage["name"] for stage in chain], ["tonemap", "fxaa"])
+                exposure = chain[0]["params"][0]
+                self.assertEqual((exposure["name"], exposure["value"], exposure["min"],
+                                  exposure["max"]), ("exposure", 0, -16, 16))
+                _, plain = await still_of(client)
+                await client.send({"type": "command", "name": "postfx",
+                                   "args": {"stage": 0, "param": "exposure", "value": 2.5}})
+                await client.send({"type": "command", "name": "postfx",
+                                   "args": {"stage": 1, "enabled": False}})
+                await client.wait_for(
+                    lambda: client.stats["chain"][0]["params"][0]["value"] == 2.5
+                    and not client.stats["chain"][1]["enabled"], "the chain edited")
+                _, brighter = await still_of(client)
+                self.assertNotEqual(plain, brighter)
+                # Out of range, or no such stage: refused with a reason, nothing changed.
+                for args in ({"stage": 0, "param": "exposure", "value": 99},
+                             {"stage": 7, "enabled": True},
+                             {"stage": 0, "param": "gamma", "value": 1}):
+                    before = len([t for t in client.texts if t["type"] == "error"])
+                    await client.send({"type": "command", "name": "postfx", "args": args})
+                    await client.wait_for(lambda: len([t for t in client.texts
+                                                       if t["type"] == "error"]) > before,
+                                          f"the refusal of {args}")
+                self.assertEqual(client.stats["chain"][0]["params"][0]["value"], 2.5)
+                # P: the camera path comes to the browser, once K has added a key; the server
+                # writes nothing (the P key itself is not sent on).
+                await client.send({"type": "command", "name": "camera_path"})
+                await client.wait_for(lambda: any("no camera path" in t.get("message", "")
+                                                  for t in client.texts), "no path yet")
+                await client.send({"type": "input", "seq": 1, "events": [
+                    {"kind": "key", "key": "k"}, {"kind": "key", "key": "p"}]})
+                await client.send({"type": "command", "name": "camera_path"})
+                await client.wait_for(lambda: any(t["type"] == "download" for t in client.texts),
+                                      "the download")
+                download = next(t for t in client.texts if t["type"] == "download")
+                self.assertEqual(download["name"], "camera_path.json")
+                self.assertEqual(len(json.loads(download["text"])["keyframes"]), 1)
+                await client.close()
+            run(edit())
+            self.assertEqual(app.stop(), 130)
+        written = os.listdir(folder) if os.path.isdir(folder) else []
+        self.assertEqual(written, [], "nothing written on the server")
 
     def test_watchers_follow_one_driver(self):
         with App(viewer()) as app:

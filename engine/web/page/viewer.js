@@ -228,12 +228,17 @@ canvas.addEventListener('wheel', (event) => {
   queueInput({ kind: 'wheel', dy: Math.max(-1000, Math.min(1000, -notches)) });
 }, { passive: false });
 
-// The window's keys; S and F2 save a PNG here (in the browser), not on the server.
+// The window's keys; S and F2 save a PNG and P the camera path here (downloads in the
+// browser), not on the server.
 document.addEventListener('keydown', (event) => {
   if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === 's' || event.key === 'S' || event.key === 'F2') {
     takeStill();
     event.preventDefault();
+    return;
+  }
+  if (event.key === 'p' || event.key === 'P') {
+    if (driving()) send({ type: 'command', name: 'camera_path' });
     return;
   }
   if (event.key.length > 32) return;
@@ -283,6 +288,9 @@ function onText(message) {
     showStats(message);
   } else if (message.type === 'error') {
     banner(message.message);
+    setTimeout(() => banner(''), 4000);
+  } else if (message.type === 'download') {
+    download(new Blob([message.text], { type: 'application/json' }), message.name);
   }
 }
 
@@ -355,6 +363,7 @@ function showStats(stats) {
       cell(row, String(value), true);
     }
   }
+  if (stats.chain) showChain(stats.chain);
   const warnings = app.warnings || [];
   $('warnings').hidden = warnings.length === 0;
   $('warning-list').replaceChildren(...warnings.map((text) => {
@@ -362,6 +371,63 @@ function showStats(stats) {
     item.textContent = text;
     return item;
   }));
+}
+
+// The post-process chain: a stage's switch and its parameters' sliders, rebuilt only when the
+// chain's stages change; a slider being dragged keeps its value.
+let chainShape = '';
+function showChain(chain) {
+  const section = $('chain');
+  section.hidden = chain.length === 0;
+  const shape = JSON.stringify(chain.map((s) => [s.name, s.params.map((p) => p.name)]));
+  const holder = $('chain-stages');
+  if (shape !== chainShape) {
+    chainShape = shape;
+    holder.replaceChildren();
+    chain.forEach((stage, index) => {
+      const box = document.createElement('div');
+      box.className = 'stage';
+      const title = document.createElement('label');
+      title.title = stage.help;
+      const enabled = document.createElement('input');
+      enabled.type = 'checkbox';
+      enabled.dataset.stage = index;
+      enabled.addEventListener('change', () => {
+        if (driving()) send({ type: 'command', name: 'postfx', args: { stage: index, enabled: enabled.checked } });
+      });
+      title.append(enabled, ` ${stage.name}`);
+      box.append(title);
+      for (const param of stage.params) {
+        const label = document.createElement('label');
+        label.title = param.help;
+        const slider = document.createElement('input');
+        slider.type = 'range';
+        slider.min = param.min;
+        slider.max = param.max;
+        slider.step = param.integer ? 1 : (param.max - param.min) / 200;
+        slider.dataset.stage = index;
+        slider.dataset.param = param.name;
+        const value = document.createElement('output');
+        slider.addEventListener('input', () => {
+          value.textContent = Number(slider.value).toFixed(param.integer ? 0 : 2);
+          if (driving()) send({ type: 'command', name: 'postfx', args: { stage: index, param: param.name, value: Number(slider.value) } });
+        });
+        label.append(`${param.name} `, slider, ' ', value);
+        box.append(label);
+      }
+      holder.append(box);
+    });
+  }
+  chain.forEach((stage, index) => {
+    const enabled = holder.querySelector(`input[type=checkbox][data-stage="${index}"]`);
+    if (enabled) enabled.checked = stage.enabled;
+    for (const param of stage.params) {
+      const slider = holder.querySelector(`input[type=range][data-stage="${index}"][data-param="${param.name}"]`);
+      if (!slider || document.activeElement === slider) continue;
+      slider.value = param.value;
+      slider.nextElementSibling.textContent = Number(param.value).toFixed(param.integer ? 0 : 2);
+    }
+  });
 }
 
 function drawPlot(frameMs) {
