@@ -42,7 +42,7 @@ endif()
 # The browser view (--serve, engine/web): Boost.Beast (header-only; Boost.System is too since
 # 1.69) and libjpeg-turbo's TurboJPEG API.
 if(TANDEM_SERVE)
-    find_path(BEAST_INCLUDE_DIR boost/beast.hpp REQUIRED)
+    find_path(BEAST_INCLUDE_DIR boost/beast/core.hpp REQUIRED)
     add_library(tandem_beast INTERFACE)
     target_include_directories(tandem_beast SYSTEM INTERFACE ${BEAST_INCLUDE_DIR})
     target_link_libraries(tandem_beast INTERFACE Threads::Threads)

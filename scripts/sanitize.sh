@@ -34,9 +34,11 @@ for preset in "${presets[@]}"; do
         *) echo "sanitize: unknown preset $preset"; exit 2 ;;
     esac
     echo "sanitize: building preset $preset (log: $log)"
+    began=$SECONDS
     if ! { cmake --preset "$preset" && cmake --build "$build" -j"$(nproc)" "${targets[@]}"; } >"$log" 2>&1; then
         tail -30 "$log"; echo "sanitize: the $preset build failed"; exit 1
     fi
+    echo "sanitize: the $preset build took $((SECONDS - began)) s"
     # The gl tier needs headless EGL; without it, the unit tier only (said so).
     if [ "$preset" = sanitize ] && ! "$build/bin/tandem-raster" --headless --frames 1 --size 16x16 \
             --out "$build/probe" --overwrite -q >>"$log" 2>&1; then
@@ -50,7 +52,7 @@ for preset in "${presets[@]}"; do
         # freed memory); the soak says so and checks the rest.
         if ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=$leaks" TANDEM_SANITIZED=1 \
                 ctest --test-dir "$build" -L "^$tier\$" --output-on-failure -j"$(nproc)" >>"$log" 2>&1; then
-            echo "sanitize: $preset, $tier tier: $(grep -E 'tests passed' "$log" | tail -1)"
+            echo "sanitize: $preset, $tier tier: $(grep -E 'tests passed' "$log" | tail -1) ($(grep -E '^Total Test time' "$log" | tail -1 | grep -oE '[0-9.]+ sec'))"
         else
             grep -E "tests passed|\*\*\*Failed|ERROR: |SUMMARY: |runtime error" "$log" | head -20
             echo "sanitize: $preset, $tier tier FAILED (the whole log: $log)"

@@ -3,8 +3,13 @@
 # labels unit, gl, window, capture, slurm, web, gpu), saying which tiers were skipped and why.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Where the run's time goes: each phase says how long it took.
+mark=$SECONDS
+took() { echo "test: $1 took $((SECONDS - mark)) s"; mark=$SECONDS; }
 scripts/install-deps.sh || exit 1
+took "installing what was missing"
 scripts/build.sh default || exit 1
+took "the default build"
 
 # The sanitizer builds and fuzzing need clang 16 with its sanitizer and libFuzzer runtimes
 # (install-deps.sh installs them).
@@ -27,6 +32,7 @@ if [ $sanitizers = 0 ] && grep -q "TANDEM_HAS_CUDA:INTERNAL=ON" build/CMakeCache
         tail -30 build-nocuda.log; echo "test: the unit tier without CUDA failed"; exit 1
     fi
     echo "test: without CUDA: $(grep -E 'tests passed' build-nocuda.log | tail -1)"
+    took "the build without CUDA and its unit tier"
 fi
 
 tiers=(unit)
@@ -95,13 +101,16 @@ for s in "${skipped[@]}"; do echo "test: skipped tier $s"; done
 labels=$(IFS='|'; echo "^(${tiers[*]})\$")
 ctest --test-dir build -L "$labels" --output-on-failure -j"$(nproc)"
 status=$?
+took "the tiers"
 
 # Sanitizers and fuzzing: the unit and gl tiers under ASan + UBSan, the unit tier under TSan
 # (without CUDA, RenderDoc or the profiler), and a minute of libFuzzer on each reader
 # (scripts/fuzz.sh; a longer run is documented there).
 if [ $sanitizers = 1 ]; then
     scripts/sanitize.sh || status=1
+    took "the sanitizer builds and tiers"
     scripts/fuzz.sh --seconds "${TANDEM_FUZZ_SECONDS:-60}" || status=1
+    took "fuzzing"
 else
     echo "test: skipped the sanitizer builds and fuzzing: clang-16 and libclang-rt-16-dev are not installed"
 fi

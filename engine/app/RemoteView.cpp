@@ -12,6 +12,7 @@
 
 #include "engine/core/Log.h"
 #include "engine/frame/OutputRing.h"
+#include "engine/gl/Fence.h"
 #include "engine/profile/Stats.h"
 #include "engine/web/FrameEncoder.h"
 #include "engine/web/PageFiles.h"
@@ -28,6 +29,10 @@ using platform::Key;
 
 /// Stats go out this often.
 constexpr auto StatsPeriod = std::chrono::milliseconds(250);
+/// Frames the loop may run ahead of the GPU while serving. Nothing else paces a headless loop
+/// that presents into GL: the driver queues frames by the hundred, and a read-back (so the
+/// browser's view of an input) would wait behind all of them (measured on an H100: 95 ms).
+constexpr std::size_t FramesAhead = 3;
 
 /// Keys the page may press: not those that end the run (Esc, Q) or write on this machine's
 /// disk (S and F2 screenshots, F12 captures, P the camera path); the page saves its own stills.
@@ -195,7 +200,10 @@ public:
     std::uint64_t inputSeq = 0;
     int quality = 80;
     web::ImageFormat format = web::ImageFormat::Jpeg;
-    std::uint64_t framesRead = 0, framesSkipped = 0;
+    std::uint64_t framesRead = 0, framesSkipped = 0, skippedBusy = 0;
+    /// The ends of the frames not yet known finished, oldest first; frames the loop waited.
+    std::deque<gl::Fence> frameEnds;
+    std::uint64_t throttled = 0;
     std::vector<std::string> warnings;
 
     // The encoders.
@@ -326,13 +334,29 @@ std::optional<Size> RemoteView::wantedSize() const
 void RemoteView::readBack(GLuint framebuffer, int width, int height, std::uint64_t index)
 {
     Impl& impl = *m_impl;
+    // The loop paced, clients or not, so watching changes its rate by no more than the read.
+    impl.frameEnds.push_back(gl::Fence::insert());
+    if (impl.frameEnds.size() > FramesAhead) {
+        if (!impl.frameEnds.front().isSignaled()) {
+            impl.frameEnds.front().wait(StallCause::Throttle);
+            ++impl.throttled;
+        }
+        impl.frameEnds.pop_front();
+    }
     const auto sink = [&impl](const frame::ReadyFrame& ready) {
         impl.hand(ready);
     };
-    if (!impl.server->hasClients() || impl.server->allClientsBusy() ||
-        !impl.ring.hasFreeSlot(sink)) {
-        if (impl.server->hasClients())
-            ++impl.framesSkipped;
+    if (!impl.server->hasClients())
+        return;
+    // Skipped, and why: every client still has a frame waiting for its socket, or every slot
+    // of the ring is being read back or encoded.
+    if (impl.server->allClientsBusy()) {
+        ++impl.framesSkipped;
+        ++impl.skippedBusy;
+        return;
+    }
+    if (!impl.ring.hasFreeSlot(sink)) {
+        ++impl.framesSkipped;
         return;
     }
     impl.readAt[index] = {impl.inputSeq, msSince(impl.start)};
@@ -369,6 +393,7 @@ void RemoteView::finish()
     Impl& impl = *m_impl;
     impl.ring.drain([&impl](const frame::ReadyFrame& ready) { impl.hand(ready); });
     impl.stopEncoders();
+    impl.frameEnds.clear(); // while the context is current
 }
 
 std::string RemoteView::url() const
@@ -385,6 +410,8 @@ nlohmann::json RemoteView::report() const
         {"clients", counts.clients},
         {"frames_read", impl.framesRead},
         {"frames_skipped", impl.framesSkipped},
+        {"frames_skipped_clients_busy", impl.skippedBusy},
+        {"frames_throttled", impl.throttled},
         {"frames_sent", counts.framesSent},
         {"frames_replaced", counts.framesReplaced},
         {"refused", counts.refused},
@@ -395,6 +422,8 @@ nlohmann::json RemoteView::report() const
     const profile::Summary bytes = impl.bytesPerFrame.summary("bytes");
     section["encode_ms_p50"] = encode.p50;
     section["bytes_per_frame_p50"] = bytes.p50;
+    section["frame_write_ms_mean"] =
+        counts.framesSent > 0 ? counts.frameWriteMs / static_cast<double>(counts.framesSent) : 0.0;
     return section;
 }
 

@@ -161,6 +161,7 @@ public:
     std::atomic<int> clients{0};
     std::atomic<int> wanting{0}; ///< clients without a frame waiting to be sent
     std::atomic<std::uint64_t> driverId{0};
+    std::atomic<std::uint64_t> frameWriteMicros{0};
     std::atomic<std::uint64_t> framesSent{0}, framesReplaced{0}, refused{0}, closedForAbuse{0},
         messagesReceived{0};
     mutable std::mutex messagesMutex;
@@ -320,17 +321,22 @@ private:
         }
         m_writing = true;
         m_socket.binary(binary);
-        m_socket.async_write(net::buffer(*message), [self = shared_from_this(), message,
-                                                     binary](beast::error_code error, std::size_t) {
-            self->m_writing = false;
-            if (error) {
-                self->end();
-                return;
-            }
-            if (binary)
-                ++self->m_server.framesSent;
-            self->write();
-        });
+        m_socket.async_write(
+            net::buffer(*message), [self = shared_from_this(), message, binary,
+                                    began = Clock::now()](beast::error_code error, std::size_t) {
+                self->m_writing = false;
+                if (error) {
+                    self->end();
+                    return;
+                }
+                if (binary) {
+                    ++self->m_server.framesSent;
+                    self->m_server.frameWriteMicros += static_cast<std::uint64_t>(
+                        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - began)
+                            .count());
+                }
+                self->write();
+            });
     }
 
     /// Leaves the server's list (once).
@@ -542,6 +548,10 @@ void Server::Impl::onAccepted(tcp::socket socket)
         socket.close(ignored);
         return;
     }
+    // Frames and replies go out as they are written: Nagle's algorithm would hold a message's
+    // last segment until the previous one is acknowledged (a delayed ACK: tens of ms).
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
     std::make_shared<HttpSession>(*this, std::move(socket))->read();
 }
 
@@ -743,8 +753,13 @@ std::uint64_t Server::driver() const
 ServerCounts Server::counts() const
 {
     const Impl& impl = *m_impl;
-    return {impl.clients.load(), impl.framesSent.load(),     impl.framesReplaced.load(),
-            impl.refused.load(), impl.closedForAbuse.load(), impl.messagesReceived.load()};
+    return {impl.clients.load(),
+            impl.framesSent.load(),
+            impl.framesReplaced.load(),
+            impl.refused.load(),
+            impl.closedForAbuse.load(),
+            impl.messagesReceived.load(),
+            static_cast<double>(impl.frameWriteMicros.load()) / 1e3};
 }
 
 } // namespace tandem::web

@@ -59,6 +59,9 @@ struct ServerCounts {
     std::uint64_t refused = 0;        ///< page or socket requests refused (token, origin, full)
     std::uint64_t closedForAbuse = 0; ///< connections closed: too big, too fast, malformed
     std::uint64_t messagesReceived = 0;
+    /// Time from a frame's write starting until the socket took all of it, summed over the
+    /// frames sent (a slow reader, or the network, shows here).
+    double frameWriteMs = 0;
 };
 
 class Server {

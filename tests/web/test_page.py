@@ -217,8 +217,17 @@ class Page(unittest.TestCase):
                     await tools.mouse("mouseReleased", 380, 160, buttons=0)
                     await watcher.wait_for(lambda: watcher.stats["camera"]["yaw"]
                                            != before["yaw"], "the drag to orbit")
-                    dragged = await still_of(watcher, CANVAS)
+                    # Every move the page sent is in a frame it received, so the camera has
+                    # settled; the stats compared are ones sent after that, around the still.
+                    await tools.until("state.pendingInput.length == 0 && state.sentAt.size == 0",
+                                      "the page's input all drawn")
+                    settled = watcher.stats
+                    await watcher.wait_for(lambda: watcher.stats is not settled, "fresh stats")
                     camera, shown = watcher.stats["camera"], watcher.stats["app"]["timeline"]["frame"]
+                    dragged = await still_of(watcher, CANVAS)
+                    settled = watcher.stats
+                    await watcher.wait_for(lambda: watcher.stats is not settled, "fresh stats")
+                    self.assertEqual(watcher.stats["camera"], camera, "the camera held still")
 
                     # The slider scrubs to frame 17.
                     await tools.evaluate(
