@@ -4,7 +4,9 @@ driven over loopback by WebSocket clients as the page drives it, written with th
 library only (the GPU host has no browser and no websockets package). Three runs of --seconds
 each, alternating as asked by --rounds:
 
-  none   no client: the render loop's own frame time (the run report's CPU frame p50)
+  none   no client: the render loop's own rate (the run report's frames over its loop time;
+         its CPU frame p50 beside it, which leaves out the waits of a loop kept a few frames
+         ahead of the GPU)
   one    one client at --size: frames/s delivered, bytes a frame, encode ms (the server's),
          input-to-frame latency (a camera drag sent, until a frame drawn after it arrives;
          p50/p95), and the render loop's frame time beside it
@@ -53,13 +55,16 @@ class Socket:
                            f"Upgrade: websocket\r\nConnection: Upgrade\r\n"
                            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
                           .encode())
-        self.buffer = b""
+        self.buffer = bytearray()
         while b"\r\n\r\n" not in self.buffer:
             chunk = self.sock.recv(4096)
             if not chunk:
                 raise RuntimeError("the server closed during the handshake")
             self.buffer += chunk
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        head, rest = bytes(self.buffer).split(b"\r\n\r\n", 1)
+        # A growing bytearray: a 1080p frame arrives in many reads, joined without copying it
+        # over and over (a client this slow would measure itself).
+        self.buffer = bytearray(rest)
         if not head.startswith(b"HTTP/1.1 101"):
             raise RuntimeError(f"handshake refused: {head[:80]!r}")
 
@@ -97,7 +102,8 @@ class Socket:
                 self._need(10)
                 n, at = struct.unpack(">Q", self.buffer[2:10])[0], 10
             self._need(at + n)
-            data, self.buffer = self.buffer[at:at + n], self.buffer[at + n:]
+            data = bytes(self.buffer[at:at + n])
+            del self.buffer[:at + n]
             opcode = b0 & 0x0F
             if opcode == 0x9:
                 self.send(data, opcode=0xA)
@@ -207,7 +213,9 @@ def run(args, clients, work):
     threading.Thread(target=lambda: [log.append(l) for l in process.stderr], daemon=True).start()
     w, h = (int(v) for v in args.size.split("x"))
     result = {"clients": clients}
-    time.sleep(2.0)  # the pack opened and the loop warm
+    # Clients from (almost) the start, so the loop's rate over the whole run (the report's) is
+    # its rate with them; every case starts alike.
+    time.sleep(0.5)
     if clients == 0:
         time.sleep(args.seconds)
     else:
@@ -244,7 +252,13 @@ def run(args, clients, work):
     process.send_signal(signal.SIGINT)
     process.wait(60)
     with open(report) as f:
-        profile = json.load(f)["profile"]
+        whole = json.load(f)
+    profile = whole["profile"]
+    # Where the frames ran (a frame all on CUDA is read back from CUDA memory), and why.
+    result["memory"] = whole.get("memory")
+    # The loop's own rate over the whole run (the pace of a loop kept a few frames ahead of
+    # the GPU; its CPU frame time leaves the waits out).
+    result["loop_fps"] = (whole.get("loop") or {}).get("frames_per_second")
     frame = next((s for s in profile["cpu_stages"] if s.get("name") == "frame"), None) \
         if isinstance(profile["cpu_stages"], list) else profile["cpu_stages"].get("frame")
     result["render_frame_ms_p50"] = frame["p50_ms"] if frame else None
@@ -284,22 +298,36 @@ def main():
     def median_of(clients, key):
         values = [r[key] for r in rows if r["clients"] == clients and r.get(key) is not None]
         return statistics.median(values) if values else None
+    def server_of(clients, key):
+        values = [r["server"][key] for r in rows if r["clients"] == clients and r.get("server")
+                  and r["server"].get(key) is not None]
+        return statistics.median(values) if values else None
     base = median_of(0, "render_frame_ms_p50")
     def slowdown(n):
         value = median_of(n, "render_frame_ms_p50")
         return value / base - 1 if base and value is not None else None
+    base_fps = median_of(0, "loop_fps")
+    def rate_change(n):
+        value = median_of(n, "loop_fps")
+        return value / base_fps - 1 if base_fps and value is not None else None
     def fps(n, pick):
         values = [pick(r["delivered_fps"]) for r in rows if r["clients"] == n]
         return statistics.median(values) if values else None
     summary = {
         "render_frame_ms_p50": {n: median_of(n, "render_frame_ms_p50") for n in (0, 1, 8)},
         "render_slowdown": {n: slowdown(n) for n in (1, 8)},
+        "loop_fps": {n: median_of(n, "loop_fps") for n in (0, 1, 8)},
+        "loop_rate_change": {n: rate_change(n) for n in (1, 8)},
         "delivered_fps_one_client": fps(1, lambda v: v[0]),
         "delivered_fps_min_of_seven": fps(8, min),
         "input_to_frame_ms_p95": median_of(1, "input_to_frame_ms_p95"),
         "input_to_frame_ms_p50": median_of(1, "input_to_frame_ms_p50"),
         "bytes_per_frame_p50": median_of(1, "bytes_per_frame_p50"),
         "encode_ms_p50": median_of(1, "encode_ms_p50"),
+        "encode_cpu_ms_p50": server_of(1, "encode_cpu_ms_p50"),
+        "encode_bands": server_of(1, "encode_bands"),
+        "frames_read_as_planes": server_of(1, "frames_read_as_planes"),
+        "frames_read": server_of(1, "frames_read"),
     }
     print("summary:", json.dumps(summary, indent=1))
     if args.json:

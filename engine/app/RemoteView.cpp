@@ -1,6 +1,7 @@
 #include "engine/app/RemoteView.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -11,10 +12,13 @@
 #include <fmt/format.h>
 
 #include "engine/core/Log.h"
+#include "engine/frame/Frame.h"
 #include "engine/frame/OutputRing.h"
 #include "engine/gl/Fence.h"
 #include "engine/profile/Stats.h"
+#include "engine/render/SceneRenderer.h"
 #include "engine/web/FrameEncoder.h"
+#include "engine/web/JpegBands.h"
 #include "engine/web/PageFiles.h"
 #include "engine/web/Protocol.h"
 #include "engine/web/Server.h"
@@ -33,6 +37,10 @@ constexpr auto StatsPeriod = std::chrono::milliseconds(250);
 /// that presents into GL: the driver queues frames by the hundred, and a read-back (so the
 /// browser's view of an input) would wait behind all of them (measured on an H100: 95 ms).
 constexpr std::size_t FramesAhead = 3;
+/// Frames between their read-back's start and their publication at once: two keep the encoders
+/// fed while one is read, and no frame is read (GPU and PCIe time) only to be dropped unencoded
+/// behind newer ones (measured on an H100 before this bound: 800 reads a second for 575 sent).
+constexpr int FramesInPipeline = 2;
 
 /// Keys the page may press: not those that end the run (Esc, Q) or write on this machine's
 /// disk (S and F2 screenshots, F12 captures, P the camera path); the page saves its own stills.
@@ -66,6 +74,18 @@ public:
         web::FrameHeader header;
         int quality = 80;
     };
+    /// A frame being encoded: its bands, claimed by the encoders one at a time.
+    struct Work {
+        Job job;
+        int rows = 0;  ///< each band's rows (the last: what is left)
+        int bands = 1; ///< 1: the frame whole (a PNG, a small frame, one encoder)
+        int claimed = 0;
+        int done = 0;
+        std::vector<std::string> parts;
+        std::string error;
+        Clock::time_point began;
+        double cpuMs = 0.0; ///< the bands' encoding time, summed
+    };
     struct Command {
         std::string name;
         std::function<Reply(const nlohmann::json&)> handler;
@@ -74,7 +94,7 @@ public:
     Impl(std::unique_ptr<web::Server> server, std::string appName, std::string version,
          int encoders)
         : server(std::move(server)), appName(std::move(appName)), version(std::move(version)),
-          ring(encoders + 2), start(Clock::now())
+          ring(encoders + 2), start(Clock::now()), encoderCount(encoders)
     {
         for (int i = 0; i < encoders; ++i)
             workers.emplace_back([this] { encode(); });
@@ -101,58 +121,130 @@ public:
         if (stopping) {
             lock.unlock();
             ring.release(ready.slot);
+            --inPipeline;
             return;
         }
         if (pending) {
             ring.release(pending->frame.slot);
+            --inPipeline;
             ++replaced;
         }
         pending = std::move(job);
         wake.notify_one();
     }
 
-    /// An encoder thread: the newest waiting frame, encoded, its slot given back, published
-    /// unless a newer frame was published meanwhile.
+    /// The oldest frame being encoded with a band nobody took yet. Under `mutex`.
+    std::shared_ptr<Work> unclaimed() const
+    {
+        for (const auto& work : active)
+            if (work->claimed < work->bands)
+                return work;
+        return nullptr;
+    }
+
+    /// Band `band` of `work`'s frame as a JPEG (or the frame whole as a PNG).
+    static Result<std::string> encodeBand(web::FrameEncoder& encoder, const Work& work, int band)
+    {
+        const frame::ReadyFrame& f = work.job.frame;
+        const int first = band * work.rows;
+        const int rows = std::min(work.rows, f.height - first);
+        if (f.format == frame::PixelFormat::Yuv420)
+            return encoder.jpeg(f.pixels, Yuv420Layout{f.width, f.height}, first, rows,
+                                work.job.quality);
+        // GL's rows, bottom first: the view's row 0 is the last in memory.
+        const auto rowBytes = static_cast<std::ptrdiff_t>(f.rowBytes());
+        const io::ImageView whole(f.width, f.height, f.pixels + rowBytes * (f.height - 1),
+                                  -rowBytes);
+        if (work.job.header.format == web::ImageFormat::Png)
+            return encoder.png(whole);
+        return encoder.jpeg(io::ImageView(f.width, rows, whole.row(first), -rowBytes),
+                            work.job.quality);
+    }
+
+    /// An encoder thread: a band of the oldest frame that has one left, else the newest waiting
+    /// frame, cut into bands the other encoders help with. Whoever encodes a frame's last band
+    /// gives its slot back, joins the bands and publishes the frame, unless a newer frame was
+    /// published meanwhile.
     void encode()
     {
         web::FrameEncoder encoder;
         for (;;) {
-            Job job;
+            std::shared_ptr<Work> work;
+            int band = 0;
             {
                 std::unique_lock lock(mutex);
-                wake.wait(lock, [&] { return stopping || pending.has_value(); });
+                wake.wait(lock, [&] { return stopping || pending || unclaimed(); });
                 if (stopping)
                     return;
-                job = std::move(*pending);
-                pending.reset();
+                work = unclaimed();
+                if (!work) {
+                    work = std::make_shared<Work>();
+                    work->job = std::move(*pending);
+                    pending.reset();
+                    const frame::ReadyFrame& f = work->job.frame;
+                    const bool whole = work->job.header.format == web::ImageFormat::Png;
+                    work->rows = whole ? f.height : web::bandRows(f.width, f.height, encoderCount);
+                    work->bands = (f.height + work->rows - 1) / work->rows;
+                    work->parts.resize(static_cast<std::size_t>(work->bands));
+                    work->began = Clock::now();
+                    active.push_back(work);
+                }
+                band = work->claimed++;
+                if (work->claimed < work->bands)
+                    wake.notify_one(); // another encoder may take the next band
             }
-            const frame::ReadyFrame& f = job.frame;
-            const auto rowBytes = static_cast<std::ptrdiff_t>(f.rowBytes());
-            const io::ImageView image(f.width, f.height, f.pixels + rowBytes * (f.height - 1),
-                                      -rowBytes);
             const auto began = Clock::now();
-            auto bytes = job.header.format == web::ImageFormat::Png
-                             ? encoder.png(image)
-                             : encoder.jpeg(image, job.quality);
-            ring.release(f.slot);
-            job.header.encodeMs = msSince(began);
-            if (!bytes) {
-                log::warning("web: frame {}: {}", f.index, bytes.error());
-                continue;
+            auto bytes = encodeBand(encoder, *work, band);
+            const double ms = msSince(began);
+            bool last = false;
+            {
+                std::lock_guard lock(mutex);
+                if (bytes)
+                    work->parts[static_cast<std::size_t>(band)] = std::move(bytes.value());
+                else if (work->error.empty())
+                    work->error = bytes.error();
+                work->cpuMs += ms;
+                last = ++work->done == work->bands;
+                if (last)
+                    std::erase(active, work);
             }
-            auto message =
-                std::make_shared<const std::string>(web::frameMessage(job.header, bytes.value()));
-            std::lock_guard lock(publishMutex);
-            encodeMs.add("encode", job.header.encodeMs);
-            bytesPerFrame.add("bytes", static_cast<double>(bytes.value().size()));
-            if (published && job.header.frame <= newestPublished) {
-                ++late; // a newer frame was encoded first
-                continue;
-            }
-            published = true;
-            newestPublished = job.header.frame;
-            server->publishFrame(std::move(message));
+            if (last)
+                publish(*work);
         }
+    }
+
+    /// A frame whose bands are all encoded: its slot given back, the bands joined, published.
+    void publish(Work& work)
+    {
+        ring.release(work.job.frame.slot);
+        --inPipeline;
+        web::FrameHeader& header = work.job.header;
+        header.encodeMs = msSince(work.began);
+        if (!work.error.empty()) {
+            log::warning("web: frame {}: {}", header.frame, work.error);
+            return;
+        }
+        Result<std::string> joined =
+            work.bands == 1 ? Result<std::string>(std::move(work.parts.front()))
+                            : web::joinBands(work.parts, header.width, header.height, work.rows);
+        if (!joined) {
+            log::warning("web: frame {}: {}", header.frame, joined.error());
+            return;
+        }
+        auto message =
+            std::make_shared<const std::string>(web::frameMessage(header, joined.value()));
+        std::lock_guard lock(publishMutex);
+        encodeMs.add("encode", header.encodeMs);
+        encodeCpuMs.add("encode", work.cpuMs);
+        bytesPerFrame.add("bytes", static_cast<double>(joined.value().size()));
+        bands = work.bands;
+        if (published && header.frame <= newestPublished) {
+            ++late; // a newer frame was encoded first
+            return;
+        }
+        published = true;
+        newestPublished = header.frame;
+        server->publishFrame(std::move(message));
     }
 
     void stopEncoders()
@@ -171,6 +263,10 @@ public:
         for (auto& worker : workers)
             worker.join();
         workers.clear();
+        // Frames with bands nobody took: their slots back (no encoder runs now).
+        for (const auto& work : active)
+            ring.release(work->job.frame.slot);
+        active.clear();
     }
 
     /// The driver's view decides the size; the highest quality any client asks decides the
@@ -191,6 +287,7 @@ public:
     std::string appName, version;
     frame::OutputRing ring;
     Clock::time_point start;
+    const int encoderCount;
     Clock::time_point lastStats{};
     Registry<Command> commands;
     // Render thread.
@@ -200,7 +297,8 @@ public:
     std::uint64_t inputSeq = 0;
     int quality = 80;
     web::ImageFormat format = web::ImageFormat::Jpeg;
-    std::uint64_t framesRead = 0, framesSkipped = 0, skippedBusy = 0;
+    std::uint64_t framesRead = 0, framesSkipped = 0, skippedBusy = 0, skippedPipeline = 0;
+    std::uint64_t framesPlanes = 0; ///< read as YCbCr planes a CUDA pass made
     /// The ends of the frames not yet known finished, oldest first; frames the loop waited.
     std::deque<gl::Fence> frameEnds;
     std::uint64_t throttled = 0;
@@ -211,13 +309,17 @@ public:
     std::mutex mutex;
     std::condition_variable wake;
     std::optional<Job> pending;
+    std::vector<std::shared_ptr<Work>> active; ///< frames with bands not all encoded, oldest first
     bool stopping = false;
     std::uint64_t replaced = 0; ///< frames read back but never encoded: a newer one came
+    /// Frames read and not yet published or dropped (FramesInPipeline at most).
+    std::atomic<int> inPipeline{0};
     mutable std::mutex publishMutex;
     bool published = false;
     std::uint64_t newestPublished = 0;
     std::uint64_t late = 0;
-    profile::Window encodeMs{240}, bytesPerFrame{240};
+    profile::Window encodeMs{240}, encodeCpuMs{240}, bytesPerFrame{240};
+    int bands = 1; ///< the last frame's
 };
 
 Result<std::unique_ptr<RemoteView>> RemoteView::open(const ServeAddress& address,
@@ -331,7 +433,8 @@ std::optional<Size> RemoteView::wantedSize() const
     return Size{std::min(it->second.width, MaxSide), std::min(it->second.height, MaxSide)};
 }
 
-void RemoteView::readBack(GLuint framebuffer, int width, int height, std::uint64_t index)
+void RemoteView::readBack(const render::SceneRenderer& renderer, frame::Frame& frame,
+                          std::uint64_t index)
 {
     Impl& impl = *m_impl;
     // The loop paced, clients or not, so watching changes its rate by no more than the read.
@@ -346,6 +449,8 @@ void RemoteView::readBack(GLuint framebuffer, int width, int height, std::uint64
     const auto sink = [&impl](const frame::ReadyFrame& ready) {
         impl.hand(ready);
     };
+    // Read-backs that finished go to the encoders at once, whether or not this frame is read.
+    impl.ring.collect(sink);
     if (!impl.server->hasClients())
         return;
     // Skipped, and why: every client still has a frame waiting for its socket, or every slot
@@ -355,12 +460,29 @@ void RemoteView::readBack(GLuint framebuffer, int width, int height, std::uint64
         ++impl.skippedBusy;
         return;
     }
+    if (impl.inPipeline.load() >= FramesInPipeline) {
+        ++impl.framesSkipped;
+        ++impl.skippedPipeline;
+        return;
+    }
     if (!impl.ring.hasFreeSlot(sink)) {
         ++impl.framesSkipped;
         return;
     }
+    ++impl.inPipeline;
     impl.readAt[index] = {impl.inputSeq, msSince(impl.start)};
-    impl.ring.readFramebuffer(framebuffer, width, height, index, sink);
+    if (const auto resident = frame.residentOutput()) {
+        // A frame all on CUDA, not presented: copied out on the ring's copy stream, as the
+        // YCbCr planes the JPEG encoder takes (a CUDA pass converts), RGBA for a PNG still.
+        const bool planes = impl.format == web::ImageFormat::Jpeg;
+        impl.ring.readResident(resident->image, resident->stream, renderer.width(),
+                               renderer.height(), index, sink,
+                               planes ? frame::PixelFormat::Yuv420 : frame::PixelFormat::Rgba8);
+        impl.framesPlanes += planes ? 1 : 0;
+    } else {
+        impl.ring.readFramebuffer(renderer.presentFramebuffer(), renderer.width(),
+                                  renderer.height(), index, sink);
+    }
     ++impl.framesRead;
 }
 
@@ -409,8 +531,10 @@ nlohmann::json RemoteView::report() const
         {"address", fmt::format("{}:{}", impl.server->host(), impl.server->port())},
         {"clients", counts.clients},
         {"frames_read", impl.framesRead},
+        {"frames_read_as_planes", impl.framesPlanes},
         {"frames_skipped", impl.framesSkipped},
         {"frames_skipped_clients_busy", impl.skippedBusy},
+        {"frames_skipped_pipeline_full", impl.skippedPipeline},
         {"frames_throttled", impl.throttled},
         {"frames_sent", counts.framesSent},
         {"frames_replaced", counts.framesReplaced},
@@ -420,7 +544,13 @@ nlohmann::json RemoteView::report() const
     std::lock_guard lock(impl.publishMutex);
     const profile::Summary encode = impl.encodeMs.summary("encode");
     const profile::Summary bytes = impl.bytesPerFrame.summary("bytes");
+    section["frames_not_encoded"] = impl.replaced;
+    section["frames_encoded_late"] = impl.late;
     section["encode_ms_p50"] = encode.p50;
+    section["encode_ms_p95"] = encode.p95;
+    section["encode_cpu_ms_p50"] = impl.encodeCpuMs.summary("encode").p50;
+    section["encode_bands"] = impl.bands;
+    section["encoders"] = impl.encoderCount;
     section["bytes_per_frame_p50"] = bytes.p50;
     section["frame_write_ms_mean"] =
         counts.framesSent > 0 ? counts.frameWriteMs / static_cast<double>(counts.framesSent) : 0.0;

@@ -19,8 +19,14 @@
 #include "engine/app/Settings.h"
 #include "engine/core/Registration.h"
 #include "engine/core/Result.h"
-#include "engine/gl/Gl.h"
 #include "engine/platform/Input.h"
+
+namespace tandem::frame {
+class Frame;
+}
+namespace tandem::render {
+class SceneRenderer;
+}
 
 namespace tandem::app {
 
@@ -44,10 +50,11 @@ public:
     void takeMessages(const std::function<void(const std::vector<platform::InputEvent>&)>& route);
     /// The size the driving client's canvas asks for, in device pixels; none before it said.
     std::optional<Size> wantedSize() const;
-    /// Reads the present target `framebuffer` (`width`×`height`) back as frame `index` when a
-    /// client wants a frame and a slot is free (else skips it), and hands finished read-backs
-    /// to the encoders. Never waits for the GPU.
-    void readBack(GLuint framebuffer, int width, int height, std::uint64_t index);
+    /// Reads `frame`'s output back as frame `index` when a client wants a frame and a slot is
+    /// free (else skips it), and hands finished read-backs to the encoders: from CUDA memory
+    /// when the frame ran there unpresented (as YCbCr planes for JPEG), else `renderer`'s
+    /// present target. Never waits for the GPU (but to keep the loop a few frames ahead).
+    void readBack(const render::SceneRenderer& renderer, frame::Frame& frame, std::uint64_t index);
     /// Whether stats are due (a few times a second, and only with clients).
     bool statsDue();
     /// Sends `stats` (the session's: stages, frame times, the app's sections) to every client,

@@ -20,7 +20,7 @@ std::optional<Size> RemoteView::wantedSize() const
 {
     return std::nullopt;
 }
-void RemoteView::readBack(GLuint, int, int, std::uint64_t) {}
+void RemoteView::readBack(const render::SceneRenderer&, frame::Frame&, std::uint64_t) {}
 bool RemoteView::statsDue()
 {
     return false;

@@ -129,7 +129,9 @@ std::optional<OpenFailure> Session::setUp()
     if (s.serve) {
         auto remote = RemoteView::open(
             *s.serve, m_app.name, std::string(version()),
-            static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 4u)));
+            // At least two: a frame's bands are encoded side by side (web/JpegBands.h); half
+            // the cores at most, and eight.
+            static_cast<int>(std::clamp(std::thread::hardware_concurrency() / 2, 2u, 8u)));
         if (!remote)
             return input(remote.error());
         m_remote = std::move(remote.value());
@@ -283,7 +285,10 @@ void Session::renderFrame()
     m_frame->setCaptureFaithful(m_capturing && !m_settings.captureNoUpload);
     // GL shows the frame after it in a window, with the overlay, a compare view or where the
     // embedding reads the presented image; else a frame all on CUDA needs no GL at all.
-    m_frame->setPresents(!m_headless || m_overlay || m_second || m_keepPresenting || m_remote);
+    // The browser view reads a frame all on CUDA from CUDA memory.
+    m_frame->setPresents(!m_headless || m_overlay || m_second || m_keepPresenting);
+    // With no chain the browser view still reads a frame all on CUDA: the colour as its output.
+    m_frame->setColorAsOutput(m_remote != nullptr);
     m_frame->render(*m_shown, m_controller.camera(), m_chain, m_channel, m_geometry);
     if (m_second) {
         // The second sequence through the same frame and camera; both presented images then
@@ -298,8 +303,7 @@ void Session::renderFrame()
     // The browser draws its own overlay: its frame is read before the window's.
     if (m_remote) {
         profile::GlScope scope(*m_profiler, "serve.readback");
-        m_remote->readBack(m_renderer->presentFramebuffer(), m_renderer->width(),
-                           m_renderer->height(), static_cast<std::uint64_t>(m_index));
+        m_remote->readBack(*m_renderer, *m_frame, static_cast<std::uint64_t>(m_index));
     }
     if (m_overlay) {
         profile::GlScope scope(*m_profiler, "overlay");
@@ -319,6 +323,9 @@ void Session::renderFrame()
     collect();
     if (m_remote && m_remote->statsDue())
         m_remote->publishStats(remoteStats());
+    m_lastFrameAt = std::chrono::steady_clock::now();
+    if (m_rendered == 0)
+        m_firstFrameAt = m_lastFrameAt;
     ++m_index;
     ++m_rendered;
     if (m_progress)

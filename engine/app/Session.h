@@ -12,6 +12,7 @@
 // entry point's, and reach it as AppInfo::stop. Render thread.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -213,6 +214,8 @@ private:
     std::unique_ptr<render::ComparePass> m_comparePass;
     int m_index = 0; ///< the frame being rendered
     int m_rendered = 0;
+    /// When the first and the last frame were rendered: the loop's own rate, for the report.
+    std::chrono::steady_clock::time_point m_firstFrameAt{}, m_lastFrameAt{};
     bool m_quit = false;
     int m_interrupted = 0; ///< the signal that stopped the loop (SIGINT, SIGTERM), or 0
     bool m_appDrivesPath = false;

@@ -42,6 +42,12 @@ Report Session::makeReport() const
     report.set("channel", frame::Channels.name(m_channel));
     report.set("resolution", {m_renderer->width(), m_renderer->height()});
     report.set("frames", m_rendered);
+    // The render loop's own rate, first frame to last (frames waited for included).
+    const double loopSeconds =
+        std::chrono::duration<double>(m_lastFrameAt - m_firstFrameAt).count();
+    report.set("loop",
+               {{"seconds", loopSeconds},
+                {"frames_per_second", loopSeconds > 0 ? (m_rendered - 1) / loopSeconds : 0.0}});
     report.set("files", m_files);
     report.set("scene", {{"objects", m_shown ? m_shown->objects().size() : 0},
                          {"vertices", m_shown ? m_shown->vertexCount() : 0},

@@ -318,8 +318,15 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
     if (passSplats)
         m_splats->setFrame(scene, gbuffer, camera, geometry, glDraws || passMeshes || passPoints);
 
-    m_processor->setFrame(*shown, frameInfo(camera, gbuffer.width(), gbuffer.height()),
-                          gbuffer.frameTextures(), !showsColor(channel));
+    // The colour as an empty chain's output, if that lets the frame stay on CUDA (below). An
+    // 8-bit colour only: sRGB-encoded already, its copy is the bytes GL presents (a float colour
+    // encoded on CUDA differed from GL's present in 5 % of bytes on an H100).
+    const bool colorAsOutput = m_colorAsOutput && channel == Channel::Color && !m_presents &&
+                               shown->enabledCount() == 0 &&
+                               gbuffer.colorFormat() == render::ColorFormat::Rgba8;
+    const postfx::FrameInfo info = frameInfo(camera, gbuffer.width(), gbuffer.height());
+    m_processor->setFrame(*shown, info, gbuffer.frameTextures(),
+                          !showsColor(channel) || colorAsOutput);
     m_active.clear();
     for (interop::Pass* pass : m_firstPasses)
         if (pass->isEnabled())
@@ -343,10 +350,16 @@ void Frame::render(const render::GpuScene& scene, const render::Camera& camera,
         (pass->path() == interop::Path::Cuda ? needs.cudaPasses : needs.hostPasses) = true;
     needs.captured = m_captured || m_captureFaithful;
     needs.readsTargets = m_readsTargets;
-    needs.showsOutput = !showsColor(channel) && m_processor->pass().isEnabled();
+    needs.showsOutput = (!showsColor(channel) || colorAsOutput) && m_processor->pass().isEnabled();
     needs.presents = m_presents;
     needs.presentCopy = m_presentCopy;
     m_memory = chooseMemory(needs, &m_memoryReason);
+    if (m_memory == Memory::Gl && colorAsOutput) {
+        // On GL the colour is presented as it is: no copy, and no handoff for it.
+        m_processor->setFrame(*shown, info, gbuffer.frameTextures(), false);
+        if (!m_processor->pass().isEnabled())
+            std::erase(m_active, &m_processor->pass());
+    }
     if (m_memory == Memory::Cuda) {
         ++m_residentFrames;
         runResident(m_active);

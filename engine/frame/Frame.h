@@ -132,6 +132,12 @@ public:
     /// target, Python's channels, a tensor scene written through GL's buffers each update):
     /// frames then stay on GL's memory.
     void setReadsTargets(bool reads) { m_readsTargets = reads; }
+    /// Whether the colour channel, when no stage is enabled, nothing is presented and the colour
+    /// target is 8-bit (sRGB-encoded already), is written as an empty chain's output (a copy:
+    /// the bytes GL would present) where that lets the frame run all on CUDA: its output is
+    /// then read back from CUDA memory with no GL at all (the browser view). Off: the colour is
+    /// presented through GL.
+    void setColorAsOutput(bool asOutput) { m_colorAsOutput = asOutput; }
     /// Whether a capture tool records this frame (it sees GL only: the frame stays on GL's
     /// memory, whether or not setCaptureFaithful() uploads CUDA's writes).
     void setCaptured(bool captured) { m_captured = captured; }
@@ -217,6 +223,7 @@ private:
     bool m_captureFaithful = false;
     bool m_presents = true;
     bool m_readsTargets = false;
+    bool m_colorAsOutput = false;
     bool m_captured = false;
     bool m_presentCopy = true;
     MemoryChoice m_memoryChoice = MemoryChoice::Auto;

@@ -158,14 +158,16 @@ void OutputRing::readTexture(const gl::Texture& texture, int width, int height, 
 }
 
 void OutputRing::readResident(const interop::ResidentImage& image, void* stream, int width,
-                              int height, std::uint64_t index, const Sink& sink)
+                              int height, std::uint64_t index, const Sink& sink, PixelFormat format)
 {
+    TANDEM_ASSERT(format != PixelFormat::Rgba16,
+                  "frame::OutputRing::readResident(): RGBA8 or YCbCr planes only");
     if (!m_resident)
         m_resident = std::make_unique<interop::ResidentReadback>(depth());
     Slot& slot = acquire(sink);
     const int number = static_cast<int>(&slot - m_slots.data());
-    slot.frame = ReadyFrame{index, width, height, PixelFormat::Rgba8, nullptr, number};
-    const std::size_t bytes = slot.frame.rowBytes() * static_cast<std::size_t>(height);
+    slot.frame = ReadyFrame{index, width, height, format, nullptr, number};
+    const std::size_t bytes = slot.frame.bytes();
     if (slot.pinnedBytes < bytes) {
         cuda::freePinned(slot.pinned);
         slot.pinned = cuda::allocatePinned(bytes);
@@ -174,7 +176,8 @@ void OutputRing::readResident(const interop::ResidentImage& image, void* stream,
             throw Error(fmt::format("{} bytes of pinned memory for frame output", bytes),
                         "frame::OutputRing");
     }
-    m_resident->copy(number, image, width, height, slot.pinned, stream);
+    m_resident->copy(number, image, width, height, slot.pinned, stream,
+                     format == PixelFormat::Yuv420);
     slot.frame.pixels = static_cast<const std::uint8_t*>(slot.pinned);
     slot.fence = gl::Fence();
     slot.resident = true;

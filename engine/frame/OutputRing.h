@@ -16,6 +16,7 @@
 
 #include <memory>
 
+#include "engine/core/Yuv.h"
 #include "engine/gl/Buffer.h"
 #include "engine/gl/Fence.h"
 #include "engine/interop/Handoff.h"
@@ -34,6 +35,8 @@ enum class PixelFormat {
     Rgba8,  ///< 4 bytes per pixel
     Rgba16, ///< 4 × 16-bit unorm per pixel (from an RGBA16F colour target, linear, clamped to
             ///< [0, 1])
+    Yuv420, ///< YCbCr 4:2:0 planes as a JPEG encoder takes them (core/Yuv.h's Yuv420Layout,
+            ///< rows top to bottom), converted on the GPU (readResident() only)
 };
 
 /// A frame the GPU has finished reading back: valid until its slot is released.
@@ -42,12 +45,20 @@ struct ReadyFrame {
     int width = 0;
     int height = 0;
     PixelFormat format = PixelFormat::Rgba8;
-    const std::uint8_t* pixels = nullptr; ///< rows bottom to top (GL's order), tightly packed
+    const std::uint8_t* pixels = nullptr; ///< rows bottom to top (GL's order), tightly packed;
+                                          ///< Yuv420: the planes
     int slot = -1;
 
+    /// A row's bytes (RGBA formats).
     std::size_t rowBytes() const
     {
         return static_cast<std::size_t>(width) * (format == PixelFormat::Rgba8 ? 4 : 8);
+    }
+    /// The frame's bytes.
+    std::size_t bytes() const
+    {
+        return format == PixelFormat::Yuv420 ? Yuv420Layout{width, height}.bytes()
+                                             : rowBytes() * static_cast<std::size_t>(height);
     }
 };
 
@@ -80,9 +91,11 @@ public:
     /// The same for the RGBA8 CUDA-resident copy `image` of a frame resident on CUDA, written on
     /// `stream` (a cudaStream_t): a copy on the ring's copy stream into the slot's pinned
     /// memory, ordered by CUDA events (the first such read makes the stream, CUDA builds
-    /// only). Frames of either kind come out in the order they were read.
+    /// only). Frames of either kind come out in the order they were read. As Yuv420 (`format`),
+    /// the image crosses as the YCbCr planes a CUDA pass makes of it.
     void readResident(const interop::ResidentImage& image, void* stream, int width, int height,
-                      std::uint64_t index, const Sink& sink);
+                      std::uint64_t index, const Sink& sink,
+                      PixelFormat format = PixelFormat::Rgba8);
     /// The copy stream of readResident() (a cudaStream_t), null before the first.
     void* copyStream() const;
     /// Hands every frame whose read-back has finished to `sink`, oldest first. Never waits.

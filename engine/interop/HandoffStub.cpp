@@ -136,7 +136,7 @@ ResidentReadback::ResidentReadback(int)
 
 ResidentReadback::~ResidentReadback() = default;
 
-void ResidentReadback::copy(int, const ResidentImage&, int, int, void*, void*) {}
+void ResidentReadback::copy(int, const ResidentImage&, int, int, void*, void*, bool) {}
 
 bool ResidentReadback::isDone(int) const
 {

@@ -6,9 +6,11 @@
 #include <cuda_runtime_api.h>
 
 #include "engine/core/Log.h"
+#include "engine/core/Yuv.h"
 #include "engine/cuda/CudaCheck.h"
 #include "engine/cuda/DeviceBuffer.h"
 #include "engine/cuda/Stream.h"
+#include "engine/interop/Yuv420.h"
 
 namespace tandem::interop {
 
@@ -20,6 +22,8 @@ struct ResidentReadback::State {
     std::vector<cuda::Event> done;
     /// The image's copies in device memory, linear, each frame's in the next.
     std::array<cuda::DeviceBuffer<std::uint8_t>, Staging> staging;
+    /// Their YCbCr planes, for a read-back that crosses as planes.
+    std::array<cuda::DeviceBuffer<std::uint8_t>, Staging> planes;
     /// Per staging buffer: its last copy to the host is done (it may be written again).
     std::vector<cuda::Event> drained;
     std::size_t next = 0;
@@ -43,24 +47,30 @@ ResidentReadback::~ResidentReadback()
 }
 
 void ResidentReadback::copy(int slot, const ResidentImage& image, int width, int height,
-                            void* destination, void* stream)
+                            void* destination, void* stream, bool yuv420)
 {
     State& s = *m_state;
     TANDEM_ASSERT(image.array && width <= image.width && height <= image.height,
                   "interop::ResidentReadback::copy(): no image, or a region outside it");
+    TANDEM_ASSERT(!yuv420 || image.bytesPerPixel == 4,
+                  "interop::ResidentReadback::copy(): YCbCr planes of an image not RGBA8");
     const auto frameStream = static_cast<cudaStream_t>(stream);
     const std::size_t row = static_cast<std::size_t>(width) * image.bytesPerPixel;
     const std::size_t bytes = row * static_cast<std::size_t>(height);
     const std::size_t b = s.next;
     s.next = (s.next + 1) % State::Staging;
     cuda::DeviceBuffer<std::uint8_t>& buffer = s.staging[b];
-    if (buffer.bytes() < bytes) {
+    const std::size_t planeBytes = yuv420 ? Yuv420Layout{width, height}.bytes() : 0;
+    if (buffer.bytes() < bytes || s.planes[b].bytes() < planeBytes) {
         // A buffer in use (the image grew) is freed only once its last crossing is done: that
         // crossing waited for the copy into it, so nothing reads or writes it after. The first
         // use waits for nothing.
-        if (buffer.bytes() > 0 && !s.drained[b].isDone())
+        if ((buffer.bytes() > 0 || s.planes[b].bytes() > 0) && !s.drained[b].isDone())
             s.drained[b].synchronize();
-        buffer.reserve(bytes, "frame output staging");
+        if (buffer.bytes() < bytes)
+            buffer.reserve(bytes, "frame output staging");
+        if (s.planes[b].bytes() < planeBytes)
+            s.planes[b].reserve(planeBytes, "frame output YCbCr planes");
     }
     // The frame's stream copies the image out of its array on the GPU (microseconds) and goes
     // on; the copy stream takes it to the host from there while the next frames render. (Copied
@@ -70,10 +80,13 @@ void ResidentReadback::copy(int slot, const ResidentImage& image, int width, int
     TANDEM_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(
         buffer.data(), row, static_cast<cudaArray_const_t>(image.array), 0, 0, row,
         static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice, frameStream));
+    if (yuv420)
+        convertToYuv420(buffer.data(), width, height, s.planes[b].data(), frameStream);
     s.written.record(frameStream);
     TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s.stream.get(), s.written.get(), 0));
-    TANDEM_CUDA_CHECK(
-        cudaMemcpyAsync(destination, buffer.data(), bytes, cudaMemcpyDeviceToHost, s.stream.get()));
+    TANDEM_CUDA_CHECK(cudaMemcpyAsync(destination, yuv420 ? s.planes[b].data() : buffer.data(),
+                                      yuv420 ? planeBytes : bytes, cudaMemcpyDeviceToHost,
+                                      s.stream.get()));
     s.done[static_cast<std::size_t>(slot)].record(s.stream.get());
     s.drained[b].record(s.stream.get());
 }

@@ -27,9 +27,11 @@ public:
     /// as GL's) into `destination` (pinned, rows tightly packed) as slot `slot`'s copy, once
     /// `stream` (the cudaStream_t that wrote the image) has reached this point; `stream` may write
     /// the image again at once. Blocks only when the image has grown past a staging buffer whose
-    /// last crossing is still going (it waits for that one). Throws CudaError.
+    /// last crossing is still going (it waits for that one). With `yuv420`, an RGBA8 image
+    /// crosses as its YCbCr 4:2:0 planes (interop/Yuv420.h: a tandem::Yuv420Layout, rows top to
+    /// bottom), converted on the frame's stream. Throws CudaError.
     void copy(int slot, const ResidentImage& image, int width, int height, void* destination,
-              void* stream);
+              void* stream, bool yuv420 = false);
     /// Whether slot `slot`'s copy is done. Never blocks.
     bool isDone(int slot) const;
     /// Waits for slot `slot`'s copy. Blocks (the caller counts it).

@@ -46,6 +46,33 @@ Result<std::string> FrameEncoder::jpeg(const io::ImageView& image, int quality)
     return bytes;
 }
 
+Result<std::string> FrameEncoder::jpeg(const std::uint8_t* planes, const Yuv420Layout& layout,
+                                       int firstRow, int rows, int quality)
+{
+    if (!planes || layout.width < 1 || rows < 1 || firstRow < 0 || firstRow % 2 != 0 ||
+        firstRow + rows > layout.height)
+        return fail(fmt::format("web::FrameEncoder::jpeg(): rows {}..{} of {}x{} planes", firstRow,
+                                firstRow + rows, layout.width, layout.height));
+    const std::size_t chromaAt =
+        static_cast<std::size_t>(firstRow / 2) * static_cast<std::size_t>(layout.chromaWidth());
+    const unsigned char* band[3] = {
+        planes + static_cast<std::size_t>(firstRow) * static_cast<std::size_t>(layout.lumaStride()),
+        planes + layout.cbOffset() + chromaAt, planes + layout.crOffset() + chromaAt};
+    int strides[3] = {layout.lumaStride(), layout.chromaWidth(), layout.chromaWidth()};
+    unsigned char* out = nullptr;
+    unsigned long size = 0;
+    if (tjCompressFromYUVPlanes(m_handle, band, layout.width, strides, rows, TJSAMP_420, &out,
+                                &size, std::clamp(quality, 1, 100), TJFLAG_FASTDCT) != 0) {
+        const std::string why = tjGetErrorStr2(m_handle);
+        tjFree(out);
+        return fail(
+            fmt::format("JPEG encoding of {}x{} YCbCr planes: {}", layout.width, rows, why));
+    }
+    std::string bytes(reinterpret_cast<const char*>(out), size);
+    tjFree(out);
+    return bytes;
+}
+
 Result<std::string> FrameEncoder::png(const io::ImageView& image)
 {
     io::Image copy;

@@ -43,7 +43,8 @@
 # tandem-bench splats, static and streamed from packs (its JSON in $OUT; TANDEM_NO_BENCH=1: the
 # tests only).
 # --serve builds the viewer with the browser view (Boost's headers carried by gather.sh) and
-# measures it: the unit tier's server tests here, then scripts/bench-serve.py on a 1 M-point
+# measures it: the unit tier's server tests here, the gpu tier's resident read-back tests (the
+# YCbCr planes a CUDA pass makes for JPEG), then scripts/bench-serve.py on a 1 M-point
 # pack at 1080p (no client, one, eight with one never reading; its JSON in $OUT; TANDEM_NO_UNIT=1:
 # the measurement only, TANDEM_SERVE_CLIENTS=1,0,8 its order).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats | --serve]
@@ -100,7 +101,7 @@ targets=()
 [ "$mode" = "--batch" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
-[ "$mode" = "--serve" ] && targets=(--target tandem-viewer tandem-pack)
+[ "$mode" = "--serve" ] && targets=(--target tandem-viewer tandem-pack tandem_gpu_tests)
 [ "$mode" = "--serve" ] && [ -z "${TANDEM_NO_UNIT:-}" ] && targets+=(tandem_unit_tests)
 [ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check tandem_python)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
@@ -239,10 +240,14 @@ if [ "$mode" = "--serve" ]; then
     [ -f .gpu/sysroot/usr/include/boost/beast/core.hpp ] || { echo "error: .gpu has no Boost headers (boost-web.tar.xz): run gather.sh again"; exit 1; }
     if [ -z "${TANDEM_NO_UNIT:-}" ]; then
         echo "== the unit tier's browser-view tests (at ${SECONDS}s)"
-        timeout 120 build-gpu/bin/tandem_unit_tests --gtest_filter='Web*:Settings.Serve*' \
+        timeout 120 build-gpu/bin/tandem_unit_tests --gtest_filter='Web*:Settings.Serve*:JpegBands*' \
             >"$out/web_unit.log" 2>&1 || status=1
         grep -E "PASSED|FAILED|Failure" "$out/web_unit.log" | head -10
     fi
+    echo "== the read-back as YCbCr planes (the CUDA pass against its host twin; at ${SECONDS}s)"
+    timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='ResidentFrameCuda.*' \
+        >"$out/gpu_resident.log" 2>&1 || status=1
+    grep -E "PASSED|FAILED|Failure" "$out/gpu_resident.log" | head -10
     echo "== tandem-pack: 1 M-point sequence (at ${SECONDS}s)"
     timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
         --overwrite -q >"$out/pack.log" 2>&1 || status=1
@@ -264,6 +269,10 @@ if [ "$mode" = "--stream-trace" ]; then
     # report, gzipped into $OUT.
     work="${TANDEM_WORK:-/tmp/tandem-stream-trace}"
     mkdir -p "$work"
+    echo "== the read-back as YCbCr planes (the CUDA pass against its host twin; at ${SECONDS}s)"
+    timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='ResidentFrameCuda.*' \
+        >"$out/gpu_resident.log" 2>&1 || status=1
+    grep -E "PASSED|FAILED|Failure" "$out/gpu_resident.log" | head -10
     echo "== tandem-pack: 1 M-point sequence (at ${SECONDS}s)"
     timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
         --overwrite -q >"$out/pack.log" 2>&1 || status=1

@@ -105,6 +105,75 @@ TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
     }
 }
 
+TEST_F(ResidentFrameCuda, ColourAsOutputIsTheColourGlPresents)
+{
+    // The browser view's frame with no chain: the 8-bit colour written on CUDA as an empty
+    // chain's output and read back from CUDA memory, byte for byte the colour GL presents. A
+    // float colour stays on GL (encoded on CUDA it differed from GL's present in 5 % of bytes).
+    const render::GpuScene scene(meshAndPoints(), "floor and sheet");
+    const postfx::Chain chain = test::chainOf("none");
+    for (const auto format : {render::ColorFormat::Rgba8, render::ColorFormat::Rgba16F}) {
+        SCOPED_TRACE(format == render::ColorFormat::Rgba8 ? "rgba8" : "rgba16f");
+        const render::Camera camera = orbiting(scene, 5);
+        auto onGl = stack(format);
+        onGl->frame.setMemoryChoice(MemoryChoice::Gl);
+        const io::Image expected = onGl->render(scene, camera, chain, Channel::Color);
+        auto onCuda = stack(format);
+        onCuda->frame.setPresents(false);
+        onCuda->frame.setColorAsOutput(true);
+        onCuda->frame.render(scene, camera, chain, Channel::Color, {});
+        if (format == render::ColorFormat::Rgba16F) {
+            EXPECT_EQ(onCuda->frame.memory(), Memory::Gl) << onCuda->frame.memoryReason();
+            continue;
+        }
+        ASSERT_EQ(onCuda->frame.memory(), Memory::Cuda) << onCuda->frame.memoryReason();
+        const auto output = onCuda->frame.residentOutput();
+        ASSERT_TRUE(output && output->image.array);
+        OutputRing ring(3);
+        test::RingFrames got;
+        ring.readResident(output->image, output->stream, Width, Height, 1,
+                          test::collectInto(got, ring));
+        ring.drain(test::collectInto(got, ring));
+        ASSERT_EQ(got.pixels.size(), 1u);
+        EXPECT_EQ(test::differingBytes(got.pixels[0], expected.pixels), 0u);
+        // Without it, the colour stays on GL to be presented.
+        auto plain = stack(format);
+        plain->frame.setPresents(false);
+        plain->frame.render(scene, camera, chain, Channel::Color, {});
+        EXPECT_EQ(plain->frame.memory(), Memory::Gl) << plain->frame.memoryReason();
+    }
+}
+
+TEST_F(ResidentFrameCuda, YuvPlanesAreTheHostConversionOfTheFrame)
+{
+    // The browser view's read-back: the CUDA pass's planes byte for byte the host twin's of the
+    // RGBA frame, at an even size and an odd one (edges repeated as libjpeg-turbo pads).
+    const render::GpuScene scene(meshAndPoints(), "floor and sheet");
+    for (const auto& [width, height] : {std::pair{Width, Height}, std::pair{203, 117}}) {
+        SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
+        auto onCuda = test::cudaStack(width, height, s_doctor, render::ColorFormat::Rgba8);
+        onCuda->frame.setPresents(false);
+        onCuda->frame.render(scene, orbiting(scene, 2), test::chainOf("tonemap,fxaa"),
+                             Channel::Output, {});
+        ASSERT_EQ(onCuda->frame.memory(), Memory::Cuda) << onCuda->frame.memoryReason();
+        const auto output = onCuda->frame.residentOutput();
+        ASSERT_TRUE(output && output->image.array);
+        OutputRing ring(3);
+        test::RingFrames got;
+        ring.readResident(output->image, output->stream, width, height, 1,
+                          test::collectInto(got, ring));
+        ring.readResident(output->image, output->stream, width, height, 2,
+                          test::collectInto(got, ring), PixelFormat::Yuv420);
+        ring.drain(test::collectInto(got, ring));
+        ASSERT_EQ(got.indices, (std::vector<std::uint64_t>{1, 2}));
+        const Yuv420Layout layout{width, height};
+        std::vector<std::uint8_t> expected(layout.bytes());
+        rgbaToYuv420(got.pixels[0].data(), static_cast<std::ptrdiff_t>(width) * 4, layout,
+                     expected.data());
+        EXPECT_EQ(test::differingBytes(got.pixels[1], expected), 0u);
+    }
+}
+
 TEST_F(ResidentFrameCuda, NoHandoffHeadlessOneWhenPresented)
 {
     const render::GpuScene scene(meshAndPoints(), "floor and sheet");

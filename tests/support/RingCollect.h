@@ -1,5 +1,6 @@
 // Frames a frame::OutputRing hands on, kept for a test to compare: their indices and pixels (rows
-// top first, as SceneRenderer::readPresented()), each slot released once copied.
+// top first, as SceneRenderer::readPresented(); YCbCr planes as they are), each slot released
+// once copied.
 #pragma once
 
 #include <algorithm>
@@ -21,6 +22,11 @@ inline frame::OutputRing::Sink collectInto(RingFrames& out, frame::OutputRing& r
 {
     return [&out, &ring](const frame::ReadyFrame& ready) {
         out.indices.push_back(ready.index);
+        if (ready.format == frame::PixelFormat::Yuv420) { // planes: rows top first already
+            out.pixels.emplace_back(ready.pixels, ready.pixels + ready.bytes());
+            ring.release(ready.slot);
+            return;
+        }
         std::vector<std::uint8_t> rows(ready.rowBytes() * static_cast<std::size_t>(ready.height));
         for (int y = 0; y < ready.height; ++y)
             std::memcpy(

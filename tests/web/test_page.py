@@ -187,6 +187,11 @@ class Page(unittest.TestCase):
                         "[...document.querySelectorAll('#stages tbody tr')]"
                         ".some(r => r.cells[0].textContent == 'geometry'"
                         " && r.cells[1].textContent == 'gpu')", "the GPU stages")
+                    # The server's encoding, a frame in bands (two encoders at least).
+                    await tools.until(
+                        "/^\\d+\\.\\d\\d \\([2-9] bands/"
+                        ".test(document.getElementById('encode').textContent)",
+                        "the encode time of a frame in bands")
 
                     # A watcher beside the page: its stills are the frames compared.
                     watcher = await Client.connect(app, width=CANVAS[0], height=CANVAS[1])
@@ -247,11 +252,12 @@ class Page(unittest.TestCase):
                         "({fps: document.getElementById('fps').textContent,"
                         " latency: document.getElementById('latency').textContent,"
                         " rtt: document.getElementById('rtt').textContent,"
-                        " kb: document.getElementById('bytes').textContent})")
+                        " kb: document.getElementById('bytes').textContent,"
+                        " encode: document.getElementById('encode').textContent})")
                     print(f"\npage at {CANVAS[0]}x{CANVAS[1]} in headless chromium: "
                           f"{readouts['fps']} frames/s delivered, round trip {readouts['rtt']} ms, "
-                          f"input to frame {readouts['latency']} ms, {readouts['kb']} KB a frame",
-                          flush=True)
+                          f"input to frame {readouts['latency']} ms, {readouts['kb']} KB a frame, "
+                          f"encode {readouts['encode']} ms", flush=True)
                     await watcher.close()
                     return dragged, camera, shown, at17
             (_, (_, _, dragged)), camera, shown, (_, (_, _, at17)) = asyncio.run(drive())

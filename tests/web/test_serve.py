@@ -2,7 +2,8 @@
 token guards the page and the socket, frames arrive and change while playing, a drag moves the
 camera and the frame then equals a headless render of that camera, the timeline scrubs, keys
 step, the stats list the GPU stages, hostile clients lose only their own connection, a client
-that never reads holds no one up, the server listens on loopback only and stops with the app.
+that never reads holds no one up, the server listens on loopback only and stops with the app;
+and (part Window, on an X display) the viewer served beside its window.
 
 Usage: test_serve.py VIEWER OUTPUT_DIR [unittest args]"""
 
@@ -372,6 +373,36 @@ class Viewing(unittest.TestCase):
                 stalled.transport.abort()
             run(slow())
             app.stop()
+
+
+class Window(unittest.TestCase):
+    """Beside a window (the window tier's X display): the browser gets the window's frames at the
+    window's size, whatever its canvas asks, its drag moves the window's camera, and the app stops
+    with Ctrl-C."""
+
+    def test_the_window_is_served(self):
+        with App([VIEWER, "--serve", "0", "--size", "320x240", "-q", SEQUENCE]) as app:
+            async def watch():
+                client = await Client.connect(app, width=200, height=150)
+                frames = await client.frames_after(4)
+                for header, image in frames[-2:]:
+                    self.assertEqual((header["width"], header["height"]), (320, 240))
+                    self.assertEqual(jpeg_size(image), (320, 240))
+                self.assertGreater(len({image for _, image in frames}), 1, "frames change")
+                await client.wait_for(lambda: client.stats, "stats")
+                self.assertEqual(client.stats["size"], [320, 240])
+                before = dict(client.stats["camera"])
+                await client.send({"type": "input", "seq": 1, "events": [
+                    {"kind": "down", "x": 160, "y": 120, "button": 0},
+                    {"kind": "move", "x": 220, "y": 100},
+                    {"kind": "up", "x": 220, "y": 100, "button": 0}]})
+                await client.wait_for(lambda: any(h["input_seq"] >= 1 for h, _ in client.frames),
+                                      "a frame after the drag")
+                await client.wait_for(lambda: client.stats["camera"]["yaw"] != before["yaw"],
+                                      "the window's camera orbited by the drag")
+                await client.close()
+            run(watch())
+            self.assertEqual(app.stop(), 130)
 
 
 if __name__ == "__main__":

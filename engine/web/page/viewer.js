@@ -324,6 +324,12 @@ function showStats(stats) {
   if (state.latencies.length > 0)
     $('latency').textContent = `${median(state.latencies).toFixed(1)} (p95 ${percentile(state.latencies, 0.95).toFixed(1)})`;
   $('render-fps').textContent = stats.fps ? stats.fps.toFixed(0) : '-';
+  // The server's encoding: a frame's wall time over its bands, and where its colours converted.
+  const serve = stats.serve || {};
+  if (typeof serve.encode_ms_p50 === 'number')
+    $('encode').textContent = `${serve.encode_ms_p50.toFixed(2)} (${serve.encode_bands} ` +
+      `band${serve.encode_bands === 1 ? '' : 's'}` +
+      `${serve.frames_read_as_planes > 0 ? ', YCbCr from CUDA' : ''})`;
 
   const body = $('stages').tBodies[0];
   body.replaceChildren();
