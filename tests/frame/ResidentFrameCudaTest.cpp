@@ -7,6 +7,7 @@
 // their stream), drained at the end; frames resident on CUDA, drawn by GL and captured on GL
 // alternate in a streamed sequence, each seeing the others' writes.
 #include <chrono>
+#include <initializer_list>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +44,26 @@ protected:
         scene.objects.push_back({"floor", test::cubeOnFloor()});
         scene.objects.push_back({"sheet", test::pointSheet(50, 2.0f, 0.8f, {40, 200, 90, 255})});
         return scene;
+    }
+
+    /// `frame`'s output read back from CUDA memory once per format (frames 1, 2...), drained.
+    static test::RingFrames readResident(Frame& frame, int width, int height,
+                                         std::initializer_list<PixelFormat> formats = {
+                                             PixelFormat::Rgba8})
+    {
+        test::RingFrames got;
+        const auto output = frame.residentOutput();
+        if (!output || !output->image.array) {
+            ADD_FAILURE() << "no output in CUDA memory";
+            return got;
+        }
+        OutputRing ring(3);
+        std::uint64_t index = 0;
+        for (const PixelFormat format : formats)
+            ring.readResident(output->image, output->stream, width, height, ++index,
+                              test::collectInto(got, ring), format);
+        ring.drain(test::collectInto(got, ring));
+        return got;
     }
 
     static render::Camera orbiting(const render::GpuScene& scene, int frame)
@@ -87,14 +108,8 @@ TEST_F(ResidentFrameCuda, ByteForByteTheFrameResidentOnGl)
         onCuda->frame.setPresents(false);
         onCuda->frame.render(scene, camera, chain, c.channel, {});
         ASSERT_EQ(onCuda->frame.memory(), Memory::Cuda) << onCuda->frame.memoryReason();
-        const auto output = onCuda->frame.residentOutput();
-        ASSERT_TRUE(output && output->image.array);
-        OutputRing ring(3);
-        test::RingFrames got;
-        ring.readResident(output->image, output->stream, Width, Height, 7,
-                          test::collectInto(got, ring));
-        ring.drain(test::collectInto(got, ring));
-        ASSERT_EQ(got.indices, std::vector<std::uint64_t>{7});
+        const test::RingFrames got = readResident(onCuda->frame, Width, Height);
+        ASSERT_EQ(got.indices, std::vector<std::uint64_t>{1});
         EXPECT_EQ(test::differingBytes(got.pixels[0], expected.pixels), 0u)
             << "read back from CUDA";
         // On CUDA, presented: its output copied into GL in one map.
@@ -127,13 +142,7 @@ TEST_F(ResidentFrameCuda, ColourAsOutputIsTheColourGlPresents)
             continue;
         }
         ASSERT_EQ(onCuda->frame.memory(), Memory::Cuda) << onCuda->frame.memoryReason();
-        const auto output = onCuda->frame.residentOutput();
-        ASSERT_TRUE(output && output->image.array);
-        OutputRing ring(3);
-        test::RingFrames got;
-        ring.readResident(output->image, output->stream, Width, Height, 1,
-                          test::collectInto(got, ring));
-        ring.drain(test::collectInto(got, ring));
+        const test::RingFrames got = readResident(onCuda->frame, Width, Height);
         ASSERT_EQ(got.pixels.size(), 1u);
         EXPECT_EQ(test::differingBytes(got.pixels[0], expected.pixels), 0u);
         // Without it, the colour stays on GL to be presented.
@@ -156,15 +165,8 @@ TEST_F(ResidentFrameCuda, YuvPlanesAreTheHostConversionOfTheFrame)
         onCuda->frame.render(scene, orbiting(scene, 2), test::chainOf("tonemap,fxaa"),
                              Channel::Output, {});
         ASSERT_EQ(onCuda->frame.memory(), Memory::Cuda) << onCuda->frame.memoryReason();
-        const auto output = onCuda->frame.residentOutput();
-        ASSERT_TRUE(output && output->image.array);
-        OutputRing ring(3);
-        test::RingFrames got;
-        ring.readResident(output->image, output->stream, width, height, 1,
-                          test::collectInto(got, ring));
-        ring.readResident(output->image, output->stream, width, height, 2,
-                          test::collectInto(got, ring), PixelFormat::Yuv420);
-        ring.drain(test::collectInto(got, ring));
+        const test::RingFrames got =
+            readResident(onCuda->frame, width, height, {PixelFormat::Rgba8, PixelFormat::Yuv420});
         ASSERT_EQ(got.indices, (std::vector<std::uint64_t>{1, 2}));
         const Yuv420Layout layout{width, height};
         std::vector<std::uint8_t> expected(layout.bytes());
