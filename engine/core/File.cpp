@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -42,63 +43,114 @@ fs::file_type typeOf(mode_t mode)
     return fs::file_type::unknown;
 }
 
-/// Reads `path` into memory: all of it, failing past `maxBytes` (`prefixOnly` false), or its
-/// first `maxBytes` bytes (`prefixOnly` true). Regular files only: the descriptor is opened
-/// without blocking (a FIFO with no writer would block open() forever) and checked with fstat
-/// before anything is read, so a FIFO, /dev/zero or a socket named like a frame is refused
-/// instead of hanging the reader or filling memory.
-Result<std::vector<std::uint8_t>> read(const fs::path& path, std::uint64_t maxBytes,
-                                       bool prefixOnly)
+/// An open regular file: the descriptor, closed with the object, and its size.
+struct OpenFile {
+    int fd = -1;
+    std::uint64_t size = 0;
+    OpenFile() = default;
+    OpenFile(const OpenFile&) = delete;
+    OpenFile& operator=(const OpenFile&) = delete;
+    OpenFile(OpenFile&& other) noexcept : fd(std::exchange(other.fd, -1)), size(other.size) {}
+    ~OpenFile()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+/// Opens `path` for reading, regular files only: the descriptor is opened without blocking (a
+/// FIFO with no writer would block open() forever) and checked with fstat before anything is
+/// read, so a FIFO, /dev/zero or a socket named like a frame is refused instead of hanging the
+/// reader or filling memory.
+Result<OpenFile> openRegular(const fs::path& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
+    OpenFile file;
+    file.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (file.fd < 0) {
         const int err = errno;
         if (err == ENOENT)
             return fail(fmt::format("{}: no such file", path.string()));
         return fail(fmt::format("{}: cannot open: {}", path.string(), std::strerror(err)));
     }
-    std::vector<std::uint8_t> bytes;
-    const auto done = [&](Result<std::vector<std::uint8_t>> result) {
-        ::close(fd);
-        return result;
-    };
     struct stat info {};
-    if (::fstat(fd, &info) != 0)
-        return done(fail(fmt::format("{}: cannot stat: {}", path.string(), std::strerror(errno))));
+    if (::fstat(file.fd, &info) != 0)
+        return fail(fmt::format("{}: cannot stat: {}", path.string(), std::strerror(errno)));
     if (S_ISDIR(info.st_mode))
-        return done(fail(fmt::format("{}: is a directory, not a file", path.string())));
+        return fail(fmt::format("{}: is a directory, not a file", path.string()));
     if (!S_ISREG(info.st_mode))
-        return done(fail(fmt::format("{}: is {}, not a regular file: refused", path.string(),
-                                     fileTypeName(typeOf(info.st_mode)))));
+        return fail(fmt::format("{}: is {}, not a regular file: refused", path.string(),
+                                fileTypeName(typeOf(info.st_mode))));
     // Blocking reads from here: a regular file never blocks for long.
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    const auto size = static_cast<std::uint64_t>(info.st_size);
-    if (!prefixOnly && size > maxBytes)
-        return done(
-            fail(fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes)));
-    bytes.reserve(static_cast<std::size_t>(std::min(size, maxBytes)));
-    std::uint8_t chunk[1 << 16];
-    for (;;) {
-        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    ::fcntl(file.fd, F_SETFL, ::fcntl(file.fd, F_GETFL) & ~O_NONBLOCK);
+    file.size = static_cast<std::uint64_t>(info.st_size);
+    return file;
+}
+
+/// Reads from `fd` into `to` until it is full or the file ends; the bytes read, or -1 (errno).
+ssize_t readFully(int fd, std::uint8_t* to, std::size_t bytes)
+{
+    std::size_t got = 0;
+    while (got < bytes) {
+        const ssize_t n = ::read(fd, to + got, bytes - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
-            return done(
-                fail(fmt::format("{}: read error: {}", path.string(), std::strerror(errno))));
+            return -1;
         if (n == 0)
             break;
-        const auto got = static_cast<std::size_t>(n);
-        if (prefixOnly && bytes.size() + got >= maxBytes) {
-            bytes.insert(bytes.end(), chunk, chunk + (maxBytes - bytes.size()));
-            break;
-        }
-        // The file may grow while it is read.
-        if (bytes.size() + got > maxBytes)
-            return done(
-                fail(fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes)));
-        bytes.insert(bytes.end(), chunk, chunk + got);
+        got += static_cast<std::size_t>(n);
     }
-    return done(std::move(bytes));
+    return static_cast<ssize_t>(got);
+}
+
+/// Reads the open `file` (`path`) into `bytes` from its start: all of it, failing past
+/// `maxBytes` (`prefixOnly` false; the file may grow while it is read), or its first `maxBytes`
+/// bytes (`prefixOnly` true). `bytes` keeps its capacity, so a buffer used again is not
+/// allocated again.
+Result<bool> readOpen(const OpenFile& file, const fs::path& path, std::uint64_t maxBytes,
+                      bool prefixOnly, std::vector<std::uint8_t>& bytes)
+{
+    if (!prefixOnly && file.size > maxBytes)
+        return fail(fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes));
+    const auto readError = [&] {
+        return fail(fmt::format("{}: read error: {}", path.string(), std::strerror(errno)));
+    };
+    // The size fstat gave, read straight into place; then whatever the file grew by.
+    bytes.resize(static_cast<std::size_t>(std::min(file.size, maxBytes)));
+    const ssize_t got = readFully(file.fd, bytes.data(), bytes.size());
+    if (got < 0)
+        return readError();
+    bytes.resize(static_cast<std::size_t>(got));
+    if (prefixOnly && bytes.size() == maxBytes)
+        return true;
+    std::uint8_t chunk[1 << 16];
+    for (;;) {
+        const ssize_t n = readFully(file.fd, chunk, sizeof chunk);
+        if (n < 0)
+            return readError();
+        if (n == 0)
+            return true;
+        const auto more = static_cast<std::size_t>(n);
+        if (prefixOnly && bytes.size() + more >= maxBytes) {
+            bytes.insert(bytes.end(), chunk, chunk + (maxBytes - bytes.size()));
+            return true;
+        }
+        if (bytes.size() + more > maxBytes)
+            return fail(fmt::format("{}: larger than the {} byte limit", path.string(), maxBytes));
+        bytes.insert(bytes.end(), chunk, chunk + more);
+    }
+}
+
+Result<std::vector<std::uint8_t>> read(const fs::path& path, std::uint64_t maxBytes,
+                                       bool prefixOnly)
+{
+    auto file = openRegular(path);
+    if (!file)
+        return fail(file.error());
+    std::vector<std::uint8_t> bytes;
+    if (auto done = readOpen(file.value(), path, maxBytes, prefixOnly, bytes); !done)
+        return fail(done.error());
+    return bytes;
 }
 
 } // namespace
@@ -135,6 +187,17 @@ Result<std::vector<std::uint8_t>> readFile(const fs::path& path, std::uint64_t m
 Result<std::vector<std::uint8_t>> readFileStart(const fs::path& path, std::uint64_t bytes)
 {
     return read(path, bytes, true);
+}
+
+Result<std::span<const std::uint8_t>>
+readFileInto(const fs::path& path, std::vector<std::uint8_t>& buffer, std::uint64_t maxBytes)
+{
+    auto file = openRegular(path);
+    if (!file)
+        return fail(file.error());
+    if (auto done = readOpen(file.value(), path, maxBytes, false, buffer); !done)
+        return fail(done.error());
+    return std::span<const std::uint8_t>(buffer);
 }
 
 Result<std::string> readTextFile(const fs::path& path)

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,12 @@ namespace tandem {
 /// /dev/zero or a socket, also through a symbolic link: refused without blocking or reading).
 Result<std::vector<std::uint8_t>> readFile(const std::filesystem::path& path,
                                            std::uint64_t maxBytes = std::uint64_t{1} << 34);
+
+/// Same, into `buffer` (resized to the file; its capacity kept, so a buffer read into again
+/// is not allocated again): what a loader thread reading frame after frame uses.
+Result<std::span<const std::uint8_t>> readFileInto(const std::filesystem::path& path,
+                                                   std::vector<std::uint8_t>& buffer,
+                                                   std::uint64_t maxBytes = std::uint64_t{1} << 34);
 
 /// What a file of `type` is, for messages: "a FIFO (named pipe)", "a character device", "a
 /// folder", "a regular file", "missing" (a broken link, when status() followed one), …

@@ -287,8 +287,7 @@ Result<GaussianData> readCompressedPly(std::span<const std::uint8_t> bytes, cons
     if (dropped.total() > 0)
         result.addWarning(droppedGaussians(name, dropped));
     if (at != end)
-        result.addWarning(
-            fmt::format("{}: {} bytes after the last element were ignored", name, end - at));
+        result.addWarning(trailingBytesWarning(name, end - at));
     return result;
 }
 

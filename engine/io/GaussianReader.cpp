@@ -195,8 +195,7 @@ Result<GaussianData> readGaussianPly(std::span<const std::uint8_t> bytes, const 
     if (dropped.total() > 0)
         result.addWarning(droppedGaussians(name, dropped));
     if (reader.remaining() > 0 && header.format != Format::Ascii)
-        result.addWarning(fmt::format("{}: {} bytes after the last element were ignored", name,
-                                      reader.remaining()));
+        result.addWarning(trailingBytesWarning(name, reader.remaining()));
     return result;
 }
 

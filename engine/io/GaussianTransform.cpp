@@ -131,10 +131,14 @@ void turnGaussians(GaussianData& g, const glm::dmat3& rotation)
 
 void turnMesh(MeshData& mesh, const glm::dmat3& rotation)
 {
-    for (glm::vec3& p : mesh.positions)
+    turnPoints(mesh.positions, rotation);
+    turnPoints(mesh.normals, rotation);
+}
+
+void turnPoints(std::span<glm::vec3> points, const glm::dmat3& rotation)
+{
+    for (glm::vec3& p : points)
         p = glm::vec3(rotation * glm::dvec3(p));
-    for (glm::vec3& n : mesh.normals)
-        n = glm::vec3(rotation * glm::dvec3(n));
 }
 
 glm::dmat3 upTurn(UpAxis up)

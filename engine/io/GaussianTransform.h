@@ -4,6 +4,8 @@
 // capture) is shown upright. Any thread.
 #pragma once
 
+#include <span>
+
 #include <glm/glm.hpp>
 
 #include "engine/core/EnumTable.h"
@@ -34,6 +36,10 @@ void turnGaussians(GaussianData& gaussians, const glm::dmat3& rotation);
 
 /// Turns `mesh` by `rotation`: positions and normals.
 void turnMesh(MeshData& mesh, const glm::dmat3& rotation);
+
+/// Turns points by `rotation` as turnMesh() does (in double precision): what a mesh's positions
+/// and normals arrays hold, a chunk at a time.
+void turnPoints(std::span<glm::vec3> points, const glm::dmat3& rotation);
 
 /// The real SH basis functions up to degree 3 at unit direction `d`, in the coefficient order
 /// the reference rasterizer uses (render/SplatMath.h's shColor()).

@@ -80,6 +80,23 @@ Result<bool> addTexture(const fs::path& path, const MeshLoadOptions& options, Me
     return true;
 }
 
+/// The mesh a reader gave for `path`, completed: its texture, and normals for a mesh without.
+Result<MeshData> completed(const fs::path& path, const MeshLoadOptions& options,
+                           Result<MeshData> result)
+{
+    if (!result)
+        return result;
+    MeshData& mesh = result.value();
+    std::vector<std::string> warnings;
+    if (auto textured = addTexture(path, options, mesh, warnings); !textured)
+        return fail(textured.error());
+    for (std::string& warning : warnings)
+        result.addWarning(std::move(warning));
+    if (!mesh.isPointCloud() && mesh.normals.empty())
+        computeVertexNormals(mesh);
+    return result;
+}
+
 } // namespace
 
 Result<MeshData> loadMesh(const fs::path& path, const MeshLoadOptions& options)
@@ -102,17 +119,13 @@ Result<MeshData> loadMesh(const fs::path& path, const MeshLoadOptions& options)
     else
         return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply or .obj)",
                                 path.string(), extension));
-    if (!result)
-        return result;
-    MeshData& mesh = result.value();
-    std::vector<std::string> warnings;
-    if (auto textured = addTexture(path, options, mesh, warnings); !textured)
-        return fail(textured.error());
-    for (std::string& warning : warnings)
-        result.addWarning(std::move(warning));
-    if (!mesh.isPointCloud() && mesh.normals.empty())
-        computeVertexNormals(mesh);
-    return result;
+    return completed(path, options, std::move(result));
+}
+
+Result<MeshData> loadPlyMesh(const fs::path& path, std::span<const std::uint8_t> bytes,
+                             const MeshLoadOptions& options)
+{
+    return completed(path, options, readPly(path, bytes));
 }
 
 } // namespace tandem::io

@@ -3,8 +3,10 @@
 // its texture coordinates sample. Any thread.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 
 #include "engine/core/Result.h"
 #include "engine/io/MeshData.h"
@@ -28,5 +30,10 @@ struct MeshLoadOptions {
 /// without texture coordinates. Fails with a message naming the file for unknown formats and
 /// bad content.
 Result<MeshData> loadMesh(const std::filesystem::path& path, const MeshLoadOptions& options = {});
+
+/// loadMesh() of the PLY file `path` whose contents the caller has read already (`bytes`), so
+/// it is not read twice.
+Result<MeshData> loadPlyMesh(const std::filesystem::path& path, std::span<const std::uint8_t> bytes,
+                             const MeshLoadOptions& options = {});
 
 } // namespace tandem::io

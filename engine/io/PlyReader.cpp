@@ -14,28 +14,14 @@
 
 #include "engine/core/File.h"
 #include "engine/io/detail/PlyFormat.h"
+#include "engine/io/detail/PlyVertices.h"
 
 namespace tandem::io {
 
-namespace {
-
 using namespace detail;
 
-std::uint8_t toColorByte(double value, Scalar type)
-{
-    double v = value;
-    if (isFloat(type))
-        v = value * 255.0;
-    else if (type == Scalar::UInt16 || type == Scalar::Int16)
-        v = value / 257.0;
-    if (!(v >= 0.0))
-        return 0;
-    return static_cast<std::uint8_t>(std::min(255.0, std::round(v)));
-}
-
-} // namespace
-
-Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string& name)
+Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string& name,
+                         PlyDecoding decoding)
 {
     auto parsed = parseCheckedHeader(bytes, name);
     if (!parsed)
@@ -47,51 +33,41 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
     if (!vertexElement)
         return fail(fmt::format("{}: no 'vertex' element", name));
 
-    const bool placed = header.scale != 1.0 || header.translation != glm::dvec3(0.0);
     MeshData mesh;
+    VertexFields fields;
     std::vector<std::string> warnings;
     std::uint64_t skippedFaces = 0;
     std::vector<double> values;
     for (const auto& element : header.elements) {
         const bool isVertex = &element == vertexElement;
         const bool isFace = element.name == "face";
-        int x = -1, y = -1, z = -1, nx = -1, ny = -1, nz = -1, r = -1, g = -1, b = -1, a = -1,
-            u = -1, v = -1, packed = -1, faceList = -1;
+        int faceList = -1;
+        VertexArrays arrays;
         if (isVertex) {
-            x = indexOf(element, {"x"});
-            y = indexOf(element, {"y"});
-            z = indexOf(element, {"z"});
-            if (x < 0 || y < 0 || z < 0)
-                return fail(fmt::format("{}: 'vertex' element lacks x, y or z", name));
-            nx = indexOf(element, {"nx", "normal_x"});
-            ny = indexOf(element, {"ny", "normal_y"});
-            nz = indexOf(element, {"nz", "normal_z"});
-            r = indexOf(element, {"red", "r", "diffuse_red"});
-            g = indexOf(element, {"green", "g", "diffuse_green"});
-            b = indexOf(element, {"blue", "b", "diffuse_blue"});
-            a = indexOf(element, {"alpha", "a", "diffuse_alpha"});
-            u = indexOf(element, {"u", "s", "texture_u", "texture_s"});
-            v = indexOf(element, {"v", "t", "texture_v", "texture_t"});
-            if (r < 0 || g < 0 || b < 0) {
-                // PCL's packed colour: the bytes 0x00RRGGBB of a 32-bit field (its top byte,
-                // an alpha PCL often leaves 0, is not used).
-                packed = indexOf(element, {"rgb", "rgba"});
-                if (packed >= 0 && sizeOf(element.properties[packed].type) != 4) {
-                    warnings.push_back(fmt::format("{}: property '{}' ({}) ignored: a packed "
-                                                   "colour is a 4-byte float, int or uint",
-                                                   name, element.properties[packed].name,
-                                                   nameOf(element.properties[packed].type)));
-                    packed = -1;
-                }
-            }
+            auto found = vertexFields(element, name, warnings);
+            if (!found)
+                return fail(found.error());
+            fields = found.value();
             const auto count = static_cast<std::size_t>(element.count);
             mesh.positions.resize(count);
-            if (nx >= 0 && ny >= 0 && nz >= 0)
+            if (fields.hasNormals())
                 mesh.normals.resize(count);
-            if ((r >= 0 && g >= 0 && b >= 0) || packed >= 0)
+            if (fields.hasColors())
                 mesh.colors.resize(count);
-            if (u >= 0 && v >= 0)
+            if (fields.hasTexcoords())
                 mesh.texcoords.resize(count);
+            arrays = {mesh.positions.data(), fields.hasNormals() ? mesh.normals.data() : nullptr,
+                      fields.hasColors() ? mesh.colors.data() : nullptr,
+                      fields.hasTexcoords() ? mesh.texcoords.data() : nullptr};
+            if (decoding == PlyDecoding::Fast && VertexDecoder::supports(element)) {
+                VertexDecoder decoder(header, element, fields,
+                                      bytes.subspan(header.bodyOffset + reader.position()));
+                // A value it cannot read: the value-by-value reader names the problem.
+                if (!decoder.decode(count, arrays))
+                    return readPly(bytes, name, PlyDecoding::ValueByValue);
+                reader.skip(decoder.consumed());
+                continue;
+            }
         }
         if (isFace) {
             for (std::size_t i = 0; i < element.properties.size(); ++i)
@@ -115,7 +91,7 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
                 if (!property.isList) {
                     if (!reader.read(property.type, values[p]))
                         return truncated();
-                    if (static_cast<int>(p) == packed)
+                    if (static_cast<int>(p) == fields.packed)
                         packedBits = reader.bits();
                     continue;
                 }
@@ -153,36 +129,10 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
             }
             if (!isVertex)
                 continue;
-            const auto i = static_cast<std::size_t>(e);
-            glm::dvec3 world(values[x], values[y], values[z]);
-            // Only when a comment asks: the identity would still turn -0 into +0.
-            if (placed)
-                world = header.scale * world + header.translation;
-            // Non-finite and far positions are dropped once the faces are read too; a finite
-            // value beyond float is far, not infinite.
-            glm::vec3 position(world);
-            for (int k = 0; k < 3; ++k)
-                if (std::isfinite(world[k]) && !std::isfinite(position[k]))
-                    position[k] = std::copysign(std::numeric_limits<float>::max(), world[k]);
-            mesh.positions[i] = position;
-            if (!mesh.normals.empty()) {
-                glm::vec3 n(values[nx], values[ny], values[nz]);
-                const float length = glm::length(n);
-                mesh.normals[i] =
-                    std::isfinite(length) && length > 0 ? n / length : glm::vec3(0, 0, 1);
-            }
-            if (packed >= 0) {
-                mesh.colors[i] = glm::u8vec4((packedBits >> 16) & 0xff, (packedBits >> 8) & 0xff,
-                                             packedBits & 0xff, 255);
-            } else if (!mesh.colors.empty()) {
-                const auto& props = element.properties;
-                mesh.colors[i] = glm::u8vec4(toColorByte(values[r], props[r].type),
-                                             toColorByte(values[g], props[g].type),
-                                             toColorByte(values[b], props[b].type),
-                                             a >= 0 ? toColorByte(values[a], props[a].type) : 255);
-            }
-            if (!mesh.texcoords.empty())
-                mesh.texcoords[i] = glm::vec2(values[u], values[v]);
+            storeVertex(
+                fields, header, element.properties,
+                [&](int p) { return values[static_cast<std::size_t>(p)]; }, packedBits, arrays,
+                static_cast<std::size_t>(e));
         }
     }
     if (mesh.positions.empty())
@@ -201,8 +151,7 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
     if (dropped.any())
         result.addWarning(droppedWarning(name, dropped));
     if (header.format != Format::Ascii && reader.remaining() > 0)
-        result.addWarning(fmt::format("{}: {} bytes after the last element were ignored", name,
-                                      reader.remaining()));
+        result.addWarning(trailingBytesWarning(name, reader.remaining()));
     if (skippedFaces > 0)
         result.addWarning(
             fmt::format("{}: skipped {} faces with fewer than 3 vertices", name, skippedFaces));
@@ -214,7 +163,12 @@ Result<MeshData> readPly(const std::filesystem::path& path)
     auto bytes = readFile(path);
     if (!bytes)
         return fail(bytes.error());
-    auto mesh = readPly(bytes.value(), path.string());
+    return readPly(path, bytes.value());
+}
+
+Result<MeshData> readPly(const std::filesystem::path& path, std::span<const std::uint8_t> bytes)
+{
+    auto mesh = readPly(bytes, path.string(), PlyDecoding::Fast);
     // The texture a header names is relative to the file.
     if (mesh && !mesh.value().textureFile.empty())
         mesh.value().textureFile = path.parent_path() / mesh.value().textureFile;

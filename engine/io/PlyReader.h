@@ -36,8 +36,24 @@ namespace tandem::io {
 /// of 0 or less) is a warning on the result and is ignored, not an error.
 Result<MeshData> readPly(const std::filesystem::path& path);
 
+/// How readPly() reads the vertex element.
+enum class PlyDecoding {
+    /// A chunk of vertices at a time: binary bodies as strided loads, one loop per property;
+    /// ascii ones with a tokenizer made for numbers. Where the vertex element has a list among
+    /// its properties, or a value cannot be read, value by value instead (which names the
+    /// problem).
+    Fast,
+    /// One value at a time: the reader the fast one is tested against (the same mesh, warnings
+    /// and failures on every input).
+    ValueByValue,
+};
+
+/// Same, for the file `path` whose contents the caller has read (`bytes`).
+Result<MeshData> readPly(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
+
 /// Same, from bytes already in memory; `name` is used in messages.
-Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string& name);
+Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string& name,
+                         PlyDecoding decoding = PlyDecoding::Fast);
 
 /// The vertex count a PLY file's header states, reading the header only (at most 1 MiB), so a
 /// caller can tell a frame too large for its memory before decoding it. Fails as readPly does

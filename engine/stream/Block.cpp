@@ -152,6 +152,44 @@ std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out,
     return h.totalBytes;
 }
 
+render::SceneCounts pointBlockCounts(std::uint32_t points)
+{
+    render::SceneCounts counts;
+    counts.objects = 1;
+    counts.vertices = points;
+    counts.compact = true;
+    return counts;
+}
+
+PointBlock beginPointBlock(std::uint32_t points, std::uint32_t objectFlags,
+                           std::span<std::uint8_t> out)
+{
+    const BlockHeader h = headerFor(pointBlockCounts(points));
+    TANDEM_ASSERT(out.size() >= h.totalBytes, "stream::beginPointBlock(): the block does not fit");
+    const std::size_t positionsEnd = h.positionsOffset + std::size_t{points} * sizeof(glm::vec3);
+    const std::size_t attributesEnd =
+        h.attributesOffset + std::size_t{points} * sizeof(render::PointAttributes);
+    // Zero what the points do not cover, as writeBlock() leaves it.
+    std::memset(out.data(), 0, h.positionsOffset);
+    std::memset(out.data() + positionsEnd, 0, h.attributesOffset - positionsEnd);
+    std::memset(out.data() + attributesEnd, 0, h.totalBytes - attributesEnd);
+    std::memcpy(out.data(), &h, sizeof(h));
+    const render::GpuObject record{0, points, 0, objectFlags};
+    std::memcpy(out.data() + h.objectsOffset, &record, sizeof(record));
+    return {{reinterpret_cast<glm::vec3*>(out.data() + h.positionsOffset), points},
+            {reinterpret_cast<render::PointAttributes*>(out.data() + h.attributesOffset), points},
+            h.totalBytes};
+}
+
+void setBlockBounds(std::span<std::uint8_t> block, const io::Bounds& bounds)
+{
+    TANDEM_ASSERT(block.size() >= sizeof(BlockHeader), "stream::setBlockBounds(): no header");
+    BlockHeader h;
+    std::memcpy(&h, block.data(), sizeof(h));
+    storeBounds(bounds, h.boundsMin, h.boundsMax);
+    std::memcpy(block.data(), &h, sizeof(h));
+}
+
 namespace {
 
 /// A block's headers, as read.

@@ -98,6 +98,28 @@ std::size_t blockBytes(const render::SceneCounts& counts);
 std::size_t writeBlock(const render::Scene& scene, std::span<std::uint8_t> out,
                        render::SplatEncoding splats = render::SplatEncoding::F32);
 
+/// The sections of a block holding one point cloud as compact points, left for a loader to
+/// fill point by point (beginPointBlock()).
+struct PointBlock {
+    std::span<glm::vec3> positions;
+    std::span<render::PointAttributes> attributes;
+    std::size_t bytes = 0; ///< the whole block
+};
+
+/// The counts of a block holding one point cloud of `points` points as compact points.
+render::SceneCounts pointBlockCounts(std::uint32_t points);
+
+/// Writes into `out` (at least blockBytes(pointBlockCounts(points)) long) the header, the object
+/// record (`objectFlags`: render::ObjectFlag bits, ObjectIsPoints among them) and the padding of
+/// a block holding one point cloud, and gives its positions and attributes to fill. Once they
+/// and the bounds (setBlockBounds()) are, the block is what writeBlock() writes for a scene of
+/// that one point cloud.
+PointBlock beginPointBlock(std::uint32_t points, std::uint32_t objectFlags,
+                           std::span<std::uint8_t> out);
+
+/// Stores `bounds` in the header of `block`.
+void setBlockBounds(std::span<std::uint8_t> block, const io::Bounds& bounds);
+
 /// `block` (checked) with its F32 splats packed (render::packSplatRegion), as a new block; the
 /// same bytes when it has no F32 splats. Fails as viewBlock() does.
 Result<std::vector<std::uint8_t>> packBlockSplats(std::span<const std::uint8_t> block,

@@ -24,6 +24,7 @@
 #include "engine/render/Scene.h"
 #include "engine/render/SceneTexture.h"
 #include "engine/stream/NaturalOrder.h"
+#include "engine/stream/PlyPoints.h"
 
 namespace tandem::stream {
 
@@ -89,7 +90,35 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
     }
     // The loader's messages name the file; it reads the texture the file names or the one
     // beside it, or the manifest's.
-    auto mesh = io::loadMesh(file, {m_frames[static_cast<std::size_t>(index)].texture});
+    const io::MeshLoadOptions options{m_frames[static_cast<std::size_t>(index)].texture};
+    Result<io::MeshData> mesh = fail("");
+    if (extension == ".ply") {
+        // Each loader thread reads frame after frame into one buffer, not into memory the
+        // system maps and clears again for every frame; one that a huge frame grew is let go.
+        thread_local std::vector<std::uint8_t> buffer;
+        constexpr std::size_t KeptBytes = std::size_t{256} << 20;
+        const auto release = [] {
+            if (buffer.capacity() > KeptBytes)
+                std::vector<std::uint8_t>().swap(buffer);
+        };
+        auto bytes = readFileInto(file, buffer);
+        if (!bytes) {
+            release();
+            return fail(bytes.error());
+        }
+        // A point cloud straight into its block; a mesh, or a cloud that loses points, through
+        // io::loadMesh's path, from the bytes read.
+        std::optional<Result<std::span<const std::uint8_t>>> block;
+        if (!options.texture)
+            block = loadPlyPoints(bytes.value(), file.string(), m_turn, sink);
+        if (!block)
+            mesh = io::loadPlyMesh(file, bytes.value(), options);
+        release();
+        if (block)
+            return std::move(*block);
+    } else {
+        mesh = io::loadMesh(file, options);
+    }
     if (!mesh)
         return fail(mesh.error());
     std::vector<std::string> warnings = mesh.warnings();

@@ -71,4 +71,9 @@ public:
 Result<std::span<const std::uint8_t>>
 blockFromScene(const render::Scene& scene, const BlockSink& sink, const std::string& name);
 
+/// Memory for a block of `bytes` from `sink`, or the failure saying the frame `name` does not
+/// fit the streaming memory budget.
+Result<std::span<std::uint8_t>> blockMemory(const BlockSink& sink, std::size_t bytes,
+                                            const std::string& name);
+
 } // namespace tandem::stream

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -72,6 +74,37 @@ TEST(File, ReadsTheStartOfAFile)
     auto missing = readFileStart(dir.path() / "nope", 10);
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().find("nope: no such file"), std::string::npos) << missing.error();
+}
+
+TEST(File, ReadsIntoABufferThatIsNotAllocatedAgain)
+{
+    test::TempDir dir;
+    const auto big = dir.write("big.bin", std::string(300000, 'b') + "B");
+    const auto small = dir.write("small.bin", "sm");
+    std::vector<std::uint8_t> buffer;
+    auto first = readFileInto(big, buffer);
+    ASSERT_TRUE(first) << first.error();
+    EXPECT_EQ(first.value().size(), 300001u);
+    EXPECT_EQ(first.value().back(), 'B');
+    EXPECT_EQ(std::vector<std::uint8_t>(first.value().begin(), first.value().end()),
+              readFile(big).value());
+    const std::uint8_t* storage = buffer.data();
+    auto second = readFileInto(small, buffer);
+    ASSERT_TRUE(second) << second.error();
+    EXPECT_EQ(std::string(second.value().begin(), second.value().end()), "sm");
+    EXPECT_EQ(buffer.data(), storage) << "the buffer was allocated again";
+    auto again = readFileInto(big, buffer);
+    ASSERT_TRUE(again) << again.error();
+    EXPECT_EQ(again.value().size(), 300001u);
+    EXPECT_EQ(buffer.data(), storage);
+    // Failures as readFile's.
+    EXPECT_EQ(readFileInto(dir.path() / "nope", buffer).error(),
+              readFile(dir.path() / "nope").error());
+    EXPECT_EQ(readFileInto(big, buffer, 10).error(), readFile(big, 10).error());
+    const auto fifo = dir.path() / "pipe.ply";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(readFileInto(fifo, buffer).error(),
+              fifo.string() + ": is a FIFO (named pipe), not a regular file: refused");
 }
 
 TEST(File, ReadsRegularFilesOnlyAndNeverBlocks)

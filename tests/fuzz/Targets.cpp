@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +21,7 @@
 #include "engine/stream/Block.h"
 #include "engine/stream/FolderSource.h"
 #include "engine/stream/Pack.h"
+#include "tests/fuzz/PlyAgreement.h"
 
 namespace tandem::fuzz {
 
@@ -86,7 +89,14 @@ void fixChecksums(std::vector<std::uint8_t>& bytes)
 
 int ply(const std::uint8_t* data, std::size_t size)
 {
-    (void)io::readPly(std::span<const std::uint8_t>(data, size), "fuzz.ply");
+    // Every way of reading it must agree: a difference is a bug, as a crash is.
+    const PlyAgreement agreement =
+        comparePlyReaders(std::span<const std::uint8_t>(data, size), "fuzz.ply");
+    if (!agreement.disagreement.empty()) {
+        std::fprintf(stderr, "fuzz.ply: the PLY readers disagree: %s\n",
+                     agreement.disagreement.c_str());
+        std::abort();
+    }
     return 0;
 }
 

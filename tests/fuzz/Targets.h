@@ -11,7 +11,9 @@
 namespace tandem::fuzz {
 
 /// io::readPly on the bytes (header and body, ascii and binary; a byte-order mark, packed
-/// colours, non-finite and far points dropped).
+/// colours, non-finite and far points dropped), a chunk at a time and value by value, and
+/// stream::loadPlyPoints where it takes them: all must agree (comparePlyReaders()), else it
+/// aborts.
 int ply(const std::uint8_t* data, std::size_t size);
 /// io::loadMesh on the bytes as an .obj file (tinyobjloader and tandem's own checks, the
 /// material libraries it names, their textures).

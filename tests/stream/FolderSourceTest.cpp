@@ -18,7 +18,11 @@
 #include <gtest/gtest.h>
 
 #include "engine/core/File.h"
+#include "engine/io/GaussianTransform.h"
 #include "engine/io/Image.h"
+#include "engine/io/MeshLoader.h"
+#include "engine/render/Scene.h"
+#include "engine/render/SceneTexture.h"
 #include "engine/stream/Block.h"
 #include "engine/stream/Open.h"
 #include "engine/stream/Pack.h"
@@ -736,4 +740,47 @@ TEST(FolderSource, LoadsFromSeveralThreadsAtOnce)
     for (auto& thread : threads)
         thread.join();
     EXPECT_EQ(good.load(), 4 * Frames);
+}
+
+TEST(FolderSource, APointCloudFrameIsDecodedStraightIntoTheBlockLoadMeshWouldHaveMade)
+{
+    // Binary, with normals and colours, turned z-up: the block FolderSource loads is byte for
+    // byte the one io::loadMesh's cloud, turned and laid out, gives (the path it used to take).
+    std::string text = "ply\nformat binary_little_endian 1.0\nelement vertex 2000\n"
+                       "property float x\nproperty float y\nproperty float z\n"
+                       "property float nx\nproperty float ny\nproperty float nz\n"
+                       "property uchar red\nproperty uchar green\nproperty uchar blue\n"
+                       "end_header\n";
+    for (int i = 0; i < 2000; ++i) {
+        const float values[] = {0.5f * float(i), -1.0f, float(i % 7), 0.0f, float(i % 3), 1.0f};
+        text.append(reinterpret_cast<const char*>(values), sizeof values);
+        const char rgb[] = {char(i % 256), char(255 - i % 256), 7};
+        text.append(rgb, 3);
+    }
+    test::TempDir dir;
+    dir.write("seq/frame_1.ply", text);
+    stream::SequenceOptions options;
+    options.turn = io::upTurn(io::UpAxis::PlusZ);
+    auto source = open(dir.path() / "seq", options);
+    ASSERT_TRUE(source) << source.error();
+    Staging staging;
+    auto block = source.value()->load(0, staging.sink());
+    ASSERT_TRUE(block) << block.error();
+    EXPECT_TRUE(block.warnings().empty());
+
+    auto mesh = io::loadMesh(dir.path() / "seq" / "frame_1.ply");
+    ASSERT_TRUE(mesh) << mesh.error();
+    io::turnMesh(mesh.value(), options.turn);
+    render::Scene scene;
+    ASSERT_TRUE(render::addObject(scene, {"frame_1.ply", std::move(mesh.value())}));
+    Staging reference;
+    auto expected = stream::blockFromScene(scene, reference.sink(), "frame_1.ply");
+    ASSERT_TRUE(expected) << expected.error();
+    ASSERT_EQ(block.value().size(), expected.value().size());
+    EXPECT_TRUE(std::equal(block.value().begin(), block.value().end(), expected.value().begin()));
+    auto view = stream::viewBlock(block.value(), "frame_1.ply");
+    ASSERT_TRUE(view) << view.error();
+    EXPECT_TRUE(view.value().isCompact());
+    EXPECT_EQ(view.value().positions[3], glm::vec3(1.5f, 3.0f, 1.0f)); // (x, z, -y)
+    EXPECT_EQ(view.value().attributes[3].color & 0xffffffu, 3u | (252u << 8) | (7u << 16));
 }

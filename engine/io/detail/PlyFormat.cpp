@@ -357,6 +357,11 @@ Result<Header> parseCheckedHeader(std::span<const std::uint8_t> bytes, const std
     return parsed;
 }
 
+std::string trailingBytesWarning(const std::string& name, std::size_t bytes)
+{
+    return fmt::format("{}: {} bytes after the last element were ignored", name, bytes);
+}
+
 const Element* findElement(const Header& header, std::string_view name)
 {
     const Element* found = nullptr;
@@ -364,6 +369,41 @@ const Element* findElement(const Header& header, std::string_view name)
         if (element.name == name)
             found = &element;
     return found;
+}
+
+bool parseAsciiValue(std::string_view token, Scalar type, double& value, std::uint32_t& bits,
+                     std::string& malformed)
+{
+    const auto refuse = [&](std::string_view why) {
+        malformed = fmt::format("{} \"{}\"", why, token.substr(0, 40));
+        return false;
+    };
+    if (isFloat(type)) {
+        // from_chars rejects "nan"/"inf" spelled by some writers; accept them so the caller
+        // can report a non-finite value rather than a malformed token.
+        const std::string_view t =
+            token.starts_with('-') || token.starts_with('+') ? token.substr(1) : token;
+        if (t == "nan" || t == "NaN" || t == "inf" || t == "Inf" || t == "infinity") {
+            value = t.starts_with('n') || t.starts_with('N') ? NAN : INFINITY;
+            return true;
+        }
+    }
+    // from_chars takes no leading '+', which printf("%+f") writes.
+    const std::string_view digits =
+        token.size() > 1 && token[0] == '+' && token[1] != '-' ? token.substr(1) : token;
+    const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec == std::errc::result_out_of_range && p == digits.data() + digits.size())
+        return refuse("a number out of range:");
+    if (ec != std::errc() || p != digits.data() + digits.size())
+        return refuse("not a number:");
+    if (!isFloat(type) && value != std::floor(value))
+        return refuse("not an integer:");
+    // Binary integers are in range by construction; an ascii "1e300" for a uchar is not.
+    if (!isFloat(type) && !fitsIn(type, value))
+        return refuse(fmt::format("out of range for {}:", nameOf(type)));
+    bits = isFloat(type) ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
+                         : static_cast<std::uint32_t>(static_cast<std::int64_t>(value));
+    return true;
 }
 
 std::uint64_t minimumElementBytes(const Element& element, Format format)

@@ -65,6 +65,20 @@ struct Header {
 /// skipped with a warning). Fails naming `name` and the header line.
 Result<Header> parseHeader(std::span<const std::uint8_t> bytes, const std::string& name);
 
+/// Whitespace between ascii values, as std::isspace has it in the "C" locale.
+inline bool isAsciiSpace(char c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/// One ascii token as a value of `type`, with the 32 bits a packed colour would hold in `bits`
+/// (a float's bits, an integer's value). False when the token is no such value; `malformed`
+/// then says why ("not a number: \"1.0.0\"", "a number out of range: …", "not an integer: …",
+/// "out of range for uchar: …"). "nan" and "inf" spellings are accepted for float types, so the
+/// caller can report a non-finite value rather than a malformed token.
+bool parseAsciiValue(std::string_view token, Scalar type, double& value, std::uint32_t& bits,
+                     std::string& malformed);
+
 /// Reads values from the body, ascii or binary, with bounds checks.
 class BodyReader {
 public:
@@ -72,6 +86,10 @@ public:
     {}
 
     std::size_t remaining() const { return m_body.size() - m_pos; }
+    /// Bytes of the body read so far.
+    std::size_t position() const { return m_pos; }
+    /// Passes over `bytes` more (read by someone else); expects remaining() ≥ bytes.
+    void skip(std::size_t bytes) { m_pos += std::min(bytes, remaining()); }
 
     /// Reads one value as double; false at the end of the data or on a malformed token.
     bool read(Scalar type, double& value)
@@ -138,45 +156,16 @@ private:
     bool readAscii(Scalar type, double& value)
     {
         const char* data = reinterpret_cast<const char*>(m_body.data());
-        while (m_pos < m_body.size() && std::isspace(static_cast<unsigned char>(data[m_pos])))
+        while (m_pos < m_body.size() && isAsciiSpace(data[m_pos]))
             ++m_pos;
         if (m_pos >= m_body.size())
             return false;
         std::size_t end = m_pos;
-        while (end < m_body.size() && !std::isspace(static_cast<unsigned char>(data[end])))
+        while (end < m_body.size() && !isAsciiSpace(data[end]))
             ++end;
-        std::string_view token(data + m_pos, end - m_pos);
+        const std::string_view token(data + m_pos, end - m_pos);
         m_pos = end;
-        const auto malformed = [&](std::string_view why) {
-            m_malformed = fmt::format("{} \"{}\"", why, token.substr(0, 40));
-            return false;
-        };
-        if (isFloat(type)) {
-            // from_chars rejects "nan"/"inf" spelled by some writers; accept them so the caller
-            // can report a non-finite value rather than a malformed token.
-            const std::string_view t =
-                token.starts_with('-') || token.starts_with('+') ? token.substr(1) : token;
-            if (t == "nan" || t == "NaN" || t == "inf" || t == "Inf" || t == "infinity") {
-                value = t.starts_with('n') || t.starts_with('N') ? NAN : INFINITY;
-                return true;
-            }
-        }
-        // from_chars takes no leading '+', which printf("%+f") writes.
-        const std::string_view digits =
-            token.size() > 1 && token[0] == '+' && token[1] != '-' ? token.substr(1) : token;
-        const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-        if (ec == std::errc::result_out_of_range && p == digits.data() + digits.size())
-            return malformed("a number out of range:");
-        if (ec != std::errc() || p != digits.data() + digits.size())
-            return malformed("not a number:");
-        if (!isFloat(type) && value != std::floor(value))
-            return malformed("not an integer:");
-        // Binary integers are in range by construction; an ascii "1e300" for a uchar is not.
-        if (!isFloat(type) && !fitsIn(type, value))
-            return malformed(fmt::format("out of range for {}:", nameOf(type)));
-        m_bits = isFloat(type) ? std::bit_cast<std::uint32_t>(static_cast<float>(value))
-                               : static_cast<std::uint32_t>(static_cast<std::int64_t>(value));
-        return true;
+        return parseAsciiValue(token, type, value, m_bits, m_malformed);
     }
 
     std::span<const std::uint8_t> m_body;
@@ -207,6 +196,9 @@ Result<std::uint64_t> readListCount(BodyReader& reader, Format format, const std
 /// parseHeader(), then checkCounts() against the body that follows the header: a header whose
 /// counts the file can hold.
 Result<Header> parseCheckedHeader(std::span<const std::uint8_t> bytes, const std::string& name);
+
+/// The warning for `bytes` left in a binary body after its last element.
+std::string trailingBytesWarning(const std::string& name, std::size_t bytes);
 
 /// The last element named `name` (as readers of both kinds take it), or null.
 const Element* findElement(const Header& header, std::string_view name);

@@ -1,0 +1,76 @@
+#include "engine/stream/PlyPoints.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "engine/io/GaussianTransform.h"
+#include "engine/io/PlyPointReader.h"
+#include "engine/render/SceneLayout.h"
+#include "engine/stream/Block.h"
+
+namespace tandem::stream {
+
+namespace {
+
+/// Points decoded at once: their arrays stay in the cache between decoding and packing.
+constexpr std::size_t Chunk = 4096;
+
+} // namespace
+
+std::optional<Result<std::span<const std::uint8_t>>>
+loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
+              const BlockSink& sink)
+{
+    auto reader = io::PlyPointReader::open(bytes, name);
+    // Beyond 32-bit counts render::sceneCounts() refuses the frame, on io::loadMesh's path.
+    if (!reader || reader->pointCount() > std::numeric_limits<std::uint32_t>::max() - 1)
+        return std::nullopt;
+    const auto count = static_cast<std::uint32_t>(reader->pointCount());
+    const std::uint32_t flags = render::ObjectIsPoints |
+                                (reader->hasColors() ? render::ObjectHasColors : 0u) |
+                                (reader->hasNormals() ? render::ObjectHasNormals : 0u);
+    auto memory = blockMemory(sink, blockBytes(pointBlockCounts(count)), name);
+    if (!memory)
+        return Result<std::span<const std::uint8_t>>(fail(memory.error()));
+    const PointBlock block = beginPointBlock(count, flags, memory.value());
+    const bool turned = turn != glm::dmat3(1.0);
+    std::vector<glm::vec3> normals(reader->hasNormals() ? Chunk : 0);
+    std::vector<glm::u8vec4> colors(reader->hasColors() ? Chunk : 0);
+    io::Bounds bounds;
+    for (std::size_t first = 0; first < count; first += Chunk) {
+        const std::size_t n = std::min<std::size_t>(Chunk, count - first);
+        // Positions go straight into the block; normals and colours are packed from the chunk.
+        const std::span<glm::vec3> positions = block.positions.subspan(first, n);
+        const std::span<glm::vec3> chunkNormals = std::span(normals).first(normals.empty() ? 0 : n);
+        if (!reader->read(positions, chunkNormals, std::span(colors).first(colors.empty() ? 0 : n)))
+            return std::nullopt;
+        if (turned) {
+            io::turnPoints(positions, turn);
+            io::turnPoints(chunkNormals, turn);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            // As render::layOutScene() packs a vertex (render::vertexOf()'s defaults).
+            render::PointVertex p{};
+            const glm::vec3 normal = normals.empty() ? glm::vec3(0.0f) : normals[i];
+            const glm::u8vec4 color = colors.empty() ? glm::u8vec4(255) : colors[i];
+            std::copy_n(&positions[i].x, 3, p.position);
+            std::copy_n(&normal.x, 3, p.normal);
+            std::memcpy(&p.color, &color, sizeof(p.color));
+            block.attributes[first + i] = render::packPoint(p, flags);
+            bounds.extend(positions[i]);
+        }
+    }
+    // As render::Scene::bounds() merges its one object's.
+    io::Bounds merged;
+    merged.extend(bounds.min);
+    merged.extend(bounds.max);
+    setBlockBounds(memory.value(), merged);
+    Result<std::span<const std::uint8_t>> result(
+        std::span<const std::uint8_t>(memory.value().data(), block.bytes));
+    for (const std::string& warning : reader->warnings())
+        result.addWarning(warning);
+    return result;
+}
+
+} // namespace tandem::stream

@@ -1,0 +1,28 @@
+// A PLY point-cloud frame decoded straight into its frame block: io::PlyPointReader a chunk of
+// points at a time, turned, packed as compact points, so the cloud is never held whole as
+// io::MeshData and laid out a second time. The files it does not take go through io::loadMesh
+// (FolderSource). No GL, any thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include <glm/glm.hpp>
+
+#include "engine/core/Result.h"
+#include "engine/stream/Source.h"
+
+namespace tandem::stream {
+
+/// The block of the point cloud in `bytes` (the PLY file `name`), turned by `turn`, in memory
+/// from `sink`, with readPly's warnings: byte for byte the block FolderSource writes from
+/// io::loadMesh's cloud. Nothing where that path must read the file (io::PlyPointReader's
+/// cases: faces, lists, a texture comment, a value it cannot read, a point not usable);
+/// a failure when the block does not fit the sink.
+std::optional<Result<std::span<const std::uint8_t>>>
+loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
+              const BlockSink& sink);
+
+} // namespace tandem::stream
