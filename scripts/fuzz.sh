@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes tandem's readers with libFuzzer under AddressSanitizer + UndefinedBehaviorSanitizer
 # (the sanitize preset, clang): the PLY reader, the OBJ path, material libraries, sequence
-# manifests, camera paths, the pack reader and --verify, the --postfx chain parser and the splat
-# readers (3DGS PLY, .splat)
-# (tests/fuzz/Targets.h). Each
+# manifests, camera paths, the pack reader and --verify, the --postfx chain parser, the splat
+# readers (3DGS PLY, .splat) and CWIPC dumps (tests/fuzz/Targets.h; the PLY target also checks
+# that the fast PLY readers agree with the value-by-value one). Each
 # target starts from its seeds (tests/fuzz/seeds/<target>, the test files of that format and the
 # committed regressions) and keeps its corpus in build-sanitize/fuzz/<target>/corpus between
 # runs. A crash, a hang (an input over 10 s) or a sanitizer report fails the run and leaves the
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians client_message)
+[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians cwipc client_message)
 build=build-sanitize
 executables=()
 for t in "${targets[@]}"; do executables+=("tandem-fuzz-$t"); done

@@ -143,6 +143,15 @@ int printInfo(const std::string& file)
     // Names come from the file: a terminal escape in one is shown, not obeyed.
     fmt::print("  first      {}\n  last       {}\n", printable(info.frames.front().name),
                printable(info.frames.back().name));
+    // Each frame as the index gives it.
+    fmt::print("  {:>6}  {:>10}  {:>10}  {:>10}  {:>10}  {:<5}  {:<9}  {}\n", "frame", "vertices",
+               "triangles", "block MiB", "stored MiB", "codec", "positions", "name");
+    for (std::size_t i = 0; i < info.frames.size(); ++i) {
+        const stream::PackFrame& f = info.frames[i];
+        fmt::print("  {:>6}  {:>10}  {:>10}  {:>10.2f}  {:>10.2f}  {:<5}  {:<9}  {}\n", i,
+                   f.vertexCount, f.indexCount / 3, mib(f.blockBytes), mib(f.storedBytes),
+                   codecName(f.codec), positionsName(f.positions), printable(f.name));
+    }
     return ExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "engine/core/File.h"
+#include "engine/io/CwipcReader.h"
 #include "engine/io/Image.h"
 #include "engine/io/ObjReader.h"
 #include "engine/io/PlyReader.h"
@@ -116,8 +117,10 @@ Result<MeshData> loadMesh(const fs::path& path, const MeshLoadOptions& options)
         result = readPly(path);
     else if (extension == ".obj")
         result = readObj(path);
+    else if (extension == ".cwipcdump" || isCwipcDump(start.value()))
+        result = readCwipcDump(path);
     else
-        return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply or .obj)",
+        return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply, .obj or .cwipcdump)",
                                 path.string(), extension));
     return completed(path, options, std::move(result));
 }

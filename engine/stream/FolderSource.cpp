@@ -1,6 +1,7 @@
 #include "engine/stream/FolderSource.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -143,46 +144,61 @@ std::string lowercase(std::string text)
     return text;
 }
 
-enum class FrameKind { Ply, Obj, Splat, Other };
+/// The kinds of frame file a sequence lists, by extension (lower case), with the name messages
+/// give them.
+struct FrameFormat {
+    const char* name;
+    std::array<const char*, 2> extensions; ///< null where there is no second one
+};
+constexpr std::array<FrameFormat, 4> FrameFormats{{{"PLY", {".ply", nullptr}},
+                                                   {"OBJ", {".obj", nullptr}},
+                                                   {"SPZ/.splat", {".splat", ".spz"}},
+                                                   {"CWIPC", {".cwipcdump", nullptr}}}};
 
-FrameKind frameKind(const fs::path& file)
+/// The index of `file`'s format in FrameFormats, or -1 when it is none.
+int frameKind(const fs::path& file)
 {
     const std::string extension = lowercase(file.extension().string());
-    if (extension == ".ply")
-        return FrameKind::Ply;
-    if (extension == ".obj")
-        return FrameKind::Obj;
-    if (extension == ".splat" || extension == ".spz")
-        return FrameKind::Splat;
-    return FrameKind::Other;
+    for (std::size_t k = 0; k < FrameFormats.size(); ++k)
+        for (const char* e : FrameFormats[k].extensions)
+            if (e && extension == e)
+                return static_cast<int>(k);
+    return -1;
+}
+
+/// The extensions sequences take: ".ply, .obj, .splat, .spz or .cwipcdump".
+std::string frameExtensions()
+{
+    std::vector<std::string> all;
+    for (const FrameFormat& format : FrameFormats)
+        for (const char* e : format.extensions)
+            if (e)
+                all.push_back(e);
+    const std::string last = all.back();
+    all.pop_back();
+    return fmt::format("{} or {}", fmt::join(all, ", "), last);
 }
 
 /// "300 PLY files", "1 OBJ file", "3 PLY and 2 OBJ files", "90 SPZ/.splat files" (a PLY of
 /// Gaussians is known when it loads).
 std::string fileKinds(const std::vector<SequenceFrame>& frames)
 {
-    std::size_t ply = 0, obj = 0, splat = 0;
-    for (const auto& frame : frames) {
-        const FrameKind kind = frameKind(frame.file);
-        ply += kind == FrameKind::Ply;
-        obj += kind == FrameKind::Obj;
-        splat += kind == FrameKind::Splat;
-    }
+    std::array<std::size_t, FrameFormats.size()> counts{};
+    for (const auto& frame : frames)
+        if (const int kind = frameKind(frame.file); kind >= 0)
+            ++counts[static_cast<std::size_t>(kind)];
     const std::size_t n = frames.size();
-    const char* files = n == 1 ? "file" : "files";
-    if (ply == n)
-        return fmt::format("{} PLY {}", n, files);
-    if (obj == n)
-        return fmt::format("{} OBJ {}", n, files);
-    if (splat == n)
-        return fmt::format("{} SPZ/.splat {}", n, files);
     // The kinds present: "3 PLY and 1 OBJ files", "2 PLY, 1 OBJ and 4 SPZ/.splat files".
     std::vector<std::string> kinds;
-    for (const auto& [n, kind] : {std::pair{ply, "PLY"}, {obj, "OBJ"}, {splat, "SPZ/.splat"}})
-        if (n > 0)
-            kinds.push_back(fmt::format("{} {}", n, kind));
+    for (std::size_t k = 0; k < FrameFormats.size(); ++k)
+        if (counts[k] > 0)
+            kinds.push_back(fmt::format("{} {}", counts[k], FrameFormats[k].name));
+    if (kinds.empty())
+        return fmt::format("{} {}", n, n == 1 ? "file" : "files");
     const std::string last = kinds.back();
     kinds.pop_back();
+    if (kinds.empty())
+        return fmt::format("{} {}", last, n == 1 ? "file" : "files");
     return fmt::format("{} and {} files", fmt::join(kinds, ", "), last);
 }
 
@@ -210,7 +226,7 @@ listFrames(const fs::path& folder, const std::string& shown, const StopToken& st
                 return fail(stoppedWhile(
                     signal, fmt::format("listing {} ({} names so far)", shown, count)));
         const std::string name = it->path().filename().string();
-        if (name.starts_with('.') || frameKind(name) == FrameKind::Other || !keep(name))
+        if (name.starts_with('.') || frameKind(name) < 0 || !keep(name))
             continue;
         std::error_code typeError;
         const fs::file_type type = it->status(typeError).type(); // through links
@@ -262,8 +278,8 @@ Result<std::unique_ptr<Source>> openFolder(const std::string& spec, const Sequen
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
-        return fail(fmt::format("{}: no frames (.ply, .obj, .splat or .spz files) in this folder{}",
-                                spec, skippedNote(frames)));
+        return fail(fmt::format("{}: no frames ({} files) in this folder{}", spec,
+                                frameExtensions(), skippedNote(frames)));
     const std::string shown = spec.ends_with('/') ? spec : spec + "/";
     const std::string what = fmt::format("folder {} ({}", shown, fileKinds(frames.value()));
     return withWarnings(makeSource(std::move(frames.value()), options.fps, what, options.turn),
@@ -285,8 +301,8 @@ Result<std::unique_ptr<Source>> openGlob(const std::string& spec, const Sequence
     if (!frames)
         return fail(frames.error());
     if (frames.value().empty())
-        return fail(fmt::format("{}: no .ply, .obj, .splat or .spz file matches the pattern{}",
-                                spec, skippedNote(frames)));
+        return fail(fmt::format("{}: no {} file matches the pattern{}", spec, frameExtensions(),
+                                skippedNote(frames)));
     const std::string what = fmt::format("pattern {} ({}", spec, fileKinds(frames.value()));
     return withWarnings(makeSource(std::move(frames.value()), options.fps, what, options.turn),
                         frames);
@@ -637,15 +653,14 @@ openFileSequence(const std::string& spec, const SequenceOptions& options, const 
     const fs::path path(spec);
     if (lowercase(path.extension().string()) == ".json")
         return openManifest(spec, options, stop);
-    if (frameKind(path) != FrameKind::Other) {
+    if (frameKind(path) >= 0) {
         std::vector<SequenceFrame> frames{{path, std::nullopt}};
         return makeSource(std::move(frames), options.fps, fmt::format("file {} (1 frame", spec),
                           options.turn);
     }
     return fail(fmt::format("{}: not a frame sequence (expected a folder, a .json manifest, a "
-                            "pattern such as frame_*.ply or frame_%04d.ply, or a .ply, .obj, "
-                            ".splat or .spz file)",
-                            spec));
+                            "pattern such as frame_*.ply or frame_%04d.ply, or a {} file)",
+                            spec, frameExtensions()));
 }
 
 } // namespace tandem::stream

@@ -27,6 +27,13 @@ expect "MiB/s"
 [ -f "$seq" ] || fail "no pack written"
 run 0 "$pack" --info "$seq"
 expect "format version 2"; expect "5 at 30 fps"; expect "2000 vertices"; expect "lz4"
+# Each frame's line: index, vertices, triangles, block and stored MiB, codec, positions, name.
+grep -qE "^ +frame +vertices +triangles +block MiB +stored MiB +codec +positions +name$" <<<"$output" \
+    || fail "--info has no per-frame table"
+for i in 0 4; do
+    grep -qE "^ +$i +2000 +0 +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2} +lz4 +f32 +sample frame $i$" <<<"$output" \
+        || fail "--info lacks frame $i's line"
+done
 run 0 "$pack" --verify "$seq" -q
 expect "5 frames, each checksum matches and each frame decodes"
 

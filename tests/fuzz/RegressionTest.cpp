@@ -35,8 +35,8 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
-    std::vector<const char*> names{"ply",         "obj",  "mtl",   "manifest",
-                                   "camera_path", "pack", "chain", "gaussians"};
+    std::vector<const char*> names{"ply",  "obj",   "mtl",       "manifest", "camera_path",
+                                   "pack", "chain", "gaussians", "cwipc"};
 #ifdef TANDEM_FUZZ_WEB
     names.push_back("client_message");
 #endif

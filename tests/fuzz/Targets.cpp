@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/io/CameraPath.h"
+#include "engine/io/CwipcReader.h"
 #include "engine/io/GaussianReader.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/MtlReader.h"
@@ -176,6 +177,12 @@ int gaussians(const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
+int cwipc(const std::uint8_t* data, std::size_t size)
+{
+    (void)io::readCwipcDump(std::span<const std::uint8_t>(data, size), "fuzz.cwipcdump");
+    return 0;
+}
+
 Target targetNamed(std::string_view name)
 {
     if (name == "ply")
@@ -194,6 +201,8 @@ Target targetNamed(std::string_view name)
         return chain;
     if (name == "gaussians")
         return gaussians;
+    if (name == "cwipc")
+        return cwipc;
 #ifdef TANDEM_FUZZ_WEB
     if (name == "client_message")
         return clientMessage;

@@ -35,12 +35,14 @@ int chain(const std::uint8_t* data, std::size_t size);
 /// io::readGaussianPly, io::readSplat, io::readCompressedPly and io::readSpz on the bytes (a 3DGS
 /// or compressed PLY's header and body; .splat records; a gzip stream holding an SPZ).
 int gaussians(const std::uint8_t* data, std::size_t size);
+/// io::readCwipcDump on the bytes (a CWIPC point-cloud dump's header and points).
+int cwipc(const std::uint8_t* data, std::size_t size);
 /// web::parseClientMessage and web::readFrameMessage on the bytes: what a browser (or anyone
 /// who has the token) may send the server. Built with the browser view only (TANDEM_SERVE).
 int clientMessage(const std::uint8_t* data, std::size_t size);
 
 /// The target named `name` ("ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain",
-/// "gaussians", and "client_message" where the build has the browser view), or null.
+/// "gaussians", "cwipc", and "client_message" where the build has the browser view), or null.
 using Target = int (*)(const std::uint8_t*, std::size_t);
 Target targetNamed(std::string_view name);
 
