@@ -441,8 +441,8 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     const std::size_t preloaded = blockBytes * static_cast<std::size_t>(b.sequenceFrames + 2);
     const int loops = std::max(1, settings.frames / b.sequenceFrames);
     // PLY files streamed: a folder of distinct frames, more of them than the staging slots a
-    // folder gets (8: it cannot say its largest frame before loading), so every loop decodes
-    // every file again (the files themselves come from the page cache). The folder is named
+    // folder gets (two a loader: it cannot say its largest frame before loading), so every loop
+    // decodes every file again (the files themselves come from the page cache). The folder is named
     // by the point count and holds exactly --ply-frames files, so a reused --work stays right.
     const fs::path plyFolder = root / fmt::format("ply-stream-{}", points);
     fs::create_directories(plyFolder);
@@ -459,7 +459,7 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
     }
     std::vector<ViewerPlay> variants = {
         {"pack streamed", pack.string(), false, streamed, b.sequenceFrames * loops, {}},
-        {"ply binary streamed", plyFolder.string(), false, streamed, 2 * b.plyFrames, {}}};
+        {"ply binary streamed", plyFolder.string(), false, streamed, 4 * b.plyFrames, {}}};
     if (b.preloaded)
         variants.insert(
             variants.begin() + 1,

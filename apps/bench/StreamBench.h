@@ -14,7 +14,8 @@ struct StreamBenchSettings {
     std::string sizes = "1080p,4K";
     std::string workDir;   ///< where packs and PLY files go (default: a temporary folder)
     bool keep = false;     ///< keep them
-    int plyFrames = 24;    ///< PLY files of the streamed PLY row, played twice (more than 8)
+    int plyFrames = 64;    ///< PLY files of the streamed PLY row, played four times (more than
+                           ///< the staging slots a folder gets: two a loader, at most 24)
     bool preloaded = true; ///< the preloaded end-to-end rows
 };
 

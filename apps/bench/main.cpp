@@ -127,8 +127,9 @@ int main(int argc, char** argv)
         ->capture_default_str();
     streamBench
         ->add_option("--ply-frames", streamSettings.plyFrames,
-                     "distinct binary PLY files of the streamed PLY row, played twice (more than "
-                     "the 8 staging slots a folder gets, so each loop decodes them again)")
+                     "distinct binary PLY files of the streamed PLY row, played four times (more "
+                     "than the staging slots a folder gets, two a loader thread, so each loop "
+                     "decodes them again)")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     streamBench->add_option("--sizes", streamSettings.sizes, "1080p, 4K or WxH, comma separated")

@@ -67,6 +67,11 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
                      "({:.0f} MiB, --cache-mb) holds fewer than two: frames that do not fit are "
                      "skipped",
                      source.description(), largestBlock / 1048576.0, budget / 1048576.0);
+    int threads = settings.loaderThreads;
+    if (threads <= 0)
+        threads =
+            static_cast<int>(std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, 12u));
+    threads = std::min(threads, MaxLoaderThreads);
     if (largest && 2 * largestBlock <= budget) {
         const std::size_t block = largestBlock;
         // All slots get their memory now, before playback: page-locking is slow (on an H200
@@ -89,18 +94,19 @@ Streamer::Streamer(const Source& source, const StreamSettings& settings,
         }
     } else {
         // Frame sizes are found as frames load: slots grow within the budget. A preload needs
-        // one per frame, or loading the later frames would evict the first ones again.
-        m_slots.resize(settings.preload ? static_cast<std::size_t>(std::max(source.frameCount(), 1))
-                                        : 8);
+        // one per frame, or loading the later frames would evict the first ones again. Else two
+        // a loader, at least 8: each loader has a slot to fill while the frames loaded wait to
+        // be played (with 8, a folder of PLY frames kept at most 8 of 12 loaders busy).
+        const std::size_t frames = static_cast<std::size_t>(std::max(source.frameCount(), 1));
+        m_slots.resize(settings.preload
+                           ? frames
+                           : std::min(frames, std::max<std::size_t>(
+                                                  8, 2 * static_cast<std::size_t>(threads))));
     }
     m_stats.slots = static_cast<int>(m_slots.size());
     m_priority.assign(static_cast<std::size_t>(std::max(source.frameCount(), 0)), -1);
     m_slotOf.assign(m_priority.size(), -1);
-    int threads = settings.loaderThreads;
-    if (threads <= 0)
-        threads =
-            static_cast<int>(std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, 12u));
-    threads = std::min({threads, static_cast<int>(m_slots.size()), MaxLoaderThreads});
+    threads = std::min(threads, static_cast<int>(m_slots.size()));
     m_stats.loaderThreads = threads;
     for (int t = 0; t < threads; ++t)
         m_loaders.emplace_back([this, t] { loaderMain(t); });

@@ -94,7 +94,8 @@ public:
     /// Starts loader threads over `source` (which must outlive the streamer). When the source
     /// knows its largest frame and two of it fit the budget, there are budget / largest block
     /// slots (at most the sequence's frames, and 256 unless settings.preload), allocated now;
-    /// else 8 (settings.preload: one a frame) that get their memory as frames load, growing
+    /// else two a loader thread, at least 8 and at most the sequence's frames (settings.preload:
+    /// one a frame), that get their memory as frames load, growing
     /// within the budget, and a frame that does not fit fails alone (skipped by the player,
     /// named). `tracks` (a profiler's; may be null): loader threads report "load" spans on
     /// their own tracks.

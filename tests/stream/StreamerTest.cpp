@@ -297,3 +297,23 @@ TEST(Streamer, APreloadOfAKnownSizeHasASlotForEveryFrame)
     settings.preload = true;
     EXPECT_EQ(stream::Streamer(source, settings).stats().slots, 300);
 }
+
+TEST(Streamer, AFolderGetsTwoSlotsALoaderSoEveryLoaderHasOneToFill)
+{
+    // Frame sizes unknown before loading (a folder): 8 slots kept at most 8 loaders busy.
+    SlowSource source(0ms, 40, -1, false);
+    stream::StreamSettings settings;
+    settings.pinned = false;
+    for (const auto& [loaders, slots] : {std::pair{2, 8}, {6, 12}, {12, 24}}) {
+        settings.loaderThreads = loaders;
+        stream::Streamer streamer(source, settings);
+        EXPECT_EQ(streamer.stats().slots, slots) << loaders << " loaders";
+        EXPECT_EQ(streamer.stats().loaderThreads, loaders);
+    }
+    // Never more slots than frames.
+    SlowSource few(0ms, 5, -1, false);
+    settings.loaderThreads = 12;
+    stream::Streamer streamer(few, settings);
+    EXPECT_EQ(streamer.stats().slots, 5);
+    EXPECT_EQ(streamer.stats().loaderThreads, 5);
+}
