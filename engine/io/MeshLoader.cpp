@@ -9,6 +9,7 @@
 
 #include "engine/core/File.h"
 #include "engine/io/CwipcReader.h"
+#include "engine/io/DracoReader.h"
 #include "engine/io/Image.h"
 #include "engine/io/ObjReader.h"
 #include "engine/io/PlyReader.h"
@@ -119,8 +120,11 @@ Result<MeshData> loadMesh(const fs::path& path, const MeshLoadOptions& options)
         result = readObj(path);
     else if (extension == ".cwipcdump" || isCwipcDump(start.value()))
         result = readCwipcDump(path);
+    else if (extension == ".drc" || isDraco(start.value()))
+        result = readDraco(path);
     else
-        return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply, .obj or .cwipcdump)",
+        return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply, .obj, .cwipcdump or "
+                                ".drc)",
                                 path.string(), extension));
     return completed(path, options, std::move(result));
 }

@@ -150,10 +150,11 @@ struct FrameFormat {
     const char* name;
     std::array<const char*, 2> extensions; ///< null where there is no second one
 };
-constexpr std::array<FrameFormat, 4> FrameFormats{{{"PLY", {".ply", nullptr}},
+constexpr std::array<FrameFormat, 5> FrameFormats{{{"PLY", {".ply", nullptr}},
                                                    {"OBJ", {".obj", nullptr}},
                                                    {"SPZ/.splat", {".splat", ".spz"}},
-                                                   {"CWIPC", {".cwipcdump", nullptr}}}};
+                                                   {"CWIPC", {".cwipcdump", nullptr}},
+                                                   {"Draco", {".drc", nullptr}}}};
 
 /// The index of `file`'s format in FrameFormats, or -1 when it is none.
 int frameKind(const fs::path& file)
@@ -166,7 +167,7 @@ int frameKind(const fs::path& file)
     return -1;
 }
 
-/// The extensions sequences take: ".ply, .obj, .splat, .spz or .cwipcdump".
+/// The extensions sequences take: ".ply, .obj, .splat, .spz, .cwipcdump or .drc".
 std::string frameExtensions()
 {
     std::vector<std::string> all;

@@ -1,8 +1,8 @@
-// Volumetric video as a sequence of files on disk, one file a frame (PLY/OBJ meshes and point
-// clouds, CWIPC point-cloud dumps, Gaussian splats: a 3DGS or compressed PLY, .splat, .spz): a
-// folder, a JSON manifest, a glob or printf pattern, or a single file. Opening lists the frames and
-// checks that they exist; each load decodes one file (io::loadMesh, io::readGaussians) into a frame
-// block. No caching and no look-ahead here (the streamer does that). Any thread; load() from
+// Volumetric video as a sequence of files on disk, one file a frame (PLY/OBJ/Draco meshes and
+// point clouds, CWIPC point-cloud dumps, Gaussian splats: a 3DGS or compressed PLY, .splat, .spz):
+// a folder, a JSON manifest, a glob or printf pattern, or a single file. Opening lists the frames
+// and checks that they exist; each load decodes one file (io::loadMesh, io::readGaussians) into a
+// frame block. No caching and no look-ahead here (the streamer does that). Any thread; load() from
 // several at once.
 #pragma once
 
@@ -30,7 +30,7 @@ struct SequenceOptions {
 
 /// One frame of a file sequence.
 struct SequenceFrame {
-    std::filesystem::path file; ///< a .ply, .obj, .splat, .spz or .cwipcdump file
+    std::filesystem::path file; ///< a .ply, .obj, .splat, .spz, .cwipcdump or .drc file
     /// Its texture image when a manifest names one; else the frame's file decides (the image
     /// its .mtl names, or the one beside it with its name: io::loadMesh).
     std::optional<std::filesystem::path> texture;
@@ -80,13 +80,12 @@ private:
 ///   manifest's folder; "fps" optional; textures per frame either inside the frame's object or
 ///   in the optional "textures" array as long as "frames" (null: none), not both; at most 64
 ///   lists and objects deep;
-/// - a single .ply, .obj, .splat, .spz or .cwipcdump file: a sequence of one frame.
-/// In folders and patterns, .splat, .spz and .cwipcdump files are frames too; any PLY may hold
-/// Gaussians
-/// (known when it loads). A frame of Gaussians becomes the frame's splats.
+/// - a single .ply, .obj, .splat, .spz, .cwipcdump or .drc file: a sequence of one frame.
+/// In folders and patterns, .splat, .spz, .cwipcdump and .drc (Draco) files are frames too; any
+/// PLY may hold Gaussians (known when it loads). A frame of Gaussians becomes the frame's splats.
 /// Frames without a manifest's texture take the one their file names (an OBJ's map_Kd) or the
-/// image beside them with their name (frame_0001.obj, frame_0001.png; .png, .jpg, .jpeg), as
-/// io::loadMesh finds them.
+/// image beside them with their name (frame_0001.obj or frame_0001.drc, frame_0001.png; .png,
+/// .jpg, .jpeg), as io::loadMesh finds them.
 /// The frame rate is options.fps, or the manifest's when it gives one and !options.fpsGiven;
 /// either must be a frame rate (isFrameRate()).
 /// Fails with one message naming the spec and the problem: it does not exist, no frames, a

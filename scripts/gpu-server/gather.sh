@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gathers what a headless build needs on a GPU server that has the CUDA toolkit, g++ and CMake
 # but no Debian -dev packages and no package registry (such as the H200 host in
-# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 55 MB):
+# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 63 MB):
 #   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, libraries and CMake
 #                                                               package files
 #   .gpu/boost-web.tar.xz  the Boost headers of the browser view (unpacked there by
@@ -28,7 +28,7 @@ inc=/usr/include
 copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $inc/imgui \
      $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h $inc/spng.h \
      $inc/lz4.h $inc/lz4hc.h $inc/lz4frame.h $inc/zstd.h $inc/zstd_errors.h $inc/libdeflate.h \
-     $inc/dlpack \
+     $inc/dlpack $inc/draco \
      "$out/sysroot/usr/include"
 
 lib=/usr/lib/$arch
@@ -37,8 +37,10 @@ copy $lib/libstb.a $lib/libgtest.a $lib/libgtest_main.a $lib/libgmock.a $lib/lib
      $lib/libtinyobjloader.so $lib/libtinyobjloader.so.2rc10 \
      $lib/libtinyobjloader_double.so $lib/libtinyobjloader_double.so.2rc10 \
      $lib/libspng.so $lib/libspng.so.0 $lib/libspng.so.0.7.3 "$out/sysroot/usr/lib/$arch"
-# The pack format (engine/stream/Pack.cpp): static archives, so nothing is needed at run time.
-copy $lib/liblz4.a $lib/libzstd.a $lib/libdeflate.a "$out/sysroot/usr/lib/$arch"
+# The pack format (engine/stream/Pack.cpp) and Draco frames (engine/io/DracoReader.cpp): static
+# archives, so nothing is needed at run time. libdraco is found by its files, not its CMake package
+# (whose targets name /usr paths), so cmake/draco stays behind.
+copy $lib/liblz4.a $lib/libzstd.a $lib/libdeflate.a $lib/libdraco.a "$out/sysroot/usr/lib/$arch"
 copy $lib/cmake/GTest $lib/cmake/fmt $lib/cmake/tinyobjloader "$out/sysroot/usr/lib/$arch/cmake"
 copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$out/sysroot/usr/share/cmake"
 

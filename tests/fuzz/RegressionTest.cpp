@@ -36,7 +36,7 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
     std::vector<const char*> names{"ply",  "obj",   "mtl",       "manifest", "camera_path",
-                                   "pack", "chain", "gaussians", "cwipc"};
+                                   "pack", "chain", "gaussians", "cwipc",    "draco"};
 #ifdef TANDEM_FUZZ_WEB
     names.push_back("client_message");
 #endif

@@ -14,6 +14,7 @@
 
 #include "engine/io/CameraPath.h"
 #include "engine/io/CwipcReader.h"
+#include "engine/io/DracoReader.h"
 #include "engine/io/GaussianReader.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/MtlReader.h"
@@ -183,6 +184,12 @@ int cwipc(const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
+int draco(const std::uint8_t* data, std::size_t size)
+{
+    (void)io::readDraco(std::span<const std::uint8_t>(data, size), "fuzz.drc");
+    return 0;
+}
+
 Target targetNamed(std::string_view name)
 {
     if (name == "ply")
@@ -203,6 +210,8 @@ Target targetNamed(std::string_view name)
         return gaussians;
     if (name == "cwipc")
         return cwipc;
+    if (name == "draco")
+        return draco;
 #ifdef TANDEM_FUZZ_WEB
     if (name == "client_message")
         return clientMessage;
