@@ -83,6 +83,10 @@ if [ "$mode" = "--python" ] || [ "$mode" = "--house" ] || [ "$mode" = "--splats"
                  -DTANDEM_PYBIND11_INCLUDE_DIR="$root/build-gpu-pybind11"
                  -DTANDEM_DLPACK_INCLUDE_DIR="$root/.gpu/sysroot/usr/include")
 fi
+# RenderDoc's library, carried compressed by gather.sh.
+if [ -f .gpu/librenderdoc.so.xz ] && [ ! -e .gpu/runtime/librenderdoc.so ]; then
+    xz -dc .gpu/librenderdoc.so.xz >.gpu/runtime/librenderdoc.so || exit 1
+fi
 # The browser view where gather.sh carried Boost's headers for it (the preset leaves it off).
 serve_args=()
 if [ -f .gpu/boost-web.tar.xz ]; then

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Gathers what a headless build needs on a GPU server that has the CUDA toolkit, g++ and CMake
 # but no Debian -dev packages and no package registry (such as the H200 host in
-# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 63 MB):
+# ARCHITECTURE.md), into .gpu/ at the repository root (git-ignored; about 37 MB):
 #   .gpu/sysroot/usr/{include,lib/x86_64-linux-gnu,share/cmake}  headers, libraries and CMake
 #                                                               package files
 #   .gpu/boost-web.tar.xz  the Boost headers of the browser view (unpacked there by
 #                          build-and-test.sh)
 #   .gpu/runtime/   glvnd's libEGL/libGLdispatch/libGL/libGLX and the few shared libraries the
 #                   binaries load (the server has the NVIDIA vendor libraries but no glvnd), and
-#                   RenderDoc's library with what it loads
+#                   what RenderDoc's library loads
+#   .gpu/librenderdoc.so.xz  RenderDoc's library (unpacked into runtime/ by build-and-test.sh)
 # Run on a Debian 12 machine with scripts/install-deps.sh done. Then carry .gpu with the source
 # and run scripts/gpu-server/build-and-test.sh there (docs/building.md: GPU servers).
 set -euo pipefail
@@ -62,8 +63,10 @@ for so in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0 \
     cp -L "$lib/$so" "$out/runtime/$so"
 done
 
-# RenderDoc (Debian's librenderdoc, 26 MB) and what it loads, for --renderdoc captures there.
-cp -L /usr/lib/librenderdoc.so "$out/runtime/"
+# RenderDoc (Debian's librenderdoc, 26 MB; carried xz-compressed, 7 MB, so .gpu with the
+# source stays within what the GPU host takes; build-and-test.sh unpacks it into runtime/) and
+# what it loads, for --renderdoc captures there.
+xz -6 -T0 -c /usr/lib/librenderdoc.so >"$out/librenderdoc.so.xz"
 for so in libX11.so.6 libxcb.so.1 libxcb-keysyms.so.1 libstb.so.0 libXau.so.6 libXdmcp.so.6 \
           libbsd.so.0 libmd.so.0; do
     cp -L "$lib/$so" "$out/runtime/$so"
