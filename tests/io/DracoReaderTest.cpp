@@ -224,10 +224,14 @@ struct Encoded {
                 float f[4];
                 std::uint8_t b[4];
                 std::uint16_t s[4];
+                // Only the type stored: 65535 as a byte would be undefined.
                 for (int k = 0; k < colorComponents; ++k) {
-                    f[k] = static_cast<float>(c[k]);
-                    b[k] = static_cast<std::uint8_t>(c[k]);
-                    s[k] = static_cast<std::uint16_t>(c[k]);
+                    if (colorType == draco::DT_FLOAT32)
+                        f[k] = static_cast<float>(c[k]);
+                    else if (colorType == draco::DT_UINT8)
+                        b[k] = static_cast<std::uint8_t>(c[k]);
+                    else
+                        s[k] = static_cast<std::uint16_t>(c[k]);
                 }
                 const void* value = colorType == draco::DT_FLOAT32 ? static_cast<void*>(f)
                                     : colorType == draco::DT_UINT8 ? static_cast<void*>(b)
