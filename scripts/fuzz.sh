@@ -2,7 +2,7 @@
 # Fuzzes tandem's readers with libFuzzer under AddressSanitizer + UndefinedBehaviorSanitizer
 # (the sanitize preset, clang): the PLY reader, the OBJ path, material libraries, sequence
 # manifests, camera paths, the pack reader and --verify, the --postfx chain parser, the splat
-# readers (3DGS PLY, .splat), CWIPC dumps and Draco files (tests/fuzz/Targets.h; the PLY target
+# readers (3DGS PLY, .splat), CWIPC dumps, Draco and glTF files (tests/fuzz/Targets.h; the PLY target
 # also checks that the fast PLY readers agree with the value-by-value one). Each
 # target starts from its seeds (tests/fuzz/seeds/<target>, the test files of that format and the
 # committed regressions) and keeps its corpus in build-sanitize/fuzz/<target>/corpus between
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians cwipc draco client_message)
+[ ${#targets[@]} -gt 0 ] || targets=(ply obj mtl manifest camera_path pack chain gaussians cwipc draco gltf client_message)
 build=build-sanitize
 executables=()
 for t in "${targets[@]}"; do executables+=("tandem-fuzz-$t"); done
@@ -42,6 +42,7 @@ seeds() {
         manifest) find tests/data -name '*.json' ;;
         pack) find tests/data -name '*.tdpk' ;;
         draco) find tests/data -name '*.drc' ;;
+        gltf) find tests/data -name '*.glb' -o -name '*.gltf' ;;
     esac
 }
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:symbolize=1"

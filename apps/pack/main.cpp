@@ -426,8 +426,9 @@ int main(int argc, char** argv)
     auto* src = cli.add_option(
         "SRC", o.source,
         "the sequence: sample[:mesh,points=N,frames=N,fps=F], a .tdpk pack (re-pack), a folder "
-        "of .ply/.obj/.cwipcdump/.drc frames or of Gaussian splat frames (3DGS or compressed "
-        "PLY, .splat, .spz), a JSON manifest, a pattern (frame_%04d.ply, frame_*.ply)");
+        "of .ply/.obj/.cwipcdump/.drc/.glb/.gltf frames or of Gaussian splat frames (3DGS or "
+        "compressed PLY, .splat, .spz), a JSON manifest, a pattern (frame_%04d.ply, "
+        "frame_*.ply)");
     auto* out = cli.add_option("-o,--output", o.output,
                                "the pack to write (.tdpk); its folder is made when missing");
     cli.add_option("--codec", codec,

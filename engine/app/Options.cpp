@@ -174,12 +174,12 @@ void addCommonOptions(CLI::App& cli, SessionSettings& s, const std::string& head
 
 void addSequenceOptions(CLI::App& cli, SequenceSettings& s)
 {
-    cli.add_option("SEQUENCE", s.spec,
-                   "a folder of frames (.ply/.obj/.drc meshes and point clouds, .cwipcdump point "
-                   "clouds, or splats: 3DGS PLY, .splat, .spz; natural order), a .json manifest, "
-                   "a pattern "
-                   "(frame_*.ply, frame_%04d.ply), a .tdpk pack, or sample[:mesh,points=N,"
-                   "frames=N,fps=F] (default: the built-in sample)");
+    cli.add_option(
+        "SEQUENCE", s.spec,
+        "a folder of frames (.ply/.obj/.drc/.glb/.gltf meshes and point clouds, .cwipcdump "
+        "point clouds, or splats: 3DGS PLY, .splat, .spz; natural order), a .json manifest, a "
+        "pattern (frame_*.ply, frame_%04d.ply), a .tdpk pack, or "
+        "sample[:mesh,points=N,frames=N,fps=F] (default: the built-in sample)");
     cli.add_flag("--every-frame", s.everyFrame,
                  "show every sequence frame once, in order, whatever the time (headless: render "
                  "each frame; default: the sequence clock)");

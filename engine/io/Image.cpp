@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -171,18 +172,21 @@ Result<bool> writePng16(const fs::path& path, int width, int height, const std::
     return writePngBytes(path, png.value(), overwrite, existed);
 }
 
-Result<Image> readImage(const fs::path& path)
+Result<Image> decodeImage(std::span<const std::uint8_t> bytes, const std::string& name)
 {
-    // Through readFile: regular files only (a FIFO named like a texture would block stb).
-    auto bytes = readFile(path, std::uint64_t{1} << 30);
-    if (!bytes)
-        return fail(bytes.error());
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        return fail(fmt::format("{}: cannot read image: {} bytes is more than stb_image takes",
+                                name, bytes.size()));
+    const int size = static_cast<int>(bytes.size());
     int width = 0, height = 0, channels = 0;
-    stbi_uc* data =
-        stbi_load_from_memory(bytes.value().data(), static_cast<int>(bytes.value().size()), &width,
-                              &height, &channels, 4);
+    // The header first: a few bytes can declare an image of gigabytes.
+    if (stbi_info_from_memory(bytes.data(), size, &width, &height, &channels) &&
+        static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) > MaxImagePixels)
+        return fail(fmt::format("{}: cannot read image: {}×{} is more than {} pixels", name, width,
+                                height, MaxImagePixels));
+    stbi_uc* data = stbi_load_from_memory(bytes.data(), size, &width, &height, &channels, 4);
     if (!data)
-        return fail(fmt::format("{}: cannot read image: {}", path.string(),
+        return fail(fmt::format("{}: cannot read image: {}", name,
                                 stbi_failure_reason() ? stbi_failure_reason() : "unknown"));
     Image image;
     image.width = width;
@@ -190,6 +194,15 @@ Result<Image> readImage(const fs::path& path)
     image.pixels.assign(data, data + static_cast<std::size_t>(width) * height * 4);
     stbi_image_free(data);
     return image;
+}
+
+Result<Image> readImage(const fs::path& path)
+{
+    // Through readFile: regular files only (a FIFO named like a texture would block stb).
+    auto bytes = readFile(path, std::uint64_t{1} << 30);
+    if (!bytes)
+        return fail(bytes.error());
+    return decodeImage(bytes.value(), path.string());
 }
 
 } // namespace tandem::io

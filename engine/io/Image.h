@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/core/Result.h"
@@ -74,6 +75,14 @@ Result<bool> writePng(const std::filesystem::path& path, const Image& image, boo
 /// bottom. Same file rules as writePng.
 Result<bool> writePng16(const std::filesystem::path& path, int width, int height,
                         const std::uint16_t* rgba, bool overwrite, bool* existed = nullptr);
+
+/// The most pixels an image read here may have (16384 × 16384): checked from its header, before
+/// the pixels are allocated.
+inline constexpr std::uint64_t MaxImagePixels = std::uint64_t{1} << 28;
+
+/// Decodes a PNG, JPEG, BMP or TGA image held in memory, as readImage() does; `name` is what
+/// messages call it. Fails on an image of more than MaxImagePixels.
+Result<Image> decodeImage(std::span<const std::uint8_t> bytes, const std::string& name);
 
 /// Reads a PNG, JPEG, BMP or TGA image (any channel count, converted to RGBA8; 16-bit PNGs
 /// reduced to 8 bits) with stb_image. Fails naming the file and stb_image's reason.

@@ -113,23 +113,28 @@ Bounds MeshData::bounds() const
     return bounds;
 }
 
-void computeVertexNormals(MeshData& mesh)
+void computeVertexNormals(std::span<const glm::vec3> positions,
+                          std::span<const std::uint32_t> triangles, std::span<glm::vec3> normals)
 {
-    std::vector<glm::vec3> sums(mesh.positions.size(), glm::vec3(0.0f));
-    for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-        const std::uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+    std::vector<glm::vec3> sums(positions.size(), glm::vec3(0.0f));
+    for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+        const std::uint32_t a = triangles[i], b = triangles[i + 1], c = triangles[i + 2];
         // The cross product's length is twice the area: larger faces weigh more.
-        const glm::vec3 n = glm::cross(mesh.positions[b] - mesh.positions[a],
-                                       mesh.positions[c] - mesh.positions[a]);
+        const glm::vec3 n = glm::cross(positions[b] - positions[a], positions[c] - positions[a]);
         sums[a] += n;
         sums[b] += n;
         sums[c] += n;
     }
-    mesh.normals.resize(sums.size());
     for (std::size_t i = 0; i < sums.size(); ++i) {
         const float length = glm::length(sums[i]);
-        mesh.normals[i] = length > 0.0f ? sums[i] / length : glm::vec3(0.0f, 0.0f, 1.0f);
+        normals[i] = length > 0.0f ? sums[i] / length : glm::vec3(0.0f, 0.0f, 1.0f);
     }
+}
+
+void computeVertexNormals(MeshData& mesh)
+{
+    mesh.normals.resize(mesh.positions.size());
+    computeVertexNormals(mesh.positions, mesh.indices, mesh.normals);
 }
 
 } // namespace tandem::io

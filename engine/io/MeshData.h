@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -83,5 +84,10 @@ std::string droppedWarning(const std::string& name, const DroppedVertices& dropp
 /// Fills `mesh.normals` with area-weighted vertex normals of its triangles (vertices used by no
 /// triangle get +Z). Expects a triangle mesh.
 void computeVertexNormals(MeshData& mesh);
+
+/// The same for part of a mesh: area-weighted normals of `triangles` (3 indices each, into
+/// `positions`) written to `normals` (as long as `positions`); vertices no triangle uses get +Z.
+void computeVertexNormals(std::span<const glm::vec3> positions,
+                          std::span<const std::uint32_t> triangles, std::span<glm::vec3> normals);
 
 } // namespace tandem::io

@@ -10,6 +10,7 @@
 #include "engine/core/File.h"
 #include "engine/io/CwipcReader.h"
 #include "engine/io/DracoReader.h"
+#include "engine/io/GltfReader.h"
 #include "engine/io/Image.h"
 #include "engine/io/ObjReader.h"
 #include "engine/io/PlyReader.h"
@@ -50,6 +51,8 @@ Result<bool> addTexture(const fs::path& path, const MeshLoadOptions& options, Me
     if (mesh.positions.empty())
         return true; // nothing left to draw (dropUnusableVertices())
     const bool textured = !mesh.isPointCloud() && !mesh.texcoords.empty();
+    if (textured && !options.texture && mesh.texture.width > 0)
+        return true; // the file's own (a GLB's embedded image)
     fs::path file = options.texture ? *options.texture : mesh.textureFile;
     mesh.textureFile.clear();
     if (!textured) {
@@ -122,9 +125,11 @@ Result<MeshData> loadMesh(const fs::path& path, const MeshLoadOptions& options)
         result = readCwipcDump(path);
     else if (extension == ".drc" || isDraco(start.value()))
         result = readDraco(path);
+    else if (extension == ".glb" || extension == ".gltf" || isGlb(start.value()))
+        result = readGltf(path);
     else
-        return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply, .obj, .cwipcdump or "
-                                ".drc)",
+        return fail(fmt::format("{}: unknown mesh format '{}' (expected .ply, .obj, .cwipcdump, "
+                                ".drc, .glb or .gltf)",
                                 path.string(), extension));
     return completed(path, options, std::move(result));
 }

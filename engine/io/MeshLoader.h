@@ -20,11 +20,12 @@ struct MeshLoadOptions {
     std::optional<std::filesystem::path> texture;
 };
 
-/// Loads a .ply, .obj, .cwipcdump or .drc (Draco) file (PLY, CWIPC dumps and Draco are also
-/// recognised by their magic, "ply", "cpcd" and "DRACO", whatever the extension; regular files
-/// only, as core's readFile). A triangle mesh with texture coordinates gets its texture in
-/// MeshData::texture (and its file in textureFile): options.texture, else the image the file
-/// names (an OBJ's map_Kd through its .mtl, a PLY's TextureFile comment), else the image beside
+/// Loads a .ply, .obj, .cwipcdump, .drc (Draco), .glb or .gltf file (PLY, CWIPC dumps, Draco and
+/// GLB are also recognised by their magic, "ply", "cpcd", "DRACO" and "glTF", whatever the
+/// extension; regular files only, as core's readFile). A triangle mesh with texture coordinates
+/// gets its texture in MeshData::texture (and its file in textureFile): options.texture, else
+/// the image the file holds (a GLB's embedded base colour texture) or names (an OBJ's map_Kd
+/// through its .mtl, a PLY's TextureFile comment, a glTF's image file), else the image beside
 /// it with its name (mesh.obj or mesh.drc and mesh.png, .jpg or .jpeg). A texture named by the
 /// file that is missing or unreadable is a warning naming it (the mesh is drawn without it), as
 /// are texture coordinates with no texture and a texture given to a mesh without texture

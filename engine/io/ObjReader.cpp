@@ -114,41 +114,69 @@ std::string firstLine(const std::string& text)
 
 /// Checks one face corner, "v", "v/vt", "v//vn" or "v/vt/vn": each index an integer that
 /// names an element written before it (1-based; negative counts back from the last). `counts`:
-/// the v, vt and vn lines read so far.
-Result<bool> checkCorner(const std::string& corner, const std::size_t (&counts)[3],
-                         const std::string& where)
+/// the v, vt and vn lines read so far; `where()` gives the place for a message.
+template <class Where> Result<bool> checkCorner(std::string_view corner,
+                                                const std::size_t (&counts)[3], const Where& where)
 {
     static const char* const kinds[] = {"vertices", "texture coordinates", "normals"};
     std::size_t part = 0, start = 0;
     for (;;) {
         const std::size_t slash = corner.find('/', start);
-        const std::string index =
-            corner.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+        const std::string_view index = corner.substr(
+            start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
         if (part > 2)
             return fail(
-                fmt::format("{}: face corner '{}' has more than three indices", where, corner));
+                fmt::format("{}: face corner '{}' has more than three indices", where(), corner));
         if (!index.empty() || part == 0) {
             long long value = 0;
             const std::size_t sign = index.starts_with('+') ? 1 : 0; // atoi's '+', as tinyobj
             const auto [p, ec] =
                 std::from_chars(index.data() + sign, index.data() + index.size(), value);
             if (ec == std::errc::result_out_of_range)
-                return fail(fmt::format("{}: face index '{}' is out of range", where, index));
+                return fail(fmt::format("{}: face index '{}' is out of range", where(), index));
             if (index.empty() || p != index.data() + index.size() || ec != std::errc())
-                return fail(fmt::format("{}: face index '{}' is malformed (not an integer)", where,
-                                        index.empty() ? corner : index));
+                return fail(fmt::format("{}: face index '{}' is malformed (not an integer)",
+                                        where(), index.empty() ? corner : index));
             const auto count = static_cast<long long>(counts[part]);
             if (value == 0 || value > count || value < -count)
                 return fail(fmt::format("{}: face index {} is out of range: {} {} written "
                                         "before it",
-                                        where, value, count, kinds[part]));
+                                        where(), value, count, kinds[part]));
         }
-        if (slash == std::string::npos)
+        if (slash == std::string_view::npos)
             return true;
         start = slash + 1;
         ++part;
     }
 }
+
+/// The words of a line as `>>` reads them from a stream: split at white space (space, tab,
+/// vertical tab, form feed, carriage return), without copying.
+class Words {
+public:
+    explicit Words(std::string_view line) : m_rest(line) {}
+    /// The next word into `word`; false when there is none.
+    bool next(std::string_view& word)
+    {
+        const auto space = [](char c) {
+            return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+        };
+        std::size_t start = 0;
+        while (start < m_rest.size() && space(m_rest[start]))
+            ++start;
+        if (start == m_rest.size())
+            return false;
+        std::size_t end = start;
+        while (end < m_rest.size() && !space(m_rest[end]))
+            ++end;
+        word = m_rest.substr(start, end - start);
+        m_rest.remove_prefix(end);
+        return true;
+    }
+
+private:
+    std::string_view m_rest;
+};
 
 /// tinyobjloader reads "nan", "inf" and other non-numbers in v/vn/vt lines as 0, and face
 /// indices that are not integers or name no vertex as something else, without a word; find
@@ -167,27 +195,29 @@ Result<std::map<std::size_t, bool>> checkNumbers(std::string_view text, const st
         const auto first = line.find_first_not_of(" \t");
         if (first == std::string::npos || (line[first] != 'v' && line[first] != 'f'))
             continue;
-        std::istringstream words{std::string(line.substr(first))};
-        std::string keyword, token;
-        words >> keyword;
+        Words words(line.substr(first));
+        std::string_view keyword, token;
+        words.next(keyword);
         if (keyword == "f") {
-            const std::string where = fmt::format("{}:{}", name, number);
+            const auto where = [&] {
+                return fmt::format("{}:{}", name, number);
+            };
             int corners = 0;
-            while (words >> token && !token.starts_with('#')) {
+            while (words.next(token) && !token.starts_with('#')) {
                 if (auto corner = checkCorner(token, counts, where); !corner)
                     return fail(corner.error());
                 ++corners;
             }
             if (corners < 3)
                 return fail(fmt::format("{}: a face needs at least 3 corners, this one has {}",
-                                        where, corners));
+                                        where(), corners));
             continue;
         }
         if (keyword != "v" && keyword != "vn" && keyword != "vt")
             continue;
         const bool isVertex = keyword == "v";
         const std::size_t index = counts[isVertex ? 0 : keyword == "vt" ? 1 : 2]++;
-        for (int column = 0; words >> token; ++column) {
+        for (int column = 0; words.next(token); ++column) {
             double value = 0;
             const char* begin = token.data();
             const char* stop = begin + token.size();

@@ -150,11 +150,12 @@ struct FrameFormat {
     const char* name;
     std::array<const char*, 2> extensions; ///< null where there is no second one
 };
-constexpr std::array<FrameFormat, 5> FrameFormats{{{"PLY", {".ply", nullptr}},
+constexpr std::array<FrameFormat, 6> FrameFormats{{{"PLY", {".ply", nullptr}},
                                                    {"OBJ", {".obj", nullptr}},
                                                    {"SPZ/.splat", {".splat", ".spz"}},
                                                    {"CWIPC", {".cwipcdump", nullptr}},
-                                                   {"Draco", {".drc", nullptr}}}};
+                                                   {"Draco", {".drc", nullptr}},
+                                                   {"glTF", {".glb", ".gltf"}}}};
 
 /// The index of `file`'s format in FrameFormats, or -1 when it is none.
 int frameKind(const fs::path& file)
@@ -167,7 +168,7 @@ int frameKind(const fs::path& file)
     return -1;
 }
 
-/// The extensions sequences take: ".ply, .obj, .splat, .spz, .cwipcdump or .drc".
+/// The extensions sequences take: ".ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb or .gltf".
 std::string frameExtensions()
 {
     std::vector<std::string> all;

@@ -29,7 +29,7 @@ inc=/usr/include
 copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $inc/imgui \
      $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h $inc/spng.h \
      $inc/lz4.h $inc/lz4hc.h $inc/lz4frame.h $inc/zstd.h $inc/zstd_errors.h $inc/libdeflate.h \
-     $inc/dlpack $inc/draco \
+     $inc/dlpack $inc/draco $inc/tiny_gltf.h \
      "$out/sysroot/usr/include"
 
 lib=/usr/lib/$arch

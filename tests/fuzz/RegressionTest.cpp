@@ -35,8 +35,8 @@ TEST(FuzzRegressions, EveryCommittedInputIsHandled)
 
 TEST(FuzzRegressions, TargetsTakeEmptyAndTinyInputs)
 {
-    std::vector<const char*> names{"ply",  "obj",   "mtl",       "manifest", "camera_path",
-                                   "pack", "chain", "gaussians", "cwipc",    "draco"};
+    std::vector<const char*> names{"ply",   "obj",       "mtl",   "manifest", "camera_path", "pack",
+                                   "chain", "gaussians", "cwipc", "draco",    "gltf"};
 #ifdef TANDEM_FUZZ_WEB
     names.push_back("client_message");
 #endif

@@ -16,6 +16,7 @@
 #include "engine/io/CwipcReader.h"
 #include "engine/io/DracoReader.h"
 #include "engine/io/GaussianReader.h"
+#include "engine/io/GltfReader.h"
 #include "engine/io/MeshLoader.h"
 #include "engine/io/MtlReader.h"
 #include "engine/io/PlyReader.h"
@@ -190,6 +191,14 @@ int draco(const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
+int gltf(const std::uint8_t* data, std::size_t size)
+{
+    // A folder that does not exist: a URI naming a file is not found, nothing is read from disk.
+    (void)io::readGltf(std::span<const std::uint8_t>(data, size), "fuzz.glb",
+                       "/nonexistent/tandem-fuzz");
+    return 0;
+}
+
 Target targetNamed(std::string_view name)
 {
     if (name == "ply")
@@ -212,6 +221,8 @@ Target targetNamed(std::string_view name)
         return cwipc;
     if (name == "draco")
         return draco;
+    if (name == "gltf")
+        return gltf;
 #ifdef TANDEM_FUZZ_WEB
     if (name == "client_message")
         return clientMessage;

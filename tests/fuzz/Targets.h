@@ -40,13 +40,16 @@ int cwipc(const std::uint8_t* data, std::size_t size);
 /// io::readDraco on the bytes (a Draco point cloud or mesh: libdraco's decoder, tandem's checks
 /// before it and its reading of the attributes after).
 int draco(const std::uint8_t* data, std::size_t size);
+/// io::readGltf on the bytes (GLB, or glTF's JSON with its buffers in data: URIs; no file is
+/// read): tinygltf's parser, then tandem's checks of every accessor, view, index and node.
+int gltf(const std::uint8_t* data, std::size_t size);
 /// web::parseClientMessage and web::readFrameMessage on the bytes: what a browser (or anyone
 /// who has the token) may send the server. Built with the browser view only (TANDEM_SERVE).
 int clientMessage(const std::uint8_t* data, std::size_t size);
 
 /// The target named `name` ("ply", "obj", "mtl", "manifest", "camera_path", "pack", "chain",
-/// "gaussians", "cwipc", "draco", and "client_message" where the build has the browser view), or
-/// null.
+/// "gaussians", "cwipc", "draco", "gltf", and "client_message" where the build has the browser
+/// view), or null.
 using Target = int (*)(const std::uint8_t*, std::size_t);
 Target targetNamed(std::string_view name);
 

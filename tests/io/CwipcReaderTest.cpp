@@ -11,8 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/io/MeshLoader.h"
-#include "engine/stream/Block.h"
-#include "engine/stream/Open.h"
+#include "tests/support/SequenceFrame.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::io {
@@ -124,21 +123,11 @@ TEST(CwipcReader, LoadsByExtensionByMagicAndAsASequence)
     ASSERT_TRUE(byMagic) << byMagic.error();
     EXPECT_EQ(byMagic.value().colors[0], glm::u8vec4(255, 0, 10, 255));
 
-    auto source = stream::openSource((dir.path() / "seq").string(), {});
-    ASSERT_TRUE(source) << source.error();
-    EXPECT_NE(source.value()->description().find("2 CWIPC files"), std::string::npos)
-        << source.value()->description();
-    std::vector<std::uint8_t> staging;
-    auto block = source.value()->load(1, [&](std::size_t bytes) {
-        staging.resize(bytes);
-        return std::span<std::uint8_t>(staging);
-    });
-    ASSERT_TRUE(block) << block.error();
-    auto view = stream::viewBlock(block.value(), "frame_0002.cwipcdump");
-    ASSERT_TRUE(view) << view.error();
-    EXPECT_TRUE(view.value().isCompact());
-    ASSERT_EQ(view.value().positions.size(), 1u);
-    EXPECT_EQ(view.value().positions[0], glm::vec3(0.5f, 1.25f, -0.75f));
+    const auto frame = test::loadSequenceFrame(dir.path() / "seq", 1, "frame_0002.cwipcdump");
+    EXPECT_NE(frame.description.find("2 CWIPC files"), std::string::npos) << frame.description;
+    EXPECT_TRUE(frame.view.isCompact());
+    ASSERT_EQ(frame.view.positions.size(), 1u);
+    EXPECT_EQ(frame.view.positions[0], glm::vec3(0.5f, 1.25f, -0.75f));
 }
 
 } // namespace

@@ -24,8 +24,7 @@
 #include "engine/io/MeshLoader.h"
 #include "engine/io/ObjReader.h"
 #include "engine/io/PlyReader.h"
-#include "engine/stream/Block.h"
-#include "engine/stream/Open.h"
+#include "tests/support/SequenceFrame.h"
 #include "tests/support/TempDir.h"
 
 namespace tandem::io {
@@ -445,23 +444,13 @@ TEST(DracoReader, FolderOfDracoFramesPlaysAsASequence)
     dir.write("seq/frame_0001.drc", textOf(bytesOf(data / "cloud.drc")));
     dir.write("seq/frame_0002.drc", textOf(bytesOf(data / "cloud_dense.drc")));
     dir.write("seq/notes.txt", "not a frame");
-    auto source = stream::openSource((dir.path() / "seq").string(), {});
-    ASSERT_TRUE(source) << source.error();
-    EXPECT_EQ(source.value()->frameCount(), 2);
-    EXPECT_NE(source.value()->description().find("2 Draco files"), std::string::npos)
-        << source.value()->description();
-    std::vector<std::uint8_t> staging;
-    auto block = source.value()->load(1, [&](std::size_t bytes) {
-        staging.resize(bytes);
-        return std::span<std::uint8_t>(staging);
-    });
-    ASSERT_TRUE(block) << block.error();
-    auto view = stream::viewBlock(block.value(), "frame_0002.drc");
-    ASSERT_TRUE(view) << view.error();
+    const auto frame = test::loadSequenceFrame(dir.path() / "seq", 1, "frame_0002.drc");
+    EXPECT_EQ(frame.frames, 2);
+    EXPECT_NE(frame.description.find("2 Draco files"), std::string::npos) << frame.description;
     const MeshData expected = read(data / "cloud_dense.drc");
-    ASSERT_EQ(view.value().positions.size(), 600u);
+    ASSERT_EQ(frame.view.positions.size(), 600u);
     EXPECT_TRUE(std::equal(expected.positions.begin(), expected.positions.end(),
-                           view.value().positions.begin()));
+                           frame.view.positions.begin()));
 }
 
 } // namespace

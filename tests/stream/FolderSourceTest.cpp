@@ -122,14 +122,13 @@ TEST(FolderSource, EmptyFolderFails)
     test::TempDir dir;
     auto empty = open(dir.path());
     ASSERT_FALSE(empty);
-    EXPECT_EQ(
-        empty.error(),
-        dir.path().string() +
-            ": no frames (.ply, .obj, .splat, .spz, .cwipcdump or .drc files) in this folder");
+    EXPECT_EQ(empty.error(),
+              dir.path().string() + ": no frames (.ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb "
+                                    "or .gltf files) in this folder");
     dir.write("readme.txt", "x");
     dir.write("sub/frame_0.ply", plyCloud(1));
-    expectFailure(open(dir.path()),
-                  "no frames (.ply, .obj, .splat, .spz, .cwipcdump or .drc files) in this folder");
+    expectFailure(open(dir.path()), "no frames (.ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb "
+                                    "or .gltf files) in this folder");
 }
 
 TEST(FolderSource, NoSuchFileOrFolder)
@@ -166,7 +165,7 @@ TEST(FolderSource, GlobPattern)
     ASSERT_TRUE(single) << single.error();
     EXPECT_EQ(fileNames(*single.value()), (std::vector<std::string>{"frame_2.ply"}));
     expectFailure(open(dir.path() / "scan_*.ply"),
-                  "no .ply, .obj, .splat, .spz, .cwipcdump or .drc file matches");
+                  "no .ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb or .gltf file matches");
     expectFailure(open(dir.path() / "nowhere" / "frame_*.ply"), "no such folder");
 }
 
@@ -483,12 +482,11 @@ TEST(FolderSource, NamesThatAreNoRegularFileAreSkippedOrRefusedNotRead)
     // A folder of nothing else says why it has no frames.
     fs::create_directories(dir.path() / "only");
     ASSERT_EQ(::mkfifo((dir.path() / "only" / "f.ply").c_str(), 0600), 0);
-    expectFailure(
-        open(dir.path() / "only"),
-        "no frames (.ply, .obj, .splat, .spz, .cwipcdump or .drc files) in this folder; " +
-            (dir.path() / "only").string() +
-            ": skipped 1 name that is not a regular file: "
-            "f.ply (a FIFO (named pipe))");
+    expectFailure(open(dir.path() / "only"), "no frames (.ply, .obj, .splat, .spz, .cwipcdump, "
+                                             ".drc, .glb or .gltf files) in this folder; " +
+                                                 (dir.path() / "only").string() +
+                                                 ": skipped 1 name that is not a regular file: "
+                                                 "f.ply (a FIFO (named pipe))");
 }
 
 TEST(FolderSource, LoadRoundTripsThroughABlock)
