@@ -3,16 +3,18 @@
 // for one frame's vertices (glNamedBufferSubData from pinned memory; a persistent-mapped
 // staging buffer and a GL copy; a CUDA copy from pinned memory into a registered GL buffer),
 // as GB/s and as a share of that ceiling; loading one frame on one core from each source kind
-// (binary and ASCII PLY, packs with each codec and position encoding) and tandem-pack's
-// conversion speed per core; and the viewer end to end (the session and sequence run
+// (binary and ASCII PLY, Draco and GLB points, OBJ and GLB meshes, packs with each codec and
+// position encoding) and tandem-pack's conversion speed per core (each kind of frame file);
+// and the viewer end to end (the session and sequence run
 // tandem-viewer uses, --headless --every-frame, tonemap,fxaa, no output) streaming from a pack
 // against the same pack preloaded, and from binary PLY files, at 1080p and 4K.
 #include "StreamBench.h"
 
+#include "FrameFiles.h"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -45,32 +47,6 @@ using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-/// Writes `mesh` (points with normals and colours) as PLY, binary little endian or ASCII.
-void writePly(const fs::path& path, const io::MeshData& mesh, bool ascii)
-{
-    std::ofstream out(path, std::ios::binary);
-    out << "ply\nformat " << (ascii ? "ascii" : "binary_little_endian") << " 1.0\n"
-        << "comment tandem-bench stream\nelement vertex " << mesh.positions.size() << "\n"
-        << "property float x\nproperty float y\nproperty float z\n"
-        << "property float nx\nproperty float ny\nproperty float nz\n"
-        << "property uchar red\nproperty uchar green\nproperty uchar blue\nend_header\n";
-    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
-        const glm::vec3& p = mesh.positions[i];
-        const glm::vec3& n = mesh.normals[i];
-        const glm::u8vec4& c = mesh.colors[i];
-        if (ascii) {
-            out << fmt::format("{} {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z, n.x, n.y, n.z, c.r,
-                               c.g, c.b);
-        } else {
-            const float v[6] = {p.x, p.y, p.z, n.x, n.y, n.z};
-            out.write(reinterpret_cast<const char*>(v), sizeof(v));
-            out.write(reinterpret_cast<const char*>(&c), 3);
-        }
-    }
-    if (!out)
-        throw Error(fmt::format("could not write {}", path.string()));
 }
 
 std::vector<std::uint8_t> blockOf(const render::Scene& scene)
@@ -240,6 +216,7 @@ struct Kind {
     std::string name;
     std::string spec; ///< what openSource() opens
     std::uint64_t fileBytes = 0;
+    bool files = false; ///< a folder of frame files (what tandem-pack converts), not a pack
 };
 
 nlohmann::json measureLoads(const std::vector<Kind>& kinds, std::size_t blockCapacity,
@@ -269,7 +246,7 @@ nlohmann::json measureLoads(const std::vector<Kind>& kinds, std::size_t blockCap
                 times.push_back(msSince(start));
                 blockBytes = block.value().size();
                 // tandem-pack's work per frame: load, then encode as `convert` says.
-                if (rep == 0 && kind.name.rfind("ply", 0) == 0) {
+                if (rep == 0 && kind.files) {
                     const auto again = Clock::now();
                     auto reloaded = source.value()->load(i, give);
                     std::vector<std::uint8_t> copy(reloaded.value().begin(),
@@ -374,24 +351,43 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
                 view.isCompact() ? "compact points" : "vertices", settings.frames);
     printTable({"path", "ms", "GB/s", "of pinned"}, uploadRows);
 
-    // 3: sources.
+    // 3: sources. Folders of frame files as published data comes (PLY, Draco, GLB of the point
+    // frames; OBJ and GLB of the mesh variant), then packs.
+    stream::SampleSettings meshSample = sample;
+    meshSample.mesh = true;
     std::vector<Kind> kinds;
-    for (bool ascii : {false, true}) {
-        const fs::path dir = root / (ascii ? "ply-ascii" : "ply-binary");
+    struct FileKind {
+        const char* name;
+        const char* folder;
+        const char* extension;
+        bool mesh;
+        void (*write)(const fs::path&, const io::MeshData&);
+    };
+    for (const FileKind& k : {FileKind{"ply binary", "ply-binary", "ply", false,
+                                       [](const fs::path&f, const io::MeshData&m) {
+                                           writePly(f, m, false);
+                                       }},
+                              FileKind{"ply ascii", "ply-ascii", "ply", false,
+                                       [](const fs::path&f, const io::MeshData&m) {
+                                           writePly(f, m, true);
+                                       }},
+                              FileKind{"drc points", "drc", "drc", false, writeDraco},
+                              FileKind{"glb points", "glb", "glb", false, writeGlb},
+                              FileKind{"glb mesh", "glb-mesh", "glb", true, writeGlb},
+                              FileKind{"obj mesh", "obj-mesh", "obj", true, writeObj}}) {
+        const fs::path dir = root / k.folder;
         fs::create_directories(dir);
-        Kind kind{ascii ? "ply ascii" : "ply binary", dir.string()};
+        Kind kind{k.name, dir.string(), 0, true};
         for (int i = 0; i < b.loadFrames; ++i) {
-            const fs::path file = dir / fmt::format("frame_{:04d}.ply", i);
+            const fs::path file = dir / fmt::format("frame_{:04d}.{}", i, k.extension);
             if (!fs::exists(file))
-                writePly(file, stream::sampleFrame(sample, i).objects[0].mesh, ascii);
+                k.write(file, stream::sampleFrame(k.mesh ? meshSample : sample, i).objects[0].mesh);
             kind.fileBytes += fs::file_size(file);
         }
         kinds.push_back(kind);
     }
     // Packs of point frames (compact points, f32: what the point pass reads), then of the mesh
     // variant, where 16-bit positions apply.
-    stream::SampleSettings meshSample = sample;
-    meshSample.mesh = true;
     const std::size_t meshBlockBytes = blockOf(stream::sampleFrame(meshSample, 0)).size();
     struct PackKind {
         bool mesh;
@@ -418,7 +414,8 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
         p.positions = k.positions;
         p.overwrite = true;
         writeSamplePack(path, k.mesh ? meshSample : sample, b.loadFrames, p);
-        kinds.push_back({name, path.string(), stream::readPackInfo(path).value().storedBytes()});
+        kinds.push_back(
+            {name, path.string(), stream::readPackInfo(path).value().storedBytes(), false});
     }
     std::vector<std::vector<std::string>> loadRows;
     stream::PackSettings convert; // what tandem-pack does by default

@@ -576,6 +576,29 @@ std::string percentDecoded(const std::string& uri)
     return out;
 }
 
+/// Byte colours (normalized: 0..255 is 0..1, linear) times a colour factor, as sRGB bytes (alpha
+/// stays linear): one table a channel, so a frame's colours cost a lookup each, not a power.
+class ByteColours {
+public:
+    explicit ByteColours(const glm::vec4& factor)
+    {
+        for (int v = 0; v < 256; ++v) {
+            const glm::u8vec4 c = colorByte(factor * (static_cast<float>(v) / 255.0f));
+            for (int k = 0; k < 4; ++k)
+                m_table[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)] = c[k];
+        }
+    }
+    /// The colour of `components` (3 or 4; opaque with 3) bytes at `at`.
+    glm::u8vec4 operator()(const std::uint8_t* at, int components) const
+    {
+        return {m_table[0][at[0]], m_table[1][at[1]], m_table[2][at[2]],
+                m_table[3][components > 3 ? at[3] : 255]};
+    }
+
+private:
+    std::array<std::array<std::uint8_t, 256>, 4> m_table;
+};
+
 /// The image `index` as pixels: from its (checked) buffer view or its data: URI's bytes; an
 /// external file is left to io::loadMesh (`file` set).
 Result<Image> textureOf(const Model& model, int index, const fs::path& folder,
@@ -714,12 +737,18 @@ Result<MeshData> readModel(const Model& model, const std::string& name, const fs
             const std::string what =
                 fmt::format("{}: mesh {} primitive {}", name, instance.mesh, p);
             const glm::mat4 transform(instance.transform);
+            const bool identity = instance.transform == glm::dmat4(1.0);
             const glm::mat3 normalTransform(
                 glm::transpose(glm::inverse(glm::dmat3(instance.transform))));
             glm::vec3* positions = out.positions.data() + base;
-            if (s.draco) {
+            if (s.draco && identity) {
+                std::copy_n(s.draco->positions.begin(), s.vertices, positions);
+            } else if (s.draco) {
                 for (std::size_t i = 0; i < s.vertices; ++i)
                     positions[i] = glm::vec3(transform * glm::vec4(s.draco->positions[i], 1.0f));
+            } else if (identity) {
+                forEach<3>(*s.position,
+                           [&](std::size_t i, const glm::vec3& v) { positions[i] = v; });
             } else {
                 forEach<3>(*s.position, [&](std::size_t i, const glm::vec3& v) {
                     positions[i] = glm::vec3(transform * glm::vec4(v, 1.0f));
@@ -742,15 +771,21 @@ Result<MeshData> readModel(const Model& model, const std::string& name, const fs
             }
             if (colors) {
                 glm::u8vec4* c = out.colors.data() + base;
-                if (!s.hasColors())
+                if (!s.hasColors()) {
                     std::fill_n(c, s.vertices, colorByte(s.factor));
-                else if (s.draco)
+                } else if (s.draco) {
+                    const ByteColours table(s.factor);
                     for (std::size_t i = 0; i < s.vertices; ++i)
-                        c[i] = colorByte(s.factor * glm::vec4(s.draco->colors[i]) / 255.0f);
-                else
+                        c[i] = table(&s.draco->colors[i][0], 4);
+                } else if (s.color->componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) {
+                    const ByteColours table(s.factor);
+                    for (std::size_t i = 0; i < s.vertices; ++i)
+                        c[i] = table(s.color->data + i * s.color->stride, s.color->components);
+                } else {
                     forEach<4>(*s.color, [&](std::size_t i, const glm::vec4& v) {
                         c[i] = colorByte(s.factor * v);
                     });
+                }
             }
             if (textured) {
                 glm::vec2* t = out.texcoords.data() + base;
