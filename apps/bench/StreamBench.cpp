@@ -377,6 +377,13 @@ int runStreamBench(const Settings& settings, const StreamBenchSettings& b)
                               FileKind{"obj mesh", "obj-mesh", "obj", true, writeObj}}) {
         const fs::path dir = root / k.folder;
         fs::create_directories(dir);
+        // Exactly --load-frames files: a reused --work may hold more from an earlier run.
+        for (const auto& entry : fs::directory_iterator(dir)) {
+            int index = -1;
+            if (std::sscanf(entry.path().filename().string().c_str(), "frame_%d.", &index) != 1 ||
+                index >= b.loadFrames)
+                fs::remove(entry.path());
+        }
         Kind kind{k.name, dir.string(), 0, true};
         for (int i = 0; i < b.loadFrames; ++i) {
             const fs::path file = dir / fmt::format("frame_{:04d}.{}", i, k.extension);
