@@ -498,7 +498,7 @@ Result<Source> sourceOf(const Model& model, std::size_t m, std::size_t p, const 
 Result<bool> triangleList(const Source& s, std::span<std::uint32_t> out, const std::string& what)
 {
     if (s.draco) {
-        std::copy(s.draco->indices.begin(), s.draco->indices.end(), out.begin());
+        std::copy_n(s.draco->indices.begin(), out.size(), out.begin());
         return true;
     }
     std::vector<std::uint32_t> given;
@@ -703,6 +703,10 @@ Result<MeshData> readModel(const Model& model, const std::string& name, const fs
         return fail(fmt::format("{}: its scene draws {} vertices from {} bytes (at most {} a "
                                 "byte are read)",
                                 name, vertexCount, bufferBytes, MaxGltfVerticesPerByte));
+    if (indexCount > 3 * MaxGltfVerticesPerByte * bufferBytes)
+        return fail(fmt::format("{}: its scene draws {} triangles from {} bytes (at most {} a "
+                                "byte are read)",
+                                name, indexCount / 3, bufferBytes, MaxGltfVerticesPerByte));
     if (vertexCount > std::numeric_limits<std::uint32_t>::max() ||
         indexCount > std::numeric_limits<std::uint32_t>::max() * std::uint64_t{3})
         return fail(fmt::format("{}: {} vertices is more than one mesh holds", name, vertexCount));
@@ -889,6 +893,8 @@ Result<MeshData> readGltf(std::span<const std::uint8_t> bytes, const std::string
         return result;
     } catch (const std::bad_alloc&) {
         return fail(fmt::format("{}: out of memory while reading it", name));
+    } catch (const std::exception& e) {
+        return fail(fmt::format("{}: cannot be read: {}", name, e.what()));
     }
 }
 

@@ -17,11 +17,11 @@
 
 namespace tandem::io {
 
-/// The most vertices a glTF file may produce for each of its bytes, counting every node that
-/// instances a mesh (each instance is copied into the one MeshData). A file needs 12 bytes for a
-/// vertex's float position alone; instancing may repeat a mesh, but a file whose node tree asks
-/// for more than this is refused before any vertex is copied (a few hundred nodes naming one
-/// large mesh each would otherwise ask for tens of gigabytes).
+/// The most vertices (and triangles) a glTF file may produce for each of its bytes, counting
+/// every node that instances a mesh (each instance is copied into the one MeshData). A file
+/// needs 12 bytes for a vertex's float position alone; instancing may repeat a mesh, but a file
+/// whose node tree asks for more than this is refused before any vertex is copied (a few hundred
+/// nodes naming one large mesh each would otherwise ask for tens of gigabytes).
 inline constexpr std::uint64_t MaxGltfVerticesPerByte = 16;
 
 /// Whether `bytes` start as a binary glTF (GLB) file does ("glTF").

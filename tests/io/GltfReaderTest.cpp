@@ -261,31 +261,56 @@ std::string error(const test::TempDir& dir, const std::string& text, const char*
     return mesh ? std::string() : mesh.error();
 }
 
+/// `bytes` in base64, as a data: URI holds them.
+std::string base64(const std::vector<std::uint8_t>& bytes)
+{
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const std::size_t n = bytes.size();
+    std::string out;
+    for (std::size_t i = 0; i < n; i += 3) {
+        const std::uint32_t v =
+            (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0) | (i + 2 < n ? bytes[i + 2] : 0);
+        out += digits[(v >> 18) & 63];
+        out += digits[(v >> 12) & 63];
+        out += i + 1 < n ? digits[(v >> 6) & 63] : '=';
+        out += i + 2 < n ? digits[v & 63] : '=';
+    }
+    return out;
+}
+
 /// A .gltf of `count` points in a data: URI, drawn by the nodes `nodes` (JSON) lists.
 std::string cloudGltf(int count, const std::string& nodes, const std::string& scene = "[0]")
 {
     std::vector<float> xyz;
     for (int i = 0; i < count; ++i)
         xyz.insert(xyz.end(), {static_cast<float>(i), 0.0f, 0.0f});
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(xyz.data());
     const std::size_t n = xyz.size() * sizeof(float);
-    std::string base64;
-    for (std::size_t i = 0; i < n; i += 3) {
-        const std::uint32_t v =
-            (bytes[i] << 16) | (i + 1 < n ? bytes[i + 1] << 8 : 0) | (i + 2 < n ? bytes[i + 2] : 0);
-        base64 += digits[(v >> 18) & 63];
-        base64 += digits[(v >> 12) & 63];
-        base64 += i + 1 < n ? digits[(v >> 6) & 63] : '=';
-        base64 += i + 2 < n ? digits[v & 63] : '=';
-    }
     return fmt::format(R"({{"asset":{{"version":"2.0"}},
 "buffers":[{{"byteLength":{0},"uri":"data:application/octet-stream;base64,{1}"}}],
 "bufferViews":[{{"buffer":0,"byteLength":{0}}}],
 "accessors":[{{"bufferView":0,"componentType":5126,"count":{2},"type":"VEC3"}}],
 "meshes":[{{"primitives":[{{"mode":0,"attributes":{{"POSITION":0}}}}]}}],
 "nodes":{3},"scenes":[{{"nodes":{4}}}]}})",
-                       n, base64, count, nodes, scene);
+                       n, base64({bytes, bytes + n}), count, nodes, scene);
+}
+
+/// A .gltf of one triangle drawn `triangles` times (byte indices), under `nodes`.
+std::string triangleGltf(int triangles, const std::string& nodes, const std::string& scene)
+{
+    const float xyz[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    std::vector<std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(xyz),
+                                    reinterpret_cast<const std::uint8_t*>(xyz) + sizeof xyz);
+    for (int t = 0; t < triangles; ++t)
+        bytes.insert(bytes.end(), {0, 1, 2});
+    return fmt::format(R"({{"asset":{{"version":"2.0"}},
+"buffers":[{{"byteLength":{0},"uri":"data:application/octet-stream;base64,{1}"}}],
+"bufferViews":[{{"buffer":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":{2}}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}},
+{{"bufferView":1,"componentType":5121,"count":{2},"type":"SCALAR"}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}],
+"nodes":{3},"scenes":[{{"nodes":{4}}}]}})",
+                       bytes.size(), base64(bytes), 3 * triangles, nodes, scene);
 }
 
 TEST(GltfReader, BadFilesGiveOneClearMessage)
@@ -342,6 +367,10 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
     }
     contains(error(dir, cloudGltf(3000, nodes + "]", roots + "]")),
              "bad.gltf: its scene draws 3000000 vertices from");
+    // The same for triangles of few vertices: one triangle's 3 vertices, indexed 1000 times.
+    ASSERT_EQ(error(dir, triangleGltf(1000, R"([{"mesh":0}])", "[0]")), "");
+    contains(error(dir, triangleGltf(1000, nodes + "]", roots + "]")),
+             "bad.gltf: its scene draws 1000000 triangles from");
 }
 
 TEST(GltfReader, OddButReadableFilesWarn)
