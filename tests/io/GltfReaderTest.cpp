@@ -318,7 +318,8 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
     test::TempDir dir;
     ASSERT_EQ(error(dir, cloudGltf(3, R"([{"mesh":0}])")), "");
     const auto contains = [](const std::string& message, const std::string& part) {
-        EXPECT_NE(message.find(part), std::string::npos) << message;
+        EXPECT_NE(message.find(part), std::string::npos)
+            << "the message: '" << message << "'\nexpected in it: '" << part << "'";
     };
     // Not glTF at all, and a GLB cut short.
     contains(error(dir, "{ not json"), "bad.gltf: not a glTF file tandem can read");
