@@ -46,7 +46,8 @@
 # measures it: the unit tier's server tests here, the gpu tier's resident read-back tests (the
 # YCbCr planes a CUDA pass makes for JPEG), then scripts/bench-serve.py on a 1 M-point
 # pack at 1080p (no client, one, eight with one never reading; its JSON in $OUT; TANDEM_NO_UNIT=1:
-# the measurement only, TANDEM_SERVE_CLIENTS=1,0,8 its order).
+# the measurement only, TANDEM_SERVE_CLIENTS=1,0,8 its order; TANDEM_SERVE_ONLY=1 also leaves out
+# the gpu tier's build and tests, for a short device lease).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats | --serve]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -106,6 +107,7 @@ targets=()
 [ "$mode" = "--frame" ] && targets=(--target tandem_gpu_tests tandem_gl_tests tandem-bench tandem-viewer tandem-raster tandem-pack)
 [ "$mode" = "--stream-trace" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--serve" ] && targets=(--target tandem-viewer tandem-pack tandem_gpu_tests)
+[ "$mode" = "--serve" ] && [ -n "${TANDEM_SERVE_ONLY:-}" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--serve" ] && [ -z "${TANDEM_NO_UNIT:-}" ] && targets+=(tandem_unit_tests)
 [ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check tandem_python)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
@@ -248,10 +250,12 @@ if [ "$mode" = "--serve" ]; then
             >"$out/web_unit.log" 2>&1 || status=1
         grep -E "PASSED|FAILED|Failure" "$out/web_unit.log" | head -10
     fi
-    echo "== the read-back as YCbCr planes (the CUDA pass against its host twin; at ${SECONDS}s)"
-    timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='ResidentFrameCuda.*' \
-        >"$out/gpu_resident.log" 2>&1 || status=1
-    grep -E "PASSED|FAILED|Failure" "$out/gpu_resident.log" | head -10
+    if [ -z "${TANDEM_SERVE_ONLY:-}" ]; then
+        echo "== the read-back as YCbCr planes (the CUDA pass against its host twin; at ${SECONDS}s)"
+        timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='ResidentFrameCuda.*' \
+            >"$out/gpu_resident.log" 2>&1 || status=1
+        grep -E "PASSED|FAILED|Failure" "$out/gpu_resident.log" | head -10
+    fi
     echo "== tandem-pack: 1 M-point sequence (at ${SECONDS}s)"
     timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
         --overwrite -q >"$out/pack.log" 2>&1 || status=1
@@ -273,10 +277,12 @@ if [ "$mode" = "--stream-trace" ]; then
     # report, gzipped into $OUT.
     work="${TANDEM_WORK:-/tmp/tandem-stream-trace}"
     mkdir -p "$work"
-    echo "== the read-back as YCbCr planes (the CUDA pass against its host twin; at ${SECONDS}s)"
-    timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='ResidentFrameCuda.*' \
-        >"$out/gpu_resident.log" 2>&1 || status=1
-    grep -E "PASSED|FAILED|Failure" "$out/gpu_resident.log" | head -10
+    if [ -z "${TANDEM_SERVE_ONLY:-}" ]; then
+        echo "== the read-back as YCbCr planes (the CUDA pass against its host twin; at ${SECONDS}s)"
+        timeout 120 build-gpu/bin/tandem_gpu_tests --gtest_filter='ResidentFrameCuda.*' \
+            >"$out/gpu_resident.log" 2>&1 || status=1
+        grep -E "PASSED|FAILED|Failure" "$out/gpu_resident.log" | head -10
+    fi
     echo "== tandem-pack: 1 M-point sequence (at ${SECONDS}s)"
     timeout 200 build-gpu/bin/tandem-pack sample:points=1000000,frames=120 -o "$work/points.tdpk" \
         --overwrite -q >"$out/pack.log" 2>&1 || status=1
