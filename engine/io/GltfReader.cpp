@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -58,12 +59,26 @@ struct FileAccess {
     std::string folder;
 };
 
+/// Whether `relative` stays within the folder it is relative to: not absolute, no ".." part.
+bool staysInFolder(const fs::path& relative)
+{
+    if (relative.is_absolute())
+        return false;
+    for (const fs::path& part : relative)
+        if (part == "..")
+            return false;
+    return true;
+}
+
 bool fileExists(const std::string& path, void* user)
 {
-    // tinygltf also tries each URI relative to the working directory: only the folder counts.
+    // tinygltf also tries each URI relative to the working directory: only the folder counts,
+    // and what lies below it.
     const auto* access = static_cast<const FileAccess*>(user);
     std::error_code ec;
-    return path.starts_with(access->folder) && fs::is_regular_file(path, ec);
+    return path.starts_with(access->folder) &&
+           staysInFolder(fs::path(path.substr(access->folder.size()))) &&
+           fs::is_regular_file(path, ec);
 }
 
 std::string expandFilePath(const std::string& path, void*)
@@ -617,8 +632,8 @@ Result<Image> textureOf(const Model& model, int index, const fs::path& folder,
     if (image.uri.empty() || image.uri.starts_with("data:"))
         return fail(fmt::format("{}: no image data", what));
     const fs::path uri(percentDecoded(image.uri));
-    if (uri.is_absolute() || image.uri.find("://") != std::string::npos)
-        return fail(fmt::format("{}: '{}' is not a file beside the glTF", what, image.uri));
+    if (!staysInFolder(uri) || image.uri.find("://") != std::string::npos)
+        return fail(fmt::format("{}: '{}' is not a file in the glTF's folder", what, image.uri));
     *file = folder / uri;
     return Image{};
 }
@@ -807,18 +822,17 @@ Result<MeshData> readModel(const Model& model, const std::string& name, const fs
                 const std::span<std::uint32_t> tris(out.indices.data() + indexBase, count);
                 if (auto listed = triangleList(s, tris, what); !listed)
                     return fail(listed.error());
+                // A mirroring transform turns triangles inside out: wind them back (before
+                // normals are made from them, so those face out too).
+                if (glm::determinant(glm::dmat3(instance.transform)) < 0.0)
+                    for (std::size_t i = 0; i < count; i += 3)
+                        std::swap(tris[i + 1], tris[i + 2]);
                 if (!s.hasNormals())
                     computeVertexNormals(
                         std::span<const glm::vec3>(positions, s.vertices), tris,
                         std::span<glm::vec3>(out.normals.data() + base, s.vertices));
-                // A mirroring transform turns triangles inside out: wind them back.
-                const bool mirrored = glm::determinant(glm::dmat3(instance.transform)) < 0.0;
-                for (std::size_t i = 0; i < count; i += 3) {
-                    if (mirrored)
-                        std::swap(tris[i + 1], tris[i + 2]);
-                    for (int k = 0; k < 3; ++k)
-                        tris[i + static_cast<std::size_t>(k)] += static_cast<std::uint32_t>(base);
-                }
+                for (std::uint32_t& index : tris)
+                    index += static_cast<std::uint32_t>(base);
                 indexBase += count;
             }
             base += s.vertices;
@@ -849,6 +863,46 @@ Result<MeshData> readModel(const Model& model, const std::string& name, const fs
 
 } // namespace
 
+namespace {
+
+/// How deep `json`'s arrays and objects nest (strings skipped), stopping once past `limit`.
+std::size_t jsonDepth(std::string_view json, std::size_t limit)
+{
+    std::size_t depth = 0, deepest = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < json.size() && deepest <= limit; ++i) {
+        const char c = json[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+/// The JSON of a glTF: a GLB's first chunk (when its header says where it lies), else all of it.
+std::string_view jsonOf(std::span<const std::uint8_t> bytes)
+{
+    const auto* text = reinterpret_cast<const char*>(bytes.data());
+    if (!isGlb(bytes))
+        return {text, bytes.size()};
+    if (bytes.size() < 20)
+        return {};
+    std::uint32_t length = 0;
+    std::memcpy(&length, bytes.data() + 12, sizeof length);
+    return {text + 20, std::min<std::size_t>(length, bytes.size() - 20)};
+}
+
+} // namespace
+
 bool isGlb(std::span<const std::uint8_t> bytes)
 {
     return bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
@@ -862,6 +916,12 @@ Result<MeshData> readGltf(std::span<const std::uint8_t> bytes, const std::string
     if (bytes.size() > std::numeric_limits<unsigned int>::max())
         return fail(
             fmt::format("{}: {} bytes is more than tinygltf reads (4 GiB)", name, bytes.size()));
+    // tinygltf copies extras and extensions by recursion, a level of the stack a level of JSON:
+    // a file nesting its arrays 100 000 deep would overflow the stack, which no check can catch.
+    if (const std::size_t depth = jsonDepth(jsonOf(bytes), MaxGltfJsonDepth);
+        depth > MaxGltfJsonDepth)
+        return fail(
+            fmt::format("{}: its JSON nests more than {} levels deep", name, MaxGltfJsonDepth));
     FileAccess access{(folder.empty() ? fs::path(".") : folder).string()};
     if (!access.folder.ends_with('/'))
         access.folder += '/';

@@ -7,6 +7,7 @@
 // is checked before it is used). Any thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -24,12 +25,17 @@ namespace tandem::io {
 /// nodes naming one large mesh each would otherwise ask for tens of gigabytes).
 inline constexpr std::uint64_t MaxGltfVerticesPerByte = 16;
 
+/// The deepest a glTF's JSON may nest arrays and objects. glTF itself needs about 10 levels;
+/// extras may hold more, but a file nesting deeper is refused before tinygltf parses it (which
+/// recurses once a level).
+inline constexpr std::size_t MaxGltfJsonDepth = 256;
+
 /// Whether `bytes` start as a binary glTF (GLB) file does ("glTF").
 bool isGlb(std::span<const std::uint8_t> bytes);
 
 /// Reads a glTF 2.0 file: GLB when `bytes` start with "glTF", else glTF's JSON. `folder` is where
-/// relative URIs (buffers, images) are looked up; absolute paths and URIs with a scheme other than
-/// data: are refused.
+/// relative URIs (buffers, images) are looked up, in it or below it; absolute paths, ".." and
+/// URIs with a scheme other than data: are refused.
 ///
 /// What it makes of the file:
 /// - The scene: the default scene (else the first), its nodes and their children, each with
@@ -48,7 +54,9 @@ bool isGlb(std::span<const std::uint8_t> bytes);
 /// - Points that are not usable (isUsablePosition(), after the transform) are dropped with their
 ///   triangles and one warning, as PLY's are.
 ///
-/// Fails, naming `name`, on bytes that are neither GLB nor glTF JSON, on what tinygltf cannot
+/// POINTS primitives draw every vertex of POSITION; their indices, if any, are not applied.
+/// Fails, naming `name`, on bytes that are neither GLB nor glTF JSON, on JSON nesting deeper
+/// than MaxGltfJsonDepth, on what tinygltf cannot
 /// parse (its message), on an extension the file requires that this reader does not know, on
 /// any accessor, buffer view or index that reaches outside its data, on more vertices than
 /// MaxGltfVerticesPerByte allows, and when nothing drawable is left.

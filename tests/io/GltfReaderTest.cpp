@@ -356,6 +356,17 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
     std::string missing = textOf(data / "strips.gltf");
     missing.replace(missing.find("strips.bin"), 10, "gone.bin");
     contains(error(dir, missing), "File not found : gone.bin");
+    // A URI leaving the glTF's folder, though the file is there.
+    std::string up = textOf(data / "strips.gltf");
+    up.replace(up.find("strips.bin"), 10, "../strips.bin");
+    dir.write("inner/up.gltf", up);
+    auto escaped = readGltf(dir.path() / "inner" / "up.gltf");
+    ASSERT_FALSE(escaped);
+    contains(escaped.error(), "File not found : ../strips.bin");
+    // JSON nesting deeper than tinygltf's recursion can take, refused before it parses.
+    contains(error(dir, R"({"asset":{"version":"2.0","extras":)" + std::string(100000, '[') + "1" +
+                            std::string(100000, ']') + "}}"),
+             "bad.gltf: its JSON nests more than 256 levels deep");
     // Nothing to draw.
     contains(error(dir, cloudGltf(3, "[]", "[]")), "bad.gltf: nothing to draw");
     // A thousand nodes each drawing a 3000-point cloud ask for more vertices than the file's
@@ -372,6 +383,21 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
     ASSERT_EQ(error(dir, triangleGltf(1000, R"([{"mesh":0}])", "[0]")), "");
     contains(error(dir, triangleGltf(1000, nodes + "]", roots + "]")),
              "bad.gltf: its scene draws 1000000 triangles from");
+}
+
+TEST(GltfReader, AMirroredMeshWithoutNormalsGetsThemFacingOut)
+{
+    // One triangle facing +z, under a node mirroring x: wound back, and its made normals +z.
+    test::TempDir dir;
+    auto mesh = readGltf(
+        dir.write("mirror.gltf", triangleGltf(1, R"([{"mesh":0,"scale":[-1,1,1]}])", "[0]")));
+    ASSERT_TRUE(mesh) << mesh.error();
+    ASSERT_EQ(mesh.value().normals.size(), 3u);
+    for (const glm::vec3& n : mesh.value().normals)
+        expectNear(n, glm::vec3(0, 0, 1));
+    const auto& p = mesh.value().positions;
+    const auto& i = mesh.value().indices;
+    EXPECT_GT(glm::cross(p[i[1]] - p[i[0]], p[i[2]] - p[i[0]]).z, 0.0f);
 }
 
 TEST(GltfReader, OddButReadableFilesWarn)
