@@ -385,6 +385,10 @@ bool parseAsciiValue(std::string_view token, Scalar type, double& value, std::ui
             token.starts_with('-') || token.starts_with('+') ? token.substr(1) : token;
         if (t == "nan" || t == "NaN" || t == "inf" || t == "Inf" || t == "infinity") {
             value = t.starts_with('n') || t.starts_with('N') ? NAN : INFINITY;
+            if (token.starts_with('-'))
+                value = -value;
+            // A packed colour spelled so has these bits, not the previous value's.
+            bits = std::bit_cast<std::uint32_t>(static_cast<float>(value));
             return true;
         }
     }
