@@ -122,9 +122,9 @@ TEST(FolderSource, EmptyFolderFails)
     test::TempDir dir;
     auto empty = open(dir.path());
     ASSERT_FALSE(empty);
-    EXPECT_EQ(empty.error(),
-              dir.path().string() + ": no frames (.ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb "
-                                    "or .gltf files) in this folder");
+    EXPECT_EQ(empty.error(), dir.path().string() +
+                                 ": no frames (.ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb "
+                                 "or .gltf files) in this folder");
     dir.write("readme.txt", "x");
     dir.write("sub/frame_0.ply", plyCloud(1));
     expectFailure(open(dir.path()), "no frames (.ply, .obj, .splat, .spz, .cwipcdump, .drc, .glb "
