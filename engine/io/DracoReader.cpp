@@ -40,6 +40,9 @@ struct Declared {
     /// A point cloud's bytes of attribute values a point, as far as its attribute descriptors
     /// were read (all of them, or where the bytes end): at least what Draco allocates a point.
     std::uint64_t pointBytes = 0;
+    /// A k-d tree point cloud's attributes decoders where its bitstream (before 2.3) has more
+    /// than one, which Draco's encoder never writes and whose counts cannot be read ahead.
+    std::uint8_t kdDecoders = 0;
 };
 
 /// Reads a count as Draco's bitstream `version` stores it: 4 bytes before `fixedBefore`, a
@@ -115,12 +118,21 @@ Declared declared(std::span<const std::uint8_t> bytes)
         return out;
     out.points = static_cast<std::uint64_t>(points);
     out.counted = true;
+    const bool kdTree = header.encoder_method == draco::POINT_CLOUD_KD_TREE_ENCODING;
+    // Draco's k-d tree encoder writes one attributes decoder. A bitstream before 2.3 declares a
+    // second point count after the descriptors (read below); a second decoder's would lie past
+    // the first one's data, where it cannot be read before decoding.
+    if (kdTree && version < DRACO_BITSTREAM_VERSION(2, 3) && decoders > 1) {
+        out.kdDecoders = decoders;
+        return out;
+    }
     // Each attributes decoder's descriptors (AttributesDecoder::DecodeAttributesDecoderData);
-    // the sequential one follows them with a byte a attribute (its value decoder's kind).
+    // the sequential one follows them with a byte a attribute (its value decoder's kind). All
+    // decoders' descriptors come before any decoder's data.
     for (int d = 0; d < decoders; ++d) {
         std::uint32_t attributes = 0;
         if (!decodeCount(buffer, version, DRACO_BITSTREAM_VERSION(2, 0), attributes) ||
-            attributes == 0 || attributes > 5 * static_cast<std::uint64_t>(buffer.remaining_size()))
+            attributes == 0 || attributes > buffer.remaining_size() / 5)
             return out;
         for (std::uint32_t a = 0; a < attributes; ++a) {
             std::uint8_t type = 0, dataType = 0, components = 0, normalized = 0;
@@ -140,10 +152,17 @@ Declared declared(std::span<const std::uint8_t> bytes)
                 return out;
             }
         }
-        if (header.encoder_method == draco::POINT_CLOUD_SEQUENTIAL_ENCODING)
+        if (!kdTree)
             buffer.Advance(attributes);
-        else
-            break; // a k-d tree decoder's data follows; the first one's descriptors are read
+    }
+    // A k-d tree bitstream before 2.3 starts its data with the method, the compression level
+    // and the point count it allocates each attribute for
+    // (KdTreeAttributesDecoder::DecodeDataNeededByPortableTransforms).
+    if (kdTree && version < DRACO_BITSTREAM_VERSION(2, 3)) {
+        std::uint8_t method = 0, level = 0;
+        std::uint32_t kdPoints = 0;
+        if (buffer.Decode(&method) && buffer.Decode(&level) && buffer.Decode(&kdPoints))
+            out.points = std::max<std::uint64_t>(out.points, kdPoints);
     }
     return out;
 }
@@ -350,6 +369,10 @@ Result<MeshData> decode(std::span<const std::uint8_t> bytes, const std::string& 
         return fail(fmt::format("{}: not a Draco file: {}", name, messageOf(type.status())));
     // Refused before Draco allocates for what the file declares.
     const Declared counts = declared(bytes);
+    if (counts.kdDecoders > 1)
+        return fail(fmt::format("{}: corrupt Draco data: a k-d tree point cloud of bitstream "
+                                "{}.{} with {} attributes decoders (Draco writes one)",
+                                name, counts.major, counts.minor, counts.kdDecoders));
     if (counts.counted) {
         const std::uint64_t elements = std::max(counts.points, counts.faces);
         if (elements > MaxDracoElementsPerByte * bytes.size())

@@ -16,6 +16,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "engine/core/File.h"
+#include "engine/core/JsonDepth.h"
 #include "engine/core/Srgb.h"
 #include "engine/io/DracoReader.h"
 #include "engine/io/detail/TinyGltf.h"
@@ -865,29 +866,6 @@ Result<MeshData> readModel(const Model& model, const std::string& name, const fs
 
 namespace {
 
-/// How deep `json`'s arrays and objects nest (strings skipped), stopping once past `limit`.
-std::size_t jsonDepth(std::string_view json, std::size_t limit)
-{
-    std::size_t depth = 0, deepest = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < json.size() && deepest <= limit; ++i) {
-        const char c = json[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return deepest;
-}
-
 /// The JSON of a glTF: a GLB's first chunk (when its header says where it lies), else all of it.
 std::string_view jsonOf(std::span<const std::uint8_t> bytes)
 {
@@ -918,7 +896,7 @@ Result<MeshData> readGltf(std::span<const std::uint8_t> bytes, const std::string
             fmt::format("{}: {} bytes is more than tinygltf reads (4 GiB)", name, bytes.size()));
     // tinygltf copies extras and extensions by recursion, a level of the stack a level of JSON:
     // a file nesting its arrays 100 000 deep would overflow the stack, which no check can catch.
-    if (const std::size_t depth = jsonDepth(jsonOf(bytes), MaxGltfJsonDepth);
+    if (const std::size_t depth = jsonNestingDepth(jsonOf(bytes), MaxGltfJsonDepth);
         depth > MaxGltfJsonDepth)
         return fail(
             fmt::format("{}: its JSON nests more than {} levels deep", name, MaxGltfJsonDepth));

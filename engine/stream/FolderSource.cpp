@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/core/File.h"
+#include "engine/core/JsonDepth.h"
 #include "engine/core/Plural.h"
 #include "engine/io/GaussianReader.h"
 #include "engine/io/GaussianTransform.h"
@@ -427,34 +428,7 @@ std::string jsonMessage(const nlohmann::json::exception& e)
 /// How deep a manifest may nest lists and objects: it needs 3 ({"frames": [{"file": …}]}).
 /// nlohmann's parser and its dump() recurse once a level, so a file of 70 000 '[' (140 KB)
 /// overflows the stack; this bound is checked before parsing.
-constexpr int MaxManifestDepth = 64;
-
-/// The deepest nesting of lists and objects in JSON `text` (brackets inside strings do not
-/// count), counting no further than `limit` + 1.
-int nestingDepth(std::string_view text, int limit)
-{
-    int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (const char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            deepest = std::max(deepest, ++depth);
-            if (deepest > limit)
-                return deepest;
-        } else if (c == ']' || c == '}') {
-            depth = std::max(0, depth - 1);
-        }
-    }
-    return deepest;
-}
+constexpr std::size_t MaxManifestDepth = 64;
 
 /// A JSON value for a message: a scalar as written (a string cut at 60 characters), a list or
 /// an object by its size; never the whole of a large or deep value.
@@ -479,7 +453,7 @@ Result<std::unique_ptr<Source>> openManifest(const std::string& spec,
     auto text = readTextFile(spec);
     if (!text)
         return fail(text.error());
-    if (nestingDepth(text.value(), MaxManifestDepth) > MaxManifestDepth)
+    if (jsonNestingDepth(text.value(), MaxManifestDepth) > MaxManifestDepth)
         return fail(fmt::format("{}: lists and objects nested more than {} deep: not a sequence "
                                 "manifest ({{\"frames\": [...]}})",
                                 spec, MaxManifestDepth));

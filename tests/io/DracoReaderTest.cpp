@@ -436,6 +436,25 @@ TEST(DracoReader, AbsurdCountsAreRefusedBeforeDracoAllocates)
     EXPECT_EQ(error(bytes({'D', 'R', 'A', 'C', 'O', 2, 3, 0, 0, 0, 0, 10,
                            0,   0,   0,   1,   1,   0, 9, 3, 0, 0, 0, 0})),
               "bad.drc: corrupt Draco data: Failed to decode point attributes");
+    // A k-d tree point cloud of bitstream 2.1 declares 10 points in its header, then, after its
+    // descriptors (POSITION as 3 floats), the integer method, level 1 and 2^30 points, which
+    // Draco would allocate 12 GiB of positions for (found by the draco fuzz target).
+    const std::vector<std::uint8_t> kdTree = {'D', 'R', 'A', 'C', 'O', 2, 1, 0,   1, 0,
+                                              0,   10,  0,   0,   0,   1, 1, 0,   9, 3,
+                                              0,   0,   1,   1,   0,   0, 0, 0x40};
+    EXPECT_EQ(error(kdTree), "bad.drc: corrupt Draco data: it declares 1073741824 points in 28 "
+                             "bytes (more than 64 a byte, which no Draco encoding of real "
+                             "geometry reaches)");
+    // Its second count (10) within both limits goes to Draco, which finds the data missing.
+    auto within = kdTree;
+    within[24] = 10;
+    within[27] = 0;
+    EXPECT_EQ(error(within), "bad.drc: corrupt Draco data: Failed to decode point attributes");
+    // Two attributes decoders in such a bitstream, which Draco's encoder never writes.
+    auto twoDecoders = kdTree;
+    twoDecoders[15] = 2;
+    EXPECT_EQ(error(twoDecoders), "bad.drc: corrupt Draco data: a k-d tree point cloud of "
+                                  "bitstream 2.1 with 2 attributes decoders (Draco writes one)");
 }
 
 TEST(DracoReader, FolderOfDracoFramesPlaysAsASequence)
