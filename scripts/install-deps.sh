@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
     build-essential cmake pkg-config git
-    libglfw3-dev libglm-dev libimgui-dev libstb-dev libtinyobjloader-dev libfmt-dev
+    libglfw3-dev libglm-dev libimgui-dev libstb-dev libfmt-dev
     libcli11-dev nlohmann-json3-dev libgtest-dev libspng-dev
     liblz4-dev libzstd-dev libdeflate-dev libdraco-dev draco libtinygltf-dev
     libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri

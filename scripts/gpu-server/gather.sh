@@ -27,7 +27,7 @@ copy() { # copy SRC... DESTDIR, keeping symlinks as they are
 
 inc=/usr/include
 copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $inc/imgui \
-     $inc/GL $inc/KHR $inc/tiny_obj_loader.h $inc/renderdoc_app.h $inc/spng.h \
+     $inc/GL $inc/KHR $inc/renderdoc_app.h $inc/spng.h \
      $inc/lz4.h $inc/lz4hc.h $inc/lz4frame.h $inc/zstd.h $inc/zstd_errors.h $inc/libdeflate.h \
      $inc/dlpack $inc/draco $inc/tiny_gltf.h \
      "$out/sysroot/usr/include"
@@ -35,14 +35,12 @@ copy $inc/glm $inc/fmt $inc/CLI $inc/nlohmann $inc/stb $inc/gtest $inc/gmock $in
 lib=/usr/lib/$arch
 copy $lib/libstb.a $lib/libgtest.a $lib/libgtest_main.a $lib/libgmock.a $lib/libgmock_main.a \
      $lib/libimgui.a $lib/libfmt.so $lib/libfmt.so.9 $lib/libfmt.so.9.1.0 \
-     $lib/libtinyobjloader.so $lib/libtinyobjloader.so.2rc10 \
-     $lib/libtinyobjloader_double.so $lib/libtinyobjloader_double.so.2rc10 \
      $lib/libspng.so $lib/libspng.so.0 $lib/libspng.so.0.7.3 "$out/sysroot/usr/lib/$arch"
 # The pack format (engine/stream/Pack.cpp) and Draco frames (engine/io/DracoReader.cpp): static
 # archives, so nothing is needed at run time. libdraco is found by its files, not its CMake package
 # (whose targets name /usr paths), so cmake/draco stays behind.
 copy $lib/liblz4.a $lib/libzstd.a $lib/libdeflate.a $lib/libdraco.a "$out/sysroot/usr/lib/$arch"
-copy $lib/cmake/GTest $lib/cmake/fmt $lib/cmake/tinyobjloader "$out/sysroot/usr/lib/$arch/cmake"
+copy $lib/cmake/GTest $lib/cmake/fmt "$out/sysroot/usr/lib/$arch/cmake"
 copy /usr/share/cmake/glm /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$out/sysroot/usr/share/cmake"
 
 # The browser view (engine/web, --serve): the Boost headers its server includes (the closure g++
@@ -59,7 +57,7 @@ copy $lib/libturbojpeg.so $lib/libturbojpeg.so.0 $lib/libturbojpeg.so.0.2.0 "$ou
 # Run time: glvnd (Debian's libegl1, libglvnd0, libgl1, libglx0) and the shared libraries above
 # (libspng needs only libz and libm, which the host has).
 for so in libEGL.so.1 libGLdispatch.so.0 libGL.so.1 libGLX.so.0 libOpenGL.so.0 \
-          libfmt.so.9 libtinyobjloader.so.2rc10 libspng.so.0 libturbojpeg.so.0; do
+          libfmt.so.9 libspng.so.0 libturbojpeg.so.0; do
     cp -L "$lib/$so" "$out/runtime/$so"
 done
 

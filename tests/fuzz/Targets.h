@@ -15,7 +15,7 @@ namespace tandem::fuzz {
 /// stream::loadPlyPoints where it takes them: all must agree (comparePlyReaders()), else it
 /// aborts.
 int ply(const std::uint8_t* data, std::size_t size);
-/// io::loadMesh on the bytes as an .obj file (tinyobjloader and tandem's own checks, the
+/// io::loadMesh on the bytes as an .obj file (tandem's one-pass reader, the
 /// material libraries it names, their textures).
 int obj(const std::uint8_t* data, std::size_t size);
 /// io::parseMtl on the bytes, then io::loadMesh of a textured quad whose mtllib is the bytes

@@ -1,4 +1,4 @@
-// OBJ reader (tinyobjloader underneath): triangulation, vertex colours, normals, texture
+// OBJ reader (one pass, tandem's own): triangulation, vertex colours, normals, texture
 // coordinates, point-only files, materials and their textures (as Blender and Open3D write
 // them), missing .mtl and images as warnings, non-finite vertices dropped, and bad input as
 // clear errors. The loader: textures found and read, FIFOs refused.
@@ -6,8 +6,10 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "engine/io/Image.h"
@@ -61,6 +63,54 @@ TEST(ObjReader, PolygonWithNegativeIndices)
     EXPECT_EQ(mesh.value().triangleCount(), 3u);
 }
 
+/// The signed area of a triangle of `mesh` in the z = 0 plane (positive: counter-clockwise).
+float signedArea(const MeshData& mesh, std::size_t triangle)
+{
+    const glm::vec3 a = mesh.positions[mesh.indices[3 * triangle]];
+    const glm::vec3 b = mesh.positions[mesh.indices[3 * triangle + 1]];
+    const glm::vec3 c = mesh.positions[mesh.indices[3 * triangle + 2]];
+    return 0.5f * ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
+}
+
+TEST(ObjReader, ConcavePolygonsAreCutIntoTrianglesInsideThem)
+{
+    TempDir dir;
+    // An arrow (counter-clockwise, its notch at corner 0): a fan from corner 0 would draw
+    // triangles outside it. Cut into ears, the triangles cover its area (7) once, all facing
+    // the way it does; clockwise, the other way.
+    const std::string arrow = "v 1 1 0\nv 0 0 0\nv 3 0 0\nv 3 3 0\nv 0 3 0\nv 1 2 0\n";
+    for (const auto& [face, sign] :
+         {std::pair{"f 1 2 3 4 5 6\n", 1.0f}, std::pair{"f 6 5 4 3 2 1\n", -1.0f},
+          std::pair{"f 4 5 6 1 2 3\n", 1.0f}}) {
+        auto mesh = readObj(dir.write("arrow.obj", arrow + face));
+        ASSERT_TRUE(mesh) << mesh.error();
+        ASSERT_EQ(mesh.value().triangleCount(), 4u) << face;
+        float area = 0;
+        for (std::size_t t = 0; t < 4; ++t) {
+            EXPECT_GT(sign * signedArea(mesh.value(), t), 0.0f) << face << " triangle " << t;
+            area += signedArea(mesh.value(), t);
+        }
+        EXPECT_FLOAT_EQ(area, sign * 7.0f) << face;
+    }
+    // A quad is cut along its shorter diagonal.
+    auto kite = readObj(dir.write("kite.obj", "v 0 0 0\nv 1 -3 0\nv 2 0 0\nv 1 3 0\nf 1 2 3 4\n"));
+    ASSERT_TRUE(kite) << kite.error();
+    EXPECT_EQ(kite.value().indices, (std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3}));
+    // A polygon of many corners (a circle of 100) is a fan: n - 2 triangles covering it.
+    std::string circle;
+    std::string face = "f";
+    for (int k = 0; k < 100; ++k) {
+        const double angle = 2 * 3.14159265358979 * k / 100;
+        circle += fmt::format("v {} {} 0\n", std::cos(angle), std::sin(angle));
+        face += fmt::format(" {}", k + 1);
+    }
+    auto round = readObj(dir.write("circle.obj", circle + face + "\n"));
+    ASSERT_TRUE(round) << round.error();
+    ASSERT_EQ(round.value().triangleCount(), 98u);
+    for (std::size_t t = 0; t < 98; ++t)
+        EXPECT_GT(signedArea(round.value(), t), 0.0f) << t;
+}
+
 TEST(ObjReader, VertexColoursNormalsAndTexcoords)
 {
     TempDir dir;
@@ -76,6 +126,45 @@ TEST(ObjReader, VertexColoursNormalsAndTexcoords)
     EXPECT_EQ(m.normals[1], glm::vec3(0, 0, 1));
     ASSERT_EQ(m.texcoords.size(), 3u);
     EXPECT_EQ(m.texcoords[0], glm::vec2(0.5f, 0.5f));
+}
+
+TEST(ObjReader, VerticesWithoutAColourAreWhiteBesideOnesWithAndWeightsAreNoColour)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write("mixed.obj", "v 0 0 0 1\nv 1 0 0 0 0.5 0\nv 0 1 0\nf 1 2 3\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(
+        mesh.value().colors,
+        (std::vector<glm::u8vec4>{{255, 255, 255, 255}, {0, 128, 0, 255}, {255, 255, 255, 255}}));
+    // x y z w: a weight, no colour.
+    auto weights = readObj(dir.write("w.obj", "v 0 0 0 1\nv 1 0 0 1\nv 0 1 0 1\nf 1 2 3\n"));
+    ASSERT_TRUE(weights) << weights.error();
+    EXPECT_TRUE(weights.value().colors.empty());
+}
+
+TEST(ObjReader, CornersSharingAPositionKeepTheirOwnNormalsAndTexcoords)
+{
+    TempDir dir;
+    // A cube corner's position with three normals: three vertices; the same triple twice: one.
+    auto mesh = readObj(dir.write("split.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                               "vn 0 0 1\nvn 0 1 0\nvn 1 0 0\n"
+                                               "vt 0 0\nvt 1 1\n"
+                                               "f 1/1/1 2/1/1 3/1/1\nf 1/1/2 2/1/2 4/2/2\n"
+                                               "f 1/2/3 3/1/3 4/2/3\nf 1/1/1 3/1/1 2/1/1\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    const MeshData& m = mesh.value();
+    EXPECT_EQ(m.vertexCount(), 9u);
+    EXPECT_EQ(m.indices, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 2, 1}));
+    EXPECT_EQ(m.normals[3], glm::vec3(0, 1, 0));
+    EXPECT_EQ(m.normals[6], glm::vec3(1, 0, 0));
+    EXPECT_EQ(m.texcoords[6], glm::vec2(1, 1));
+    EXPECT_EQ(m.positions[6], glm::vec3(0, 0, 0));
+    // A corner without a normal: none of them keeps one, and positions are shared again.
+    auto partial = readObj(dir.write("partial.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\n"
+                                                    "vn 0 0 -1\nf 1//1 2//1 3//1\nf 1//2 3 2\n"));
+    ASSERT_TRUE(partial) << partial.error();
+    EXPECT_EQ(partial.value().vertexCount(), 3u);
+    EXPECT_TRUE(partial.value().normals.empty());
 }
 
 TEST(ObjReader, PointsOnly)
@@ -99,6 +188,28 @@ TEST(ObjReader, MissingMtlIsAWarning)
         << mesh.warnings()[0];
     EXPECT_NE(mesh.warnings()[0].find("gone.mtl: no such file"), std::string::npos)
         << mesh.warnings()[0];
+}
+
+TEST(ObjReader, EveryLibraryOfAMtllibLineCountsAndAnUnknownMaterialIsAWarning)
+{
+    TempDir dir;
+    dir.write("a.mtl", "newmtl plain\n");
+    dir.write("b.mtl", "newmtl wood\nmap_Kd wood.png\nnewmtl plain\nmap_Kd other.png\n");
+    auto mesh = readObj(dir.write("m.obj", "mtllib a.mtl b.mtl\nusemtl wood\n" + texturedQuad));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_TRUE(mesh.warnings().empty()) << mesh.warnings()[0];
+    EXPECT_EQ(mesh.value().textureFile, dir.path() / "wood.png");
+    // a.mtl's plain (no texture) counts over b.mtl's: the faces have none.
+    auto plain = readObj(dir.write("p.obj", "mtllib a.mtl b.mtl\nusemtl plain\n" + texturedQuad));
+    ASSERT_TRUE(plain) << plain.error();
+    EXPECT_TRUE(plain.value().textureFile.empty());
+    auto unknown = readObj(
+        dir.write("u.obj", "mtllib a.mtl\nusemtl nothing\nusemtl nothing\n" + texturedQuad));
+    ASSERT_TRUE(unknown) << unknown.error();
+    ASSERT_EQ(unknown.warnings().size(), 1u);
+    EXPECT_EQ(unknown.warnings()[0], (dir.path() / "u.obj").string() +
+                                         ":2: material 'nothing' is in none of its material "
+                                         "libraries; its faces are drawn without it");
 }
 
 TEST(ObjReader, BlendersMaterialTextureIsLoadedWithTheMesh)
@@ -289,7 +400,7 @@ TEST(ObjReaderErrors, FaceIndicesNameWhatCameBefore)
 {
     TempDir dir;
     const std::string triangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n";
-    // tinyobjloader turned these into a triangle without a word.
+    // Each names its line (tinyobjloader, the reader before, made a triangle of these).
     expectError(readObj(dir.write("a.obj", triangle + "f 1 2 99999999999999999999\n")),
                 "a.obj:6: face index '99999999999999999999' is out of range");
     expectError(readObj(dir.write("b.obj", triangle + "f 1 2 4294967298\n")),
@@ -337,13 +448,52 @@ TEST(ObjReader, NonFiniteAndFarVerticesAreDroppedWithTheFacesThatUseThem)
                                       "coordinates) and the 1 triangle using them"),
               std::string::npos)
         << mesh.warnings()[0];
-    // tinyobjloader reads "0e999" as 0 * inf: NaN, a vertex to drop too.
-    auto zero = readObj(dir.write("zero.obj", "v 0 0 0\nv 0e999 0 0\nv 0 1 0\nf 1 2 3\n"));
+    // A mesh whose only triangle uses a dropped vertex is empty, and says so.
+    auto empty = readObj(dir.write("empty.obj", "v 0 0 0\nv 0 -inf 0\nv 0 1 0\nf 1 2 3\n"));
+    ASSERT_TRUE(empty) << empty.error();
+    EXPECT_TRUE(empty.value().positions.empty());
+    ASSERT_EQ(empty.warnings().size(), 1u);
+    EXPECT_NE(empty.warnings()[0].find("no triangle is left, the mesh is empty"), std::string::npos)
+        << empty.warnings()[0];
+    // "0e999" is 0 (tinyobjloader, the reader before, made it 0 * inf: NaN, and dropped it).
+    auto zero = readObj(dir.write("zero.obj", "v 1 1 1\nv 0e999 0 -0e-999\nv 0 1 0\nf 1 2 3\n"));
     ASSERT_TRUE(zero) << zero.error();
-    EXPECT_TRUE(zero.value().positions.empty());
-    ASSERT_EQ(zero.warnings().size(), 1u);
-    EXPECT_NE(zero.warnings()[0].find("no triangle is left, the mesh is empty"), std::string::npos)
-        << zero.warnings()[0];
+    EXPECT_TRUE(zero.warnings().empty()) << zero.warnings()[0];
+    ASSERT_EQ(zero.value().positions.size(), 3u);
+    EXPECT_EQ(zero.value().positions[1], glm::vec3(0, 0, 0));
+}
+
+TEST(ObjReaderErrors, ElementsWithTooFewNumbersAreNamed)
+{
+    TempDir dir;
+    const std::pair<const char*, const char*> cases[] = {
+        {"v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n", "a vertex needs 3 numbers, this one has 2"},
+        {"v 0 0 0\nv\n", "a vertex needs 3 numbers, this one has 0"},
+        {"v 0 0 0\nvn 0 1\n", "a normal needs 3 numbers, this one has 2"},
+        {"v 0 0 0\nvt\n", "a texture coordinate needs 1 number, this one has 0"}};
+    for (const auto& [text, message] : cases)
+        expectError(readObj(dir.write("short.obj", text)), std::string("short.obj:2: ") + message);
+    // vt's v is optional (0).
+    auto u = readObj(dir.write("u.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0.5\nf 1/1 2/1 3/1\n"));
+    ASSERT_TRUE(u) << u.error();
+    EXPECT_EQ(u.value().texcoords[0], glm::vec2(0.5f, 0));
+}
+
+TEST(ObjReader, LinesEndInLineFeedsCarriageReturnsOrBoth)
+{
+    TempDir dir;
+    for (const char* end : {"\n", "\r\n", "\r"}) {
+        std::string text;
+        for (const char* line : {"# a triangle", "v 0 0 0", "v 1 0 0", "v 0 1 0", "f 1 2 3"})
+            text += std::string(line) + end;
+        auto mesh = readObj(dir.write("t.obj", text));
+        ASSERT_TRUE(mesh) << mesh.error();
+        EXPECT_EQ(mesh.value().triangleCount(), 1u);
+        EXPECT_EQ(mesh.value().positions[1], glm::vec3(1, 0, 0));
+        // Line numbers in messages count a "\r\n" once.
+        expectError(readObj(dir.write("bad.obj", text + "v 1 x 0" + end)),
+                    "bad.obj:6: 'x' is malformed (not a number)");
+    }
 }
 
 TEST(ObjReaderErrors, NonFinite)
@@ -360,10 +510,12 @@ TEST(ObjReaderErrors, NonFinite)
                 "bad.obj:3: '1.0.0' is malformed (not a number)");
     expectError(readObj(dir.write("big.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n")),
                 "big.obj:2: '1e999' is out of range");
-    // tinyobjloader reads "0e999" as 0 * inf: NaN, in a colour too.
-    expectError(readObj(dir.write("colour.obj",
-                                  "v 0 0 0 1 1 1\nv 1 0 0 0e999 1 1\nv 0 1 0 1 1 1\nf 1 2 3\n")),
-                "colour.obj: vertex 1 has a non-numeric colour");
+    // "0e999" is 0 in a colour too (tinyobjloader made it NaN).
+    auto colour = readObj(
+        dir.write("colour.obj", "v 0 0 0 1 1 1\nv 1 0 0 0e999 1 1\nv 0 1 0 1 1 1\nf 1 2 3\n"));
+    ASSERT_TRUE(colour) << colour.error();
+    ASSERT_EQ(colour.value().colors.size(), 3u);
+    EXPECT_EQ(colour.value().colors[1], glm::u8vec4(0, 255, 255, 255));
 }
 
 TEST(MeshLoader, UnknownExtensionAndPlyMagic)

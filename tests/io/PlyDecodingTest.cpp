@@ -169,7 +169,7 @@ void expectAgreement(const std::vector<std::uint8_t>& bytes, const std::string& 
 TEST(PlyDecoding, EveryCommittedPlyFileReadsTheSameEveryWay)
 {
     const fs::path root(TANDEM_SOURCE_DIR);
-    std::size_t files = 0, taken = 0;
+    std::size_t files = 0;
     std::vector<std::string> takenNames;
     for (const fs::path& folder : {root / "tests" / "data", root / "tests" / "fuzz"})
         for (const auto& entry : fs::recursive_directory_iterator(folder)) {
@@ -182,7 +182,6 @@ TEST(PlyDecoding, EveryCommittedPlyFileReadsTheSameEveryWay)
             ++files;
             if (pointsTaken)
                 takenNames.push_back(entry.path().filename().string());
-            taken += pointsTaken;
         }
     EXPECT_GE(files, 20u);
     // The clouds the streaming path is for go straight into their blocks.
