@@ -1,5 +1,7 @@
 #include "engine/io/PlyPointReader.h"
 
+#include <cmath>
+
 #include "engine/io/MeshData.h"
 #include "engine/io/detail/PlyFormat.h"
 #include "engine/io/detail/PlyVertices.h"
@@ -50,7 +52,7 @@ std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_
         if (at > body)
             return nullptr;
         if (body > at)
-            warnings.push_back(trailingBytesWarning(name, body - at));
+            reader->m_trailing = trailingBytesWarning(name, body - at);
     }
     VertexFields taken = fields.value();
     taken.u = taken.v = -1; // points are not textured
@@ -60,22 +62,55 @@ std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_
     reader->m_hasNormals = taken.hasNormals();
     reader->m_hasColors = taken.hasColors();
     reader->m_warnings = std::move(warnings);
+    reader->m_name = name;
+    reader->m_dropped.before = reader->m_count;
+    reader->m_dropped.pointCloud = true;
     return reader;
 }
 
-bool PlyPointReader::read(std::span<glm::vec3> positions, std::span<glm::vec3> normals,
-                          std::span<glm::u8vec4> colors)
+std::optional<std::size_t> PlyPointReader::read(std::span<glm::vec3> positions,
+                                                std::span<glm::vec3> normals,
+                                                std::span<glm::u8vec4> colors)
 {
     const std::size_t count = positions.size();
     if (count > m_count - m_read ||
         !m_decoder->decode(count, {positions.data(), m_hasNormals ? normals.data() : nullptr,
                                    m_hasColors ? colors.data() : nullptr, nullptr}))
-        return false;
+        return std::nullopt;
     m_read += count;
-    for (const glm::vec3& p : positions)
-        if (!isUsablePosition(p))
-            return false;
-    return true;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const glm::vec3 p = positions[i];
+        if (!isUsablePosition(p)) {
+            ++m_dropped.vertices;
+            m_dropped.nonFinite +=
+                !(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
+            continue;
+        }
+        if (kept != i) {
+            positions[kept] = p;
+            if (m_hasNormals)
+                normals[kept] = normals[i];
+            if (m_hasColors)
+                colors[kept] = colors[i];
+        }
+        ++kept;
+    }
+    return kept;
+}
+
+std::vector<std::string> PlyPointReader::warnings() const
+{
+    // In readPly()'s order.
+    std::vector<std::string> out = m_warnings;
+    if (m_dropped.any()) {
+        DroppedVertices dropped = m_dropped;
+        dropped.emptied = dropped.vertices == m_count;
+        out.push_back(droppedWarning(m_name, dropped));
+    }
+    if (!m_trailing.empty())
+        out.push_back(m_trailing);
+    return out;
 }
 
 } // namespace tandem::io

@@ -1,16 +1,19 @@
 // A PLY point cloud read a chunk of points at a time into memory the caller owns (a streamed
-// frame's block), so the whole cloud is never held as MeshData first. It takes the files whose
-// points readPly() would keep as they are and hands the others back to readPly(), which gives
-// the same points. Any thread; one reader per thread.
+// frame's block), so the whole cloud is never held as MeshData first. It gives the points
+// readPly() gives, unusable ones dropped as it drops them (depth sensors' NaN points), and hands
+// the files it cannot read so back to readPly(). Any thread; one reader per thread.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
+
+#include "engine/io/MeshData.h"
 
 namespace tandem::io {
 
@@ -34,28 +37,35 @@ public:
     bool hasNormals() const { return m_hasNormals; }
     bool hasColors() const { return m_hasColors; }
 
-    /// Reads the next positions.size() points, as readPly() gives them (placed as the header's
-    /// comments say, unit normals, colours as bytes); `normals` and `colors` as long as
-    /// `positions`, or empty where the file has none. False when a value cannot be read or a
-    /// point is not usable (isUsablePosition()): the caller then reads the file with readPly(),
-    /// which names the problem or drops the points with its warning.
-    bool read(std::span<glm::vec3> positions, std::span<glm::vec3> normals,
-              std::span<glm::u8vec4> colors);
+    /// Reads the next positions.size() points of the file, as readPly() gives them (placed as
+    /// the header's comments say, unit normals, colours as bytes); `normals` and `colors` as
+    /// long as `positions`, or empty where the file has none. Points whose position is not
+    /// usable (isUsablePosition()) are dropped, as readPly() drops them: the kept ones are moved
+    /// to the front of the spans, and their number is returned. Nothing when a value cannot be
+    /// read: the caller then reads the file with readPly(), which names the problem.
+    std::optional<std::size_t> read(std::span<glm::vec3> positions, std::span<glm::vec3> normals,
+                                    std::span<glm::u8vec4> colors);
 
-    /// The warnings readPly() gives the file (its header's, an ignored packed colour, bytes after
-    /// the last element), once every point has been read.
-    const std::vector<std::string>& warnings() const { return m_warnings; }
+    /// What read() has dropped so far, counted as dropUnusableVertices() counts.
+    const DroppedVertices& dropped() const { return m_dropped; }
+
+    /// The warnings readPly() gives the file (its header's, an ignored packed colour, the points
+    /// dropped, bytes after the last element), once every point has been read.
+    std::vector<std::string> warnings() const;
 
 private:
     PlyPointReader() = default;
 
     std::unique_ptr<detail::Header> m_header;
     std::unique_ptr<detail::VertexDecoder> m_decoder;
+    std::string m_name;
     std::size_t m_count = 0;
     std::size_t m_read = 0;
     bool m_hasNormals = false;
     bool m_hasColors = false;
-    std::vector<std::string> m_warnings;
+    DroppedVertices m_dropped;
+    std::vector<std::string> m_warnings; ///< the header's and its fields'
+    std::string m_trailing;              ///< bytes after the last element, if any
 };
 
 } // namespace tandem::io

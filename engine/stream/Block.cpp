@@ -181,6 +181,31 @@ PointBlock beginPointBlock(std::uint32_t points, std::uint32_t objectFlags,
             h.totalBytes};
 }
 
+std::size_t shrinkPointBlock(std::span<std::uint8_t> block, std::uint32_t points,
+                             std::uint32_t kept)
+{
+    TANDEM_ASSERT(kept <= points, "stream::shrinkPointBlock(): more points kept than begun");
+    const BlockHeader was = headerFor(pointBlockCounts(points));
+    const BlockHeader h = headerFor(pointBlockCounts(kept));
+    TANDEM_ASSERT(block.size() >= was.totalBytes && h.objectsOffset == was.objectsOffset &&
+                      h.positionsOffset == was.positionsOffset &&
+                      h.attributesOffset <= was.attributesOffset,
+                  "stream::shrinkPointBlock(): not a block beginPointBlock() began");
+    std::memmove(block.data() + h.attributesOffset, block.data() + was.attributesOffset,
+                 std::size_t{kept} * sizeof(render::PointAttributes));
+    const std::size_t positionsEnd = h.positionsOffset + std::size_t{kept} * sizeof(glm::vec3);
+    const std::size_t attributesEnd =
+        h.attributesOffset + std::size_t{kept} * sizeof(render::PointAttributes);
+    std::memset(block.data() + positionsEnd, 0, h.attributesOffset - positionsEnd);
+    std::memset(block.data() + attributesEnd, 0, h.totalBytes - attributesEnd);
+    render::GpuObject record;
+    std::memcpy(&record, block.data() + h.objectsOffset, sizeof(record));
+    record.vertexCount = kept;
+    std::memcpy(block.data(), &h, sizeof(h));
+    std::memcpy(block.data() + h.objectsOffset, &record, sizeof(record));
+    return h.totalBytes;
+}
+
 void setBlockBounds(std::span<std::uint8_t> block, const io::Bounds& bounds)
 {
     TANDEM_ASSERT(block.size() >= sizeof(BlockHeader), "stream::setBlockBounds(): no header");

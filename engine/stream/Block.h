@@ -117,6 +117,13 @@ render::SceneCounts pointBlockCounts(std::uint32_t points);
 PointBlock beginPointBlock(std::uint32_t points, std::uint32_t objectFlags,
                            std::span<std::uint8_t> out);
 
+/// Makes `block`, begun by beginPointBlock() for `points` points, the block of its first `kept`
+/// (fewer: a loader dropped the others): the attributes move down to where a block of `kept`
+/// points holds them, the header and object record count `kept`, and what the points do not
+/// cover is zeroed. Returns the bytes of the block now. Set the bounds after.
+std::size_t shrinkPointBlock(std::span<std::uint8_t> block, std::uint32_t points,
+                             std::uint32_t kept);
+
 /// Stores `bounds` in the header of `block`.
 void setBlockBounds(std::span<std::uint8_t> block, const io::Bounds& bounds);
 

@@ -108,8 +108,9 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
             release();
             return fail(bytes.error());
         }
-        // A point cloud straight into its block; a mesh, or a cloud that loses points, through
-        // io::loadMesh's path, from the bytes read.
+        // A point cloud straight into its block (its unusable points dropped); a mesh, a cloud
+        // with nothing left, or one it cannot read through io::loadMesh's path, from the bytes
+        // read.
         std::optional<Result<std::span<const std::uint8_t>>> block;
         if (!options.texture)
             block = loadPlyPoints(bytes.value(), file.string(), m_turn, sink);

@@ -38,18 +38,23 @@ loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, cons
     std::vector<glm::vec3> normals(reader->hasNormals() ? Chunk : 0);
     std::vector<glm::u8vec4> colors(reader->hasColors() ? Chunk : 0);
     io::Bounds bounds;
+    std::size_t kept = 0; // points kept so far: those not usable are dropped, as readPly() does
     for (std::size_t first = 0; first < count; first += Chunk) {
         const std::size_t n = std::min<std::size_t>(Chunk, count - first);
-        // Positions go straight into the block; normals and colours are packed from the chunk.
-        const std::span<glm::vec3> positions = block.positions.subspan(first, n);
-        const std::span<glm::vec3> chunkNormals = std::span(normals).first(normals.empty() ? 0 : n);
-        if (!reader->read(positions, chunkNormals, std::span(colors).first(colors.empty() ? 0 : n)))
+        // Positions go straight into the block, after those kept; normals and colours are packed
+        // from the chunk.
+        auto read = reader->read(block.positions.subspan(kept, n),
+                                 std::span(normals).first(normals.empty() ? 0 : n),
+                                 std::span(colors).first(colors.empty() ? 0 : n));
+        if (!read)
             return std::nullopt;
+        const std::size_t m = *read;
+        const std::span<glm::vec3> positions = block.positions.subspan(kept, m);
         if (turned) {
             io::turnPoints(positions, turn);
-            io::turnPoints(chunkNormals, turn);
+            io::turnPoints(std::span(normals).first(normals.empty() ? 0 : m), turn);
         }
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = 0; i < m; ++i) {
             // As render::layOutScene() packs a vertex (render::vertexOf()'s defaults).
             render::PointVertex p{};
             const glm::vec3 normal = normals.empty() ? glm::vec3(0.0f) : normals[i];
@@ -57,17 +62,24 @@ loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, cons
             std::copy_n(&positions[i].x, 3, p.position);
             std::copy_n(&normal.x, 3, p.normal);
             std::memcpy(&p.color, &color, sizeof(p.color));
-            block.attributes[first + i] = render::packPoint(p, flags);
+            block.attributes[kept + i] = render::packPoint(p, flags);
             bounds.extend(positions[i]);
         }
+        kept += m;
     }
+    // A frame all of whose points were dropped is io::loadMesh's to name (an empty frame).
+    if (kept == 0)
+        return std::nullopt;
+    const std::size_t bytesOfBlock =
+        kept < count ? shrinkPointBlock(memory.value(), count, static_cast<std::uint32_t>(kept))
+                     : block.bytes;
     // As render::Scene::bounds() merges its one object's.
     io::Bounds merged;
     merged.extend(bounds.min);
     merged.extend(bounds.max);
     setBlockBounds(memory.value(), merged);
     Result<std::span<const std::uint8_t>> result(
-        std::span<const std::uint8_t>(memory.value().data(), block.bytes));
+        std::span<const std::uint8_t>(memory.value().data(), bytesOfBlock));
     for (const std::string& warning : reader->warnings())
         result.addWarning(warning);
     return result;

@@ -18,9 +18,10 @@ namespace tandem::stream {
 
 /// The block of the point cloud in `bytes` (the PLY file `name`), turned by `turn`, in memory
 /// from `sink`, with readPly's warnings: byte for byte the block FolderSource writes from
-/// io::loadMesh's cloud. Nothing where that path must read the file (io::PlyPointReader's
-/// cases: faces, lists, a texture comment, a value it cannot read, a point not usable);
-/// a failure when the block does not fit the sink.
+/// io::loadMesh's cloud, points that are not usable dropped with its warning. Nothing where
+/// that path must read the file (io::PlyPointReader's cases: faces, lists, a texture comment, a
+/// value it cannot read; or no point left); a failure when the block of all the file's points
+/// does not fit the sink.
 std::optional<Result<std::span<const std::uint8_t>>>
 loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
               const BlockSink& sink);
