@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <system_error>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -102,7 +103,8 @@ Result<std::vector<Material>> parseMtl(std::string_view text, const std::string&
         if (warnings.size() < 5)
             warnings.push_back(fmt::format("{}:{}: {}", name, line, what));
     };
-    bool skipping = false; // inside a material defined before
+    bool skipping = false;                 // inside a material defined before
+    std::unordered_set<std::string> names; // of the materials defined
     std::size_t number = 0;
     while (!text.empty()) {
         const std::size_t end = std::min(text.find('\n'), text.size());
@@ -119,8 +121,7 @@ Result<std::vector<Material>> parseMtl(std::string_view text, const std::string&
                 skipping = true;
                 continue;
             }
-            skipping = std::any_of(materials.begin(), materials.end(),
-                                   [&](const Material& m) { return m.name == material; });
+            skipping = !names.insert(material).second;
             if (skipping)
                 warn(number, fmt::format("material '{}' defined again: the first one counts",
                                          material.substr(0, 80)));

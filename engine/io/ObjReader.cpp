@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -30,19 +31,43 @@ struct Corner {
     bool operator==(const Corner&) const = default;
 };
 
-/// A hash of a whole corner, for the vertices a position has beyond its first.
+/// A hash of a whole corner, for the vertices a position has beyond its first: all its bits
+/// mixed with a seed drawn once a process, so no file can choose indices that all land in one
+/// bucket (libstdc++'s hash of an integer is the integer).
 struct CornerHash {
+    std::uint64_t seed = 0;
+    static std::uint64_t mix(std::uint64_t x) // splitmix64's finaliser
+    {
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    }
     std::size_t operator()(const Corner& c) const
     {
-        const std::uint64_t textureAndNormal = (std::uint64_t{c.vt} << 32) | c.vn;
-        return std::hash<std::uint64_t>()(textureAndNormal * 0x9e3779b97f4a7c15ull ^ c.v);
+        return static_cast<std::size_t>(
+            mix(mix(c.v ^ seed) ^ ((std::uint64_t{c.vt} << 32) | c.vn)));
     }
 };
 
-/// Polygons with more corners than this are cut into a fan rather than by ear clipping (whose
-/// cost grows with the square of the corners or worse): a hostile file of large faces costs
-/// a bounded amount a byte.
-constexpr std::size_t MaxEarClippedCorners = 64;
+/// The seed of this process's CornerHash.
+std::uint64_t cornerSeed()
+{
+    static const std::uint64_t seed = [] {
+        std::random_device device;
+        return (std::uint64_t{device()} << 32) ^ device();
+    }();
+    return seed;
+}
+
+/// What ear clipping may spend (corner and containment tests) a face corner the file has, and
+/// once a file: a polygon of hundreds of corners is cut into ears, while a hostile file of
+/// polygons built to cost the most stays within a bounded cost a byte (the rest is fanned).
+constexpr std::size_t ClipTestsPerCorner = 64;
+constexpr std::size_t ClipTestsPerFile = std::size_t{1} << 20;
+
+/// Corners, texture coordinates and normals a file may have, so each has a 32-bit index and
+/// Corner::NoIndex stays free.
+constexpr std::size_t MaxElements = Corner::NoIndex - 1;
 
 /// The words of a line as `>>` reads them from a stream: split at white space (space, tab,
 /// vertical tab, form feed, carriage return), without copying.
@@ -82,6 +107,8 @@ public:
     /// Reads all of `text`; fails naming the line that is broken.
     Result<bool> parse(std::string_view text)
     {
+        if (text.starts_with("\xEF\xBB\xBF"))
+            text.remove_prefix(3); // a UTF-8 byte-order mark, as editors on Windows write
         for (m_line = 1; !text.empty(); ++m_line) {
             // Lines end at "\n", "\r\n" or a lone "\r" (classic Mac OS files).
             std::size_t end = 0;
@@ -131,7 +158,7 @@ private:
         const bool isVertex = std::string_view(what) == "vertex";
         std::string_view token;
         std::size_t column = 0;
-        for (; words.next(token); ++column) {
+        for (; words.next(token) && !token.starts_with('#'); ++column) {
             double value = 0;
             const char* begin = token.data();
             const char* stop = begin + token.size();
@@ -152,6 +179,12 @@ private:
         if (column < needed)
             return fail(fmt::format("{}: a {} needs {} number{}, this one has {}", where(), what,
                                     needed, needed == 1 ? "" : "s", column));
+        const std::size_t had = isVertex                             ? m_positions.size()
+                                : std::string_view(what) == "normal" ? m_normals.size()
+                                                                     : m_texcoords.size();
+        if (had >= MaxElements)
+            return fail(fmt::format("{}: more than {} {}s, more than tandem indexes", where(),
+                                    MaxElements, what));
         return column;
     }
 
@@ -260,6 +293,9 @@ private:
         if (m_polygon.size() < 3)
             return fail(fmt::format("{}: a face needs at least 3 corners, this one has {}", where(),
                                     m_polygon.size()));
+        if (m_corners.size() + 3 * (m_polygon.size() - 2) >= MaxElements)
+            return fail(fmt::format("{}: more than {} face corners, more than tandem indexes",
+                                    where(), MaxElements));
         const std::size_t before = m_corners.size();
         triangulate();
         m_trianglesOfMaterial[m_material] += (m_corners.size() - before) / 3;
@@ -283,7 +319,10 @@ private:
         std::string_view library;
         while (words.next(library)) {
             const std::string file(library);
-            auto read = readMtl(m_folder / fs::path(file));
+            const fs::path path = (m_folder / fs::path(file)).lexically_normal();
+            if (!m_libraries.insert(path).second)
+                continue; // read already
+            auto read = readMtl(path);
             if (!read) {
                 m_warnings.push_back(fmt::format("{}: its material library {} cannot be read "
                                                  "({}); drawn without its materials",
@@ -336,23 +375,41 @@ private:
     fs::path m_material;                                   ///< the texture faces use now
     std::map<fs::path, std::size_t> m_trianglesOfMaterial; ///< texture → triangles using it
     bool m_failedLibrary = false;
+    std::set<fs::path> m_libraries;              ///< the material libraries read
+    std::size_t m_clipBudget = ClipTestsPerFile; ///< what ear clipping may spend yet
     std::vector<std::string> m_warnings;
 };
 
 void ObjParser::triangulate()
 {
     const std::size_t n = m_polygon.size();
-    const auto position = [&](std::size_t k) {
-        return m_positions[m_polygon[k].v];
-    };
+    m_clipBudget += ClipTestsPerCorner * n;
     if (n == 3) {
         triangle(0, 1, 2);
         return;
     }
+    const auto position = [&](std::size_t k) {
+        return glm::dvec3(m_positions[m_polygon[k].v]);
+    };
+    // The polygon's normal (Newell's): its corners turn about it.
+    glm::dvec3 normal(0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const glm::dvec3 a = position(k), b = position((k + 1) % n);
+        normal += glm::dvec3((a.y - b.y) * (a.z + b.z), (a.z - b.z) * (a.x + b.x),
+                             (a.x - b.x) * (a.y + b.y));
+    }
     if (n == 4) {
-        const glm::vec3 d02 = position(2) - position(0);
-        const glm::vec3 d13 = position(3) - position(1);
-        if (glm::dot(d02, d02) < glm::dot(d13, d13)) {
+        // Along the shorter diagonal, unless that cuts outside the quad (a concave one): then
+        // along the other.
+        const auto facing = [&](std::size_t a, std::size_t b, std::size_t c) {
+            return glm::dot(glm::cross(position(b) - position(a), position(c) - position(a)),
+                            normal) > 0;
+        };
+        const glm::dvec3 d02 = position(2) - position(0), d13 = position(3) - position(1);
+        const bool cut02 = facing(0, 1, 2) && facing(0, 2, 3);
+        const bool cut13 = facing(0, 1, 3) && facing(1, 2, 3);
+        const bool shorter02 = glm::dot(d02, d02) < glm::dot(d13, d13);
+        if (cut02 == cut13 ? shorter02 : cut02) {
             triangle(0, 1, 2);
             triangle(0, 2, 3);
         } else {
@@ -361,67 +418,77 @@ void ObjParser::triangulate()
         }
         return;
     }
-    const auto fan = [&](const std::vector<std::size_t>& left) {
-        for (std::size_t k = 1; k + 1 < left.size(); ++k)
-            triangle(left[0], left[k], left[k + 1]);
-    };
-    std::vector<std::size_t> left(n);
-    for (std::size_t k = 0; k < n; ++k)
-        left[k] = k;
-    if (n > MaxEarClippedCorners) {
-        fan(left);
-        return;
-    }
-    // The plane: drop the axis the polygon's (Newell) normal points along most.
-    glm::dvec3 normal(0);
-    for (std::size_t k = 0; k < n; ++k) {
-        const glm::dvec3 a = position(k), b = position((k + 1) % n);
-        normal += glm::dvec3((a.y - b.y) * (a.z + b.z), (a.z - b.z) * (a.x + b.x),
-                             (a.x - b.x) * (a.y + b.y));
-    }
+    // Ears cut in the plane the polygon mostly lies in: the axis its normal points along most
+    // dropped, the other two taken in cyclic order so that the normal's winding turns
+    // counter-clockwise there when that component is positive.
     const glm::dvec3 size = glm::abs(normal);
     const int drop = size.x >= size.y && size.x >= size.z ? 0 : size.y >= size.z ? 1 : 2;
-    const int u = drop == 0 ? 1 : 0, w = drop == 2 ? 1 : 2;
-    // Its winding in that plane makes a convex corner's turn positive.
+    const int u = (drop + 1) % 3, w = (drop + 2) % 3;
     const double sign = normal[drop] < 0 ? -1.0 : 1.0;
-    const auto flat = [&](std::size_t k) {
-        const glm::vec3 p = position(k);
-        return glm::dvec2(p[u], p[w]);
-    };
-    const auto turn = [](glm::dvec2 a, glm::dvec2 b, glm::dvec2 c) {
-        return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    };
-    // Each ear search from where the last ear was cut; a budget of containment tests keeps a
-    // hostile polygon from costing the cube of its corners (the rest is fanned then).
-    std::size_t budget = 4 * n * n, i = 0;
-    while (left.size() > 3) {
-        const std::size_t m = left.size();
-        bool clipped = false;
-        for (std::size_t tries = 0; tries < m && !clipped && budget > 0; ++tries) {
-            i %= m;
-            const std::size_t ia = left[(i + m - 1) % m], ib = left[i], ic = left[(i + 1) % m];
-            const glm::dvec2 a = flat(ia), b = flat(ib), c = flat(ic);
-            bool ear = sign * turn(a, b, c) > 0; // a reflex or flat corner is none
-            for (std::size_t j = 0; j < m && ear && budget > 0; ++j, --budget) {
-                const std::size_t k = left[j];
-                if (k == ia || k == ib || k == ic)
-                    continue;
-                const glm::dvec2 p = flat(k);
-                ear = !(sign * turn(a, b, p) >= 0 && sign * turn(b, c, p) >= 0 &&
-                        sign * turn(c, a, p) >= 0);
-            }
-            if (ear && budget > 0) {
-                triangle(ia, ib, ic);
-                left.erase(left.begin() + static_cast<std::ptrdiff_t>(i));
-                clipped = true;
-            } else {
-                ++i;
-            }
-        }
-        if (!clipped)
-            break; // no ear (a self-crossing or degenerate polygon) or no budget left: fanned
+    std::vector<glm::dvec2> flat(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const glm::dvec3 p = position(k);
+        flat[k] = {p[u], p[w]};
     }
-    fan(left);
+    const auto turn = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        const glm::dvec2 pa = flat[a], pb = flat[b], pc = flat[c];
+        return sign * ((pb.x - pa.x) * (pc.y - pa.y) - (pb.y - pa.y) * (pc.x - pa.x));
+    };
+    // The corners left, as a ring; which are reflex (only those can lie inside an ear).
+    enum : std::uint8_t { Convex, Reflex, Cut };
+    std::vector<std::uint32_t> next(n), prev(n);
+    std::vector<std::uint8_t> state(n);
+    std::vector<std::uint32_t> reflex;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        next[k] = static_cast<std::uint32_t>((k + 1) % n);
+        prev[k] = static_cast<std::uint32_t>((k + n - 1) % n);
+    }
+    const auto classify = [&](std::uint32_t k) {
+        state[k] = turn(prev[k], k, next[k]) > 0 ? Convex : Reflex;
+    };
+    for (std::uint32_t k = 0; k < n; ++k) {
+        classify(k);
+        if (state[k] == Reflex)
+            reflex.push_back(k);
+    }
+    std::size_t left = n, sinceCut = 0;
+    std::uint32_t k = 0;
+    while (left > 3 && sinceCut < left && m_clipBudget > 0) {
+        --m_clipBudget;
+        const std::uint32_t a = prev[k], c = next[k];
+        bool ear = state[k] == Convex;
+        for (std::size_t r = 0; ear && r < reflex.size() && m_clipBudget > 0;) {
+            const std::uint32_t q = reflex[r];
+            if (state[q] != Reflex) { // cut, or convex now: no longer a candidate
+                reflex[r] = reflex.back();
+                reflex.pop_back();
+                continue;
+            }
+            ++r;
+            --m_clipBudget;
+            // A corner at the place of one of the ear's (a hole's bridge) is no obstacle.
+            if (q == a || q == c || flat[q] == flat[a] || flat[q] == flat[k] || flat[q] == flat[c])
+                continue;
+            ear = !(turn(a, k, q) >= 0 && turn(k, c, q) >= 0 && turn(c, a, q) >= 0);
+        }
+        if (!ear || m_clipBudget == 0) {
+            k = next[k];
+            ++sinceCut;
+            continue;
+        }
+        triangle(a, k, c);
+        state[k] = Cut;
+        next[a] = c;
+        prev[c] = a;
+        --left;
+        classify(a);
+        classify(c);
+        k = c;
+        sinceCut = 0;
+    }
+    // What is left (a self-crossing or degenerate rest, or the budget spent) as a fan.
+    for (std::uint32_t b = next[k]; next[b] != k; b = next[b])
+        triangle(k, b, next[b]);
 }
 
 /// The texture image (map_Kd) of the materials the faces use (usemtl), when they all use the
@@ -472,7 +539,7 @@ Result<MeshData> ObjParser::mesh() &&
         // the order corners first use them: the first of a position's in `first`, others by
         // their whole key.
         std::vector<std::uint32_t> first(vertexCount, Corner::NoIndex);
-        std::unordered_map<Corner, std::uint32_t, CornerHash> others;
+        std::unordered_map<Corner, std::uint32_t, CornerHash> others(0, CornerHash{cornerSeed()});
         std::vector<Corner> made; // what each output vertex is
         const auto keyOf = [&](const Corner& c) {
             return Corner{c.v, allTexcoords ? c.vt : Corner::NoIndex,

@@ -63,52 +63,96 @@ TEST(ObjReader, PolygonWithNegativeIndices)
     EXPECT_EQ(mesh.value().triangleCount(), 3u);
 }
 
-/// The signed area of a triangle of `mesh` in the z = 0 plane (positive: counter-clockwise).
-float signedArea(const MeshData& mesh, std::size_t triangle)
+/// The area of triangle `t` of `mesh` facing along `normal` (negative: it faces away).
+double signedArea(const MeshData& mesh, std::size_t t, glm::dvec3 normal = {0, 0, 1})
 {
-    const glm::vec3 a = mesh.positions[mesh.indices[3 * triangle]];
-    const glm::vec3 b = mesh.positions[mesh.indices[3 * triangle + 1]];
-    const glm::vec3 c = mesh.positions[mesh.indices[3 * triangle + 2]];
-    return 0.5f * ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x));
+    const glm::dvec3 a = mesh.positions[mesh.indices[3 * t]];
+    const glm::dvec3 b = mesh.positions[mesh.indices[3 * t + 1]];
+    const glm::dvec3 c = mesh.positions[mesh.indices[3 * t + 2]];
+    return 0.5 * glm::dot(glm::cross(b - a, c - a), normal);
+}
+
+/// An OBJ of one face through `corners` (x, y in the plane named by `plane`: "xy", "xz" with y
+/// as 0, or "yz"), and the normal its counter-clockwise winding faces.
+std::pair<std::string, glm::dvec3> planar(const std::vector<glm::dvec2>& corners,
+                                          const std::string& plane, bool reversed = false)
+{
+    std::string text, face = "f";
+    for (const glm::dvec2& p : corners) {
+        const glm::dvec3 at = plane == "xy"   ? glm::dvec3(p.x, p.y, 0)
+                              : plane == "xz" ? glm::dvec3(p.y, 0, p.x) // z, x: y up
+                                              : glm::dvec3(0, p.x, p.y);
+        text += fmt::format("v {} {} {}\n", at.x, at.y, at.z);
+    }
+    for (std::size_t k = 0; k < corners.size(); ++k)
+        face += fmt::format(" {}", reversed ? corners.size() - k : k + 1);
+    const glm::dvec3 normal = plane == "xy"   ? glm::dvec3(0, 0, 1)
+                              : plane == "xz" ? glm::dvec3(0, 1, 0)
+                                              : glm::dvec3(1, 0, 0);
+    return {text + face + "\n", reversed ? -normal : normal};
+}
+
+/// The area `corners` enclose (shoelace).
+double areaOf(const std::vector<glm::dvec2>& corners)
+{
+    double twice = 0;
+    for (std::size_t k = 0; k < corners.size(); ++k) {
+        const glm::dvec2 a = corners[k], b = corners[(k + 1) % corners.size()];
+        twice += a.x * b.y - b.x * a.y;
+    }
+    return twice / 2;
 }
 
 TEST(ObjReader, ConcavePolygonsAreCutIntoTrianglesInsideThem)
 {
     TempDir dir;
-    // An arrow (counter-clockwise, its notch at corner 0): a fan from corner 0 would draw
-    // triangles outside it. Cut into ears, the triangles cover its area (7) once, all facing
-    // the way it does; clockwise, the other way.
-    const std::string arrow = "v 1 1 0\nv 0 0 0\nv 3 0 0\nv 3 3 0\nv 0 3 0\nv 1 2 0\n";
-    for (const auto& [face, sign] :
-         {std::pair{"f 1 2 3 4 5 6\n", 1.0f}, std::pair{"f 6 5 4 3 2 1\n", -1.0f},
-          std::pair{"f 4 5 6 1 2 3\n", 1.0f}}) {
-        auto mesh = readObj(dir.write("arrow.obj", arrow + face));
-        ASSERT_TRUE(mesh) << mesh.error();
-        ASSERT_EQ(mesh.value().triangleCount(), 4u) << face;
-        float area = 0;
-        for (std::size_t t = 0; t < 4; ++t) {
-            EXPECT_GT(sign * signedArea(mesh.value(), t), 0.0f) << face << " triangle " << t;
-            area += signedArea(mesh.value(), t);
-        }
-        EXPECT_FLOAT_EQ(area, sign * 7.0f) << face;
+    // Each polygon (counter-clockwise) in each axis plane, both ways round: n - 2 triangles,
+    // none facing away (a fan from a reflex corner would draw some outside it), covering its
+    // area once.
+    std::vector<glm::dvec2> comb = {{0, 0}, {39, 0}}; // 20 teeth: 80 corners
+    for (int i = 19; i >= 0; --i) {
+        comb.insert(comb.end(), {{2 * i + 1, 10}, {2 * i, 10}});
+        if (i > 0)
+            comb.insert(comb.end(), {{2 * i, 1}, {2 * i - 1, 1}});
     }
-    // A quad is cut along its shorter diagonal.
+    const std::vector<std::pair<const char*, std::vector<glm::dvec2>>> polygons = {
+        {"arrow", {{1, 1}, {0, 0}, {3, 0}, {3, 3}, {0, 3}, {1, 2}}},
+        {"L", {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}}},
+        {"dart", {{0, 0}, {0.5, 0.1}, {1, 0}, {0.5, 10}}}, // a concave quad
+        // A square with a square hole, joined by a bridge whose ends are the same places.
+        {"keyhole",
+         {{0, 0}, {4, 0}, {4, 4}, {0, 4}, {0, 0}, {1, 1}, {1, 3}, {3, 3}, {3, 1}, {1, 1}}},
+        {"comb", comb}};
+    for (const auto& [what, corners] : polygons)
+        for (const char* plane : {"xy", "xz", "yz"})
+            for (const bool reversed : {false, true}) {
+                const auto [text, normal] = planar(corners, plane, reversed);
+                SCOPED_TRACE(fmt::format("{} in {}{}", what, plane, reversed ? ", reversed" : ""));
+                auto mesh = readObj(dir.write("polygon.obj", text));
+                ASSERT_TRUE(mesh) << mesh.error();
+                ASSERT_EQ(mesh.value().triangleCount(), corners.size() - 2);
+                double area = 0;
+                for (std::size_t t = 0; t < corners.size() - 2; ++t) {
+                    const double a = signedArea(mesh.value(), t, normal);
+                    EXPECT_GE(a, -1e-9) << "triangle " << t << " faces away";
+                    area += a;
+                }
+                EXPECT_NEAR(area, areaOf(corners), 1e-4);
+            }
+    // A convex quad is cut along its shorter diagonal.
     auto kite = readObj(dir.write("kite.obj", "v 0 0 0\nv 1 -3 0\nv 2 0 0\nv 1 3 0\nf 1 2 3 4\n"));
     ASSERT_TRUE(kite) << kite.error();
     EXPECT_EQ(kite.value().indices, (std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3}));
-    // A polygon of many corners (a circle of 100) is a fan: n - 2 triangles covering it.
-    std::string circle;
-    std::string face = "f";
-    for (int k = 0; k < 100; ++k) {
-        const double angle = 2 * 3.14159265358979 * k / 100;
-        circle += fmt::format("v {} {} 0\n", std::cos(angle), std::sin(angle));
-        face += fmt::format(" {}", k + 1);
-    }
-    auto round = readObj(dir.write("circle.obj", circle + face + "\n"));
+    // A convex polygon of many corners (a circle of 300).
+    std::vector<glm::dvec2> circle;
+    for (int k = 0; k < 300; ++k)
+        circle.emplace_back(std::cos(2 * 3.14159265358979 * k / 300),
+                            std::sin(2 * 3.14159265358979 * k / 300));
+    auto round = readObj(dir.write("circle.obj", planar(circle, "xy").first));
     ASSERT_TRUE(round) << round.error();
-    ASSERT_EQ(round.value().triangleCount(), 98u);
-    for (std::size_t t = 0; t < 98; ++t)
-        EXPECT_GT(signedArea(round.value(), t), 0.0f) << t;
+    ASSERT_EQ(round.value().triangleCount(), 298u);
+    for (std::size_t t = 0; t < 298; ++t)
+        EXPECT_GT(signedArea(round.value(), t), 0.0) << t;
 }
 
 TEST(ObjReader, VertexColoursNormalsAndTexcoords)
@@ -203,6 +247,14 @@ TEST(ObjReader, EveryLibraryOfAMtllibLineCountsAndAnUnknownMaterialIsAWarning)
     auto plain = readObj(dir.write("p.obj", "mtllib a.mtl b.mtl\nusemtl plain\n" + texturedQuad));
     ASSERT_TRUE(plain) << plain.error();
     EXPECT_TRUE(plain.value().textureFile.empty());
+    // A library named again (here 300 times) is read once, and warns once.
+    dir.write("warn.mtl", "map_Kd early.png\nnewmtl wood\n");
+    std::string again = "mtllib";
+    for (int i = 0; i < 300; ++i)
+        again += " warn.mtl";
+    auto repeated = readObj(dir.write("r.obj", again + "\nusemtl wood\n" + texturedQuad));
+    ASSERT_TRUE(repeated) << repeated.error();
+    EXPECT_EQ(repeated.warnings().size(), 1u);
     auto unknown = readObj(
         dir.write("u.obj", "mtllib a.mtl\nusemtl nothing\nusemtl nothing\n" + texturedQuad));
     ASSERT_TRUE(unknown) << unknown.error();
@@ -477,6 +529,16 @@ TEST(ObjReaderErrors, ElementsWithTooFewNumbersAreNamed)
     auto u = readObj(dir.write("u.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0.5\nf 1/1 2/1 3/1\n"));
     ASSERT_TRUE(u) << u.error();
     EXPECT_EQ(u.value().texcoords[0], glm::vec2(0.5f, 0));
+}
+
+TEST(ObjReader, AByteOrderMarkAndCommentsAfterNumbersAreRead)
+{
+    TempDir dir;
+    auto mesh = readObj(dir.write("bom.obj", "\xEF\xBB\xBFv 0 0 0 # origin\nv 1 0 0\nv 0 1 0\n"
+                                             "vn 0 0 1 #up\nf 1//1 2//1 3//1 # one\n"));
+    ASSERT_TRUE(mesh) << mesh.error();
+    EXPECT_EQ(mesh.value().positions, (std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}));
+    EXPECT_EQ(mesh.value().normals[0], glm::vec3(0, 0, 1));
 }
 
 TEST(ObjReader, LinesEndInLineFeedsCarriageReturnsOrBoth)
