@@ -182,20 +182,26 @@ TANDEM_HD SplatRow splatRow(const Projected& p, const SplatBox& box, int py)
     return {maxi(x0, box.x0), mini(x1, box.x1)};
 }
 
-/// Octahedral encoding of a unit vector into two snorm16 (x in the low half).
+/// -1..1 as a snorm16 (clamped; NaN: -1).
+TANDEM_HD int snorm16(float v)
+{
+    return static_cast<int>(floorHd(clampf(v, -1.0f, 1.0f) * 32767.0f + 0.5f));
+}
+
+/// Octahedral encoding of a unit vector into two snorm16 (x in the low half). Selects, no
+/// branches: a host loop of them vectorizes (and random normals mispredict no branch).
 TANDEM_HD std::uint32_t encodeOctahedral(float x, float y, float z)
 {
     const float l1 = absf(x) + absf(y) + absf(z);
-    float u = l1 > 0.0f ? x / l1 : 0.0f;
-    float v = l1 > 0.0f ? y / l1 : 0.0f;
-    if (z < 0.0f) {
-        const float fu = (1.0f - absf(v)) * (u >= 0.0f ? 1.0f : -1.0f);
-        const float fv = (1.0f - absf(u)) * (v >= 0.0f ? 1.0f : -1.0f);
-        u = fu;
-        v = fv;
-    }
-    const int su = static_cast<int>(floorHd(clampf(u, -1.0f, 1.0f) * 32767.0f + 0.5f));
-    const int sv = static_cast<int>(floorHd(clampf(v, -1.0f, 1.0f) * 32767.0f + 0.5f));
+    const float xl = x / l1, yl = y / l1; // l1 = 0: not used
+    const float u = l1 > 0.0f ? xl : 0.0f;
+    const float v = l1 > 0.0f ? yl : 0.0f;
+    // The lower half folded over the diagonals.
+    const float fu = (1.0f - absf(v)) * (u >= 0.0f ? 1.0f : -1.0f);
+    const float fv = (1.0f - absf(u)) * (v >= 0.0f ? 1.0f : -1.0f);
+    const bool fold = z < 0.0f;
+    const int su = snorm16(fold ? fu : u);
+    const int sv = snorm16(fold ? fv : v);
     return (static_cast<std::uint32_t>(su) & 0xffffu) | (static_cast<std::uint32_t>(sv) << 16);
 }
 
@@ -217,19 +223,24 @@ TANDEM_HD void decodeOctahedral(std::uint32_t packed, float* n)
     n[2] = z / length;
 }
 
-/// Packs what the resolve needs of vertex `v` of an object with ObjectFlag bits `flags`.
-TANDEM_HD PointAttributes packPoint(const PointVertex& v, std::uint32_t flags)
+/// Packs what the resolve needs of a point with normal (`nx`, `ny`, `nz`) and RGBA8 `color`, of an
+/// object with ObjectFlag bits `flags`. Selects, as encodeOctahedral(): a host loop of them
+/// vectorizes. A normal of length 0 (or NaN) leaves the point unlit.
+TANDEM_HD PointAttributes packAttributes(float nx, float ny, float nz, std::uint32_t color,
+                                         std::uint32_t flags)
 {
     constexpr std::uint32_t HasColors = 2u, HasNormals = 4u; // render::ObjectFlag
-    PointAttributes a{v.color & 0xffffffu, 0u};
-    if (flags & HasColors)
-        a.color |= PointHasColor;
-    const float length = sqrtf_hd(dot3(v.normal, v.normal));
-    if ((flags & HasNormals) && length > 0.0f) {
-        a.color |= PointHasNormal;
-        a.normal = encodeOctahedral(v.normal[0], v.normal[1], v.normal[2]);
-    }
-    return a;
+    const bool lit = ((flags & HasNormals) != 0u) & (nx * nx + ny * ny + nz * nz > 0.0f);
+    const std::uint32_t normal = encodeOctahedral(nx, ny, nz);
+    return {(color & 0xffffffu) | ((flags & HasColors) != 0u ? PointHasColor : 0u) |
+                (lit ? PointHasNormal : 0u),
+            lit ? normal : 0u};
+}
+
+/// packAttributes() of vertex `v`.
+TANDEM_HD PointAttributes packPoint(const PointVertex& v, std::uint32_t flags)
+{
+    return packAttributes(v.normal[0], v.normal[1], v.normal[2], v.color, flags);
 }
 
 /// What the resolve writes for a pixel a point won. Of the colours only the target's is set.

@@ -77,6 +77,10 @@ double valueFor(std::mt19937& random, const Column& column, std::size_t i)
         return column.kind == Kind::Float64 ? 1e300 : 3e38; // far: dropped
     if (column.name == "nx" && i % 53 == 3)
         return 0.0; // with ny, nz below: no length
+    if (column.name == "ny" && i % 71 == 2)
+        return std::numeric_limits<double>::quiet_NaN(); // a normal of no direction
+    if (column.name == "nz" && i % 83 == 4)
+        return column.kind == Kind::Float64 ? 1e300 : 3e38; // past float: infinite
     const double magnitude = std::pow(10.0, std::uniform_int_distribution<int>(-3, 4)(random));
     return unit(random) * magnitude;
 }

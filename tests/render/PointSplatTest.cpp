@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -205,6 +207,54 @@ TEST(PointSplat, OctahedralNormalsRoundTrip)
                 worst = std::min(worst, n[0] * back[0] + n[1] * back[1] + n[2] * back[2]);
             }
     EXPECT_GT(worst, 0.99999f) << "within a few thousandths of a degree";
+}
+
+/// packAttributes() as first written, with branches: the selects must give the same bits.
+PointAttributes packWithBranches(float x, float y, float z, std::uint32_t color,
+                                 std::uint32_t flags)
+{
+    PointAttributes a{color & 0xffffffu, 0u};
+    if (flags & 2u)
+        a.color |= PointHasColor;
+    if (!(flags & 4u) || !(std::sqrt(x * x + y * y + z * z) > 0.0f))
+        return a;
+    a.color |= PointHasNormal;
+    const float l1 = std::fabs(x) + std::fabs(y) + std::fabs(z);
+    float u = l1 > 0.0f ? x / l1 : 0.0f;
+    float v = l1 > 0.0f ? y / l1 : 0.0f;
+    if (z < 0.0f) {
+        const float fu = (1.0f - std::fabs(v)) * (u >= 0.0f ? 1.0f : -1.0f);
+        const float fv = (1.0f - std::fabs(u)) * (v >= 0.0f ? 1.0f : -1.0f);
+        u = fu;
+        v = fv;
+    }
+    const auto snorm = [](float t) {
+        t = t > -1.0f ? t : -1.0f; // NaN: -1
+        t = t < 1.0f ? t : 1.0f;
+        return static_cast<std::uint32_t>(static_cast<int>(std::floor(t * 32767.0f + 0.5f)));
+    };
+    a.normal = (snorm(u) & 0xffffu) | (snorm(v) << 16);
+    return a;
+}
+
+TEST(PointSplat, PackedAttributesAreTheBranchyDefinitions)
+{
+    const float inf = std::numeric_limits<float>::infinity();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> special = {0.0f,    -0.0f, 1.0f,   -1.0f, 0.5f, -0.3f, 1e-40f,
+                                        -1e-40f, 1e30f, -1e30f, inf,   -inf, nan};
+    std::size_t checked = 0;
+    for (float x : special)
+        for (float y : special)
+            for (float z : special)
+                for (std::uint32_t flags : {1u, 1u | 2u, 1u | 4u, 1u | 2u | 4u}) {
+                    const PointAttributes got = packAttributes(x, y, z, 0x80c0ffeeu, flags);
+                    const PointAttributes want = packWithBranches(x, y, z, 0x80c0ffeeu, flags);
+                    ASSERT_EQ(got.color, want.color) << x << " " << y << " " << z << " " << flags;
+                    ASSERT_EQ(got.normal, want.normal) << x << " " << y << " " << z << " " << flags;
+                    ++checked;
+                }
+    EXPECT_EQ(checked, special.size() * special.size() * special.size() * 4);
 }
 
 TEST(PointSplat, ResolvedPixelsCarryThePointIdBitAndShading)
