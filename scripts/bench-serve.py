@@ -262,6 +262,13 @@ def run(args, clients, work):
     frame = next((s for s in profile["cpu_stages"] if s.get("name") == "frame"), None) \
         if isinstance(profile["cpu_stages"], list) else profile["cpu_stages"].get("frame")
     result["render_frame_ms_p50"] = frame["p50_ms"] if frame else None
+    # Where a frame's time went, stage by stage (the profiler's window: the run's last frames).
+    result["stages"] = {
+        kind: {name: {"p50_ms": s["p50_ms"], "mean_ms": s["mean_ms"]}
+               for name, s in profile[f"{kind}_stages"].items()}
+        for kind in ("gpu", "cpu") if isinstance(profile.get(f"{kind}_stages"), dict)}
+    result["stalls_by_cause"] = profile.get("stalls_by_cause")
+    result["serve_report"] = whole.get("serve")
     return result
 
 

@@ -53,31 +53,35 @@ TANDEM_HD int crOf(int r, int g, int b)
     return (32768 * r - 27439 * g - 5329 * b + (128 << 16) + 32767) >> 16;
 }
 
-/// Writes the Y of the up to 2×2 pixels of chroma sample (`cx`, `cy`) and their Cb and Cr, of an
-/// RGBA8 image whose row y (0 the top) starts at `top + y * stride` bytes (a negative stride:
-/// rows stored bottom first), into `planes` laid out as `layout`. A CUDA thread per sample, or
-/// the host's loop (rgbaToYuv420()), is this.
-TANDEM_HD void yuv420Sample(const std::uint8_t* top, std::ptrdiff_t stride,
-                            const Yuv420Layout& layout, int cx, int cy, std::uint8_t* planes)
+/// An 8-bit RGB colour, as yuv420SampleOf() reads one.
+struct Rgb8 {
+    int r = 0, g = 0, b = 0;
+};
+
+/// Writes the Y of the up to 2×2 pixels of chroma sample (`cx`, `cy`) and their Cb and Cr into
+/// `planes` laid out as `layout`, the pixels read as `pixel(x, y)` (an Rgb8; y = 0 the top row).
+/// A CUDA thread per sample, or the host's loop (rgbaToYuv420()), is this.
+template <typename PixelAt> TANDEM_HD void yuv420SampleOf(const PixelAt& pixel,
+                                                          const Yuv420Layout& layout, int cx,
+                                                          int cy, std::uint8_t* planes)
 {
     const int x0 = 2 * cx, y0 = 2 * cy;
     // The last column and row again at the right and bottom edges, as libjpeg-turbo pads.
     const int x1 = x0 + 1 < layout.width ? x0 + 1 : x0;
     const int y1 = y0 + 1 < layout.height ? y0 + 1 : y0;
-    const std::uint8_t* p[4] = {top + stride * y0 + 4 * x0, top + stride * y0 + 4 * x1,
-                                top + stride * y1 + 4 * x0, top + stride * y1 + 4 * x1};
+    const Rgb8 p[4] = {pixel(x0, y0), pixel(x1, y0), pixel(x0, y1), pixel(x1, y1)};
     int sumCb = 0, sumCr = 0;
     for (int i = 0; i < 4; ++i) {
-        sumCb += cbOf(p[i][0], p[i][1], p[i][2]);
-        sumCr += crOf(p[i][0], p[i][1], p[i][2]);
+        sumCb += cbOf(p[i].r, p[i].g, p[i].b);
+        sumCr += crOf(p[i].r, p[i].g, p[i].b);
     }
     // Y's padding (an odd width or height) repeats the edge, as p[] does.
     const int pitch = layout.lumaStride();
     std::uint8_t* luma = planes + static_cast<std::size_t>(y0) * static_cast<std::size_t>(pitch);
-    luma[x0] = lumaOf(p[0][0], p[0][1], p[0][2]);
-    luma[x0 + 1] = lumaOf(p[1][0], p[1][1], p[1][2]);
-    luma[pitch + x0] = lumaOf(p[2][0], p[2][1], p[2][2]);
-    luma[pitch + x0 + 1] = lumaOf(p[3][0], p[3][1], p[3][2]);
+    luma[x0] = lumaOf(p[0].r, p[0].g, p[0].b);
+    luma[x0 + 1] = lumaOf(p[1].r, p[1].g, p[1].b);
+    luma[pitch + x0] = lumaOf(p[2].r, p[2].g, p[2].b);
+    luma[pitch + x0 + 1] = lumaOf(p[3].r, p[3].g, p[3].b);
     // libjpeg-turbo's 2x2 average: a rounding bias of 1 and 2 by turns along the row.
     const int bias = (cx % 2 == 0) ? 1 : 2;
     const std::size_t at =
@@ -85,6 +89,18 @@ TANDEM_HD void yuv420Sample(const std::uint8_t* top, std::ptrdiff_t stride,
         static_cast<std::size_t>(cx);
     planes[layout.cbOffset() + at] = static_cast<std::uint8_t>((sumCb + bias) >> 2);
     planes[layout.crOffset() + at] = static_cast<std::uint8_t>((sumCr + bias) >> 2);
+}
+
+/// yuv420SampleOf() for an RGBA8 image whose row y (0 the top) starts at `top + y * stride`
+/// bytes (a negative stride: rows stored bottom first).
+TANDEM_HD void yuv420Sample(const std::uint8_t* top, std::ptrdiff_t stride,
+                            const Yuv420Layout& layout, int cx, int cy, std::uint8_t* planes)
+{
+    const auto pixel = [top, stride](int x, int y) {
+        const std::uint8_t* p = top + stride * y + 4 * x;
+        return Rgb8{p[0], p[1], p[2]};
+    };
+    yuv420SampleOf(pixel, layout, cx, cy, planes);
 }
 
 /// The host's planes of an image (the twin of the CUDA pass, for tests and the host path).

@@ -599,7 +599,7 @@ ResidentImage Handoff::residentImage(const gl::Texture& texture, Registrations& 
     const Registrations::Twin* twin = owner.findTwin(texture.id(), false);
     if (!twin)
         return {};
-    return {twin->array, twin->width, twin->height, twin->bytesPerPixel};
+    return {twin->array, twin->surface, twin->width, twin->height, twin->bytesPerPixel};
 }
 
 std::uint64_t Handoff::syncMaps() const

@@ -25,6 +25,7 @@ class Registrations;
 /// stream): a cudaArray_t, its size and pixel size. Null `array`: there is none.
 struct ResidentImage {
     const void* array = nullptr;
+    std::uint64_t surface = 0; ///< a cudaSurfaceObject_t of `array`
     int width = 0;
     int height = 0;
     int bytesPerPixel = 0;

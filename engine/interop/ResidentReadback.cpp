@@ -59,29 +59,39 @@ void ResidentReadback::copy(int slot, const ResidentImage& image, int width, int
     const std::size_t bytes = row * static_cast<std::size_t>(height);
     const std::size_t b = s.next;
     s.next = (s.next + 1) % State::Staging;
+    // As planes, a CUDA pass reads the image's array itself (9 µs at 1080p on the H200, where
+    // the array's copy to linear memory and a pass over that took 32); else the image is
+    // copied out.
+    const bool fromArray = yuv420 && image.surface != 0;
     cuda::DeviceBuffer<std::uint8_t>& buffer = s.staging[b];
+    const std::size_t copyBytes = fromArray ? 0 : bytes;
     const std::size_t planeBytes = yuv420 ? Yuv420Layout{width, height}.bytes() : 0;
-    if (buffer.bytes() < bytes || s.planes[b].bytes() < planeBytes) {
+    if (buffer.bytes() < copyBytes || s.planes[b].bytes() < planeBytes) {
         // A buffer in use (the image grew) is freed only once its last crossing is done: that
         // crossing waited for the copy into it, so nothing reads or writes it after. The first
         // use waits for nothing.
         if ((buffer.bytes() > 0 || s.planes[b].bytes() > 0) && !s.drained[b].isDone())
             s.drained[b].synchronize();
-        if (buffer.bytes() < bytes)
-            buffer.reserve(bytes, "frame output staging");
+        if (buffer.bytes() < copyBytes)
+            buffer.reserve(copyBytes, "frame output staging");
         if (s.planes[b].bytes() < planeBytes)
             s.planes[b].reserve(planeBytes, "frame output YCbCr planes");
     }
-    // The frame's stream copies the image out of its array on the GPU (microseconds) and goes
-    // on; the copy stream takes it to the host from there while the next frames render. (Copied
-    // straight from the array, with the frame's stream waiting for the crossing before writing
-    // the image again, PAM output at 1080p on the H200 ran at 749 frames/s on a 0.47 ms frame.)
+    // The frame's stream converts or copies the image out of its array on the GPU
+    // (microseconds) and goes on; the copy stream takes it to the host from there while the
+    // next frames render. (Copied straight from the array, with the frame's stream waiting for
+    // the crossing before writing the image again, PAM output at 1080p on the H200 ran at 749
+    // frames/s on a 0.47 ms frame.)
     TANDEM_CUDA_CHECK(cudaStreamWaitEvent(frameStream, s.drained[b].get(), 0));
-    TANDEM_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(
-        buffer.data(), row, static_cast<cudaArray_const_t>(image.array), 0, 0, row,
-        static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice, frameStream));
-    if (yuv420)
-        convertToYuv420(buffer.data(), width, height, s.planes[b].data(), frameStream);
+    if (fromArray) {
+        convertToYuv420(image.surface, width, height, s.planes[b].data(), frameStream);
+    } else {
+        TANDEM_CUDA_CHECK(cudaMemcpy2DFromArrayAsync(
+            buffer.data(), row, static_cast<cudaArray_const_t>(image.array), 0, 0, row,
+            static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice, frameStream));
+        if (yuv420)
+            convertToYuv420(buffer.data(), width, height, s.planes[b].data(), frameStream);
+    }
     s.written.record(frameStream);
     TANDEM_CUDA_CHECK(cudaStreamWaitEvent(s.stream.get(), s.written.get(), 0));
     TANDEM_CUDA_CHECK(cudaMemcpyAsync(destination, yuv420 ? s.planes[b].data() : buffer.data(),

@@ -1,5 +1,6 @@
 // Frame output read back from a frame resident on CUDA: the frame's stream copies its image into
-// the next of three linear device buffers (a device-to-device copy) and goes on; a copy stream of
+// the next of three linear device buffers (a device-to-device copy; for JPEG, a CUDA pass
+// reading the image's array writes its YCbCr planes there instead) and goes on; a copy stream of
 // its own, ordered after it by an event, takes the buffer into pinned host memory, with one
 // completion event per slot (frame::OutputRing's CUDA slots; no GL fence, no map). So the next
 // frames render while one crosses to the host; the frame's stream waits, on the GPU, only to
