@@ -13,8 +13,11 @@ each, alternating as asked by --rounds:
   eight  eight clients, one of them never reading its socket: what the seven others receive,
          the render loop's frame time, the server's frames replaced, host RSS
 
+Clients ask for frames as fast as their sockets take them, or, with --max-fps, no faster than
+a display of that rate shows them (as the page asks).
+
 Usage: bench-serve.py VIEWER PACK [--size WxH] [--seconds S] [--rounds N] [--json OUT]
-       [--commit SHA] [--device TEXT] [--overwrite]"""
+       [--commit SHA] [--device TEXT] [--max-fps N] [--overwrite]"""
 
 import argparse
 import base64
@@ -129,17 +132,19 @@ class Driver(threading.Thread):
     """A reading client; with `drive`, it drags the camera a little every 100 ms and measures
     how long until a frame drawn after the drag arrives."""
 
-    def __init__(self, address, size, drive, seconds):
+    def __init__(self, address, hello, drive, seconds):
         super().__init__(daemon=True)
         self.socket = Socket(*address)
-        self.size, self.drive, self.seconds = size, drive, seconds
+        self.hello = hello
+        self.size = hello["width"], hello["height"]
+        self.drive, self.seconds = drive, seconds
         self.frames, self.bytes, self.encode_ms, self.latencies = 0, [], [], []
         self.render_fps = []
         self.stats = None
 
     def run(self):
         w, h = self.size
-        self.socket.send({"type": "hello", "width": w, "height": h, "quality": 80})
+        self.socket.send(self.hello)
         sent = {}
         seq, next_input = 0, time.monotonic() + 1.0
         start = end = None
@@ -212,6 +217,11 @@ def run(args, clients, work):
         raise RuntimeError("the viewer printed no URL:\n" + "".join(log))
     threading.Thread(target=lambda: [log.append(l) for l in process.stderr], daemon=True).start()
     w, h = (int(v) for v in args.size.split("x"))
+    # Every client asks alike: the canvas, the default quality, and the most frames a second it
+    # can show where --max-fps says (a page asks its display's rate).
+    hello = {"type": "hello", "width": w, "height": h, "quality": 80}
+    if args.max_fps:
+        hello["max_fps"] = args.max_fps
     result = {"clients": clients}
     # Clients from (almost) the start, so the loop's rate over the whole run (the report's) is
     # its rate with them; every case starts alike.
@@ -221,8 +231,8 @@ def run(args, clients, work):
     else:
         stalled = Socket(*address, read=False) if clients > 1 else None
         if stalled:
-            stalled.send({"type": "hello", "width": w, "height": h, "quality": 80})
-        readers = [Driver(address, (w, h), drive=(i == 0 and clients == 1), seconds=args.seconds)
+            stalled.send(hello)
+        readers = [Driver(address, hello, drive=(i == 0 and clients == 1), seconds=args.seconds)
                    for i in range(clients - (1 if stalled else 0))]
         rss = [rss_kib(process.pid)]
         for reader in readers:
@@ -284,6 +294,9 @@ def main():
     parser.add_argument("--json")
     parser.add_argument("--commit", default="unknown")
     parser.add_argument("--device", default="")
+    parser.add_argument("--max-fps", type=int, default=0,
+                        help="the clients' display rate, asked in their hello (0: none, as fast "
+                        "as their sockets take frames)")
     parser.add_argument("--overwrite", action="store_true")
     args = parser.parse_args()
     if args.json and os.path.exists(args.json) and not args.overwrite:
@@ -340,6 +353,7 @@ def main():
     if args.json:
         out = {"benchmark": "serve", "device": args.device, "commit": args.commit,
                "date": datetime.date.today().isoformat(), "size": args.size,
+               "max_fps": args.max_fps,
                "pack": os.path.basename(args.pack), "seconds": args.seconds,
                "summary": summary, "runs": rows}
         _atomic.write_file(args.json, json.dumps(out, indent=1), replace=args.overwrite)

@@ -41,6 +41,8 @@ constexpr std::size_t FramesAhead = 3;
 /// fed while one is read, and no frame is read (GPU and PCIe time) only to be dropped unencoded
 /// behind newer ones (measured on an H100 before this bound: 800 reads a second for 575 sent).
 constexpr int FramesInPipeline = 2;
+/// Frames are read this much faster than a client's display shows them (readAtRate).
+constexpr double ReadHeadroom = 1.05;
 
 /// Keys the page may press: not those that end the run (Esc, Q) or write on this machine's
 /// disk (S and F2 screenshots, F12 captures, P the camera path); the page saves its own stills.
@@ -270,17 +272,39 @@ public:
     }
 
     /// The driver's view decides the size; the highest quality any client asks decides the
-    /// encoding, and a PNG still asked by any client makes the next frames PNG.
+    /// encoding, and a PNG still asked by any client makes the next frames PNG. Frames are read
+    /// no faster than the fastest client can show them, unless one sets no bound.
     void updateEncoding()
     {
         int best = 0;
+        int fastest = 0;
         bool png = false;
+        bool unbounded = views.empty();
         for (const auto& [client, view] : views) {
             best = std::max(best, view.quality);
             png = png || view.format == web::ImageFormat::Png;
+            fastest = std::max(fastest, view.maxFps);
+            unbounded = unbounded || view.maxFps == 0;
         }
         quality = best > 0 ? best : 80;
         format = png ? web::ImageFormat::Png : web::ImageFormat::Jpeg;
+        maxFps = unbounded ? 0 : fastest;
+    }
+
+    /// Whether a frame is due at `now` for clients that can show `maxFps` frames a second.
+    bool readDue(Clock::time_point now) const { return maxFps == 0 || now >= nextRead; }
+
+    /// A frame read at `now`: the next is due a period after this one was, so the reads keep to
+    /// the rate on average (frames end between the due times), without catching up after a pause.
+    /// The rate is the display's and a little more (ReadHeadroom): the display's clock and ours
+    /// drift apart and a frame's way out varies, so each refresh still finds a new frame.
+    void readAtRate(Clock::time_point now)
+    {
+        if (maxFps == 0)
+            return;
+        const auto period = std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(1.0 / (maxFps * ReadHeadroom)));
+        nextRead = std::max(nextRead + period, now);
     }
 
     std::unique_ptr<web::Server> server;
@@ -297,7 +321,10 @@ public:
     std::uint64_t inputSeq = 0;
     int quality = 80;
     web::ImageFormat format = web::ImageFormat::Jpeg;
+    int maxFps = 0; ///< the reads' rate bound: the fastest client's display; 0: none
+    Clock::time_point nextRead{};
     std::uint64_t framesRead = 0, framesSkipped = 0, skippedBusy = 0, skippedPipeline = 0;
+    std::uint64_t skippedPaced = 0; ///< not due at the clients' display rate
     std::uint64_t framesPlanes = 0; ///< read as YCbCr planes a CUDA pass made
     /// The ends of the frames not yet known finished, oldest first; frames the loop waited.
     std::deque<gl::Fence> frameEnds;
@@ -360,6 +387,10 @@ void RemoteView::takeMessages(const std::function<void(const std::vector<InputEv
     std::vector<InputEvent> events;
     const std::uint64_t driver = impl.server->driver();
     for (auto& message : impl.server->takeMessages()) {
+        if (message.left) {
+            impl.views.erase(message.client);
+            continue;
+        }
         auto request = web::parseClientMessage(message.text);
         if (!request) {
             impl.server->closeClient(message.client, request.error());
@@ -419,9 +450,6 @@ void RemoteView::takeMessages(const std::function<void(const std::vector<InputEv
         }
         }
     }
-    // Clients that left keep no view.
-    if (!impl.server->hasClients())
-        impl.views.clear();
     impl.updateEncoding();
 }
 
@@ -453,8 +481,14 @@ void RemoteView::readBack(const render::SceneRenderer& renderer, frame::Frame& f
     impl.ring.collect(sink);
     if (!impl.server->hasClients())
         return;
-    // Skipped, and why: every client still has a frame waiting for its socket, or every slot
-    // of the ring is being read back or encoded.
+    // Skipped, and why: not due at the rate the clients can show, every client still has a
+    // frame waiting for its socket, or every slot of the ring is being read back or encoded.
+    const auto now = Clock::now();
+    if (!impl.readDue(now)) {
+        ++impl.framesSkipped;
+        ++impl.skippedPaced;
+        return;
+    }
     if (impl.server->allClientsBusy()) {
         ++impl.framesSkipped;
         ++impl.skippedBusy;
@@ -469,6 +503,7 @@ void RemoteView::readBack(const render::SceneRenderer& renderer, frame::Frame& f
         ++impl.framesSkipped;
         return;
     }
+    impl.readAtRate(now);
     ++impl.inPipeline;
     impl.readAt[index] = {impl.inputSeq, msSince(impl.start)};
     if (const auto resident = frame.residentOutput()) {
@@ -535,6 +570,8 @@ nlohmann::json RemoteView::report() const
         {"frames_skipped", impl.framesSkipped},
         {"frames_skipped_clients_busy", impl.skippedBusy},
         {"frames_skipped_pipeline_full", impl.skippedPipeline},
+        {"frames_skipped_not_due", impl.skippedPaced},
+        {"max_fps", impl.maxFps},
         {"frames_throttled", impl.throttled},
         {"frames_sent", counts.framesSent},
         {"frames_replaced", counts.framesReplaced},

@@ -81,6 +81,12 @@ Result<bool> readView(const json& object, ViewRequest& view)
             return fail(quality.error());
         view.quality = static_cast<int>(quality.value());
     }
+    if (object.contains("max_fps")) {
+        auto rate = number(object, "max_fps", 0, MaxFramesPerSecond);
+        if (!rate)
+            return fail(rate.error());
+        view.maxFps = static_cast<int>(rate.value());
+    }
     if (const auto it = object.find("format"); it != object.end()) {
         if (*it == "jpeg")
             view.format = ImageFormat::Jpeg;

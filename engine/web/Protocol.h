@@ -29,7 +29,13 @@ struct ViewRequest {
     int height = 0;                         ///< 0: the app's own size
     int quality = 80;                       ///< JPEG quality 1..100
     ImageFormat format = ImageFormat::Jpeg; ///< Png: lossless stills (a screenshot)
+    /// The most frames a second the client can show (a page: its display's refresh rate); 0:
+    /// as many as its socket takes.
+    int maxFps = 0;
 };
+
+/// The highest `max_fps` a client may ask.
+constexpr int MaxFramesPerSecond = 1000;
 
 /// A client message, parsed.
 struct ClientRequest {

@@ -287,13 +287,18 @@ private:
         m_tokens -= 1;
         std::string text = beast::buffers_to_string(m_buffer.data());
         m_buffer.consume(m_buffer.size());
+        bool queued = false;
         {
             std::lock_guard lock(m_server.messagesMutex);
-            if (m_server.messages.size() >= m_server.options.maxQueuedMessages) {
-                drop("messages faster than the render loop takes them");
-                return;
+            if (m_server.messages.size() < m_server.options.maxQueuedMessages) {
+                m_server.messages.push_back(
+                    {m_id, m_server.driverId.load() == m_id, std::move(text)});
+                queued = true;
             }
-            m_server.messages.push_back({m_id, m_server.driverId.load() == m_id, std::move(text)});
+        }
+        if (!queued) { // dropped outside the lock: leaving queues a message too
+            drop("messages faster than the render loop takes them");
+            return;
         }
         ++m_server.messagesReceived;
         read();
@@ -575,6 +580,9 @@ void Server::Impl::removeSession(std::uint64_t id)
     }
     log::info("web: client {} left ({} watching)", id, clients.load());
     updateWanting();
+    // The render thread forgets its view. Past the queue's bound too: one a client at most.
+    std::lock_guard lock(messagesMutex);
+    messages.push_back({id, false, {}, true});
 }
 
 void Server::Impl::updateWanting()

@@ -49,6 +49,7 @@ struct ClientMessage {
     std::uint64_t client = 0; ///< the client's number (clientNumbers())
     bool fromDriver = false;  ///< sent by the client driving at the time it arrived
     std::string text;
+    bool left = false; ///< not a message: the client left (its connection ended), no text
 };
 
 /// What the server has seen, for the stats and the report.

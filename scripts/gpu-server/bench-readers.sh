@@ -4,6 +4,7 @@
 # at 1080p (each reader's MB/s on one core, the folder of binary PLY frames played straight,
 # the pack), then a 300-frame ASCII sequence in the 8i layout (scripts/make-dataset-sequence.py)
 # packed with tandem-pack on every core, timed. Logs and JSON go to $OUT.
+# TANDEM_READERS_NO_8I=1 leaves the 8i pack out (tandem-bench stream only).
 # Usage: [TANDEM_COMMIT=sha] OUT=dir scripts/gpu-server/bench-readers.sh
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -21,6 +22,10 @@ timeout 300 build-gpu/bin/tandem-bench stream --points 1M --sizes 1080p --no-pre
     --overwrite >"$out/readers-stream.log" 2>&1 || status=1
 grep -A14 "one core" "$out/readers-stream.log"
 grep -A6 "end to end" "$out/readers-stream.log"
+if [ -n "${TANDEM_READERS_NO_8I:-}" ]; then # the readers' rates only, for a short lease
+    echo "== done, the 8i pack left out (at ${SECONDS}s)"
+    exit $status
+fi
 echo "== 300 frames in the 8i layout, packed on $(nproc) threads (at ${SECONDS}s)"
 python3 scripts/make-dataset-sequence.py "$work/8i" --layout 8i --frames 300 >"$out/readers-8i.log" 2>&1 || status=1
 sync

@@ -47,7 +47,8 @@
 # YCbCr planes a CUDA pass makes for JPEG), then scripts/bench-serve.py on a 1 M-point
 # pack at 1080p (no client, one, eight with one never reading; its JSON in $OUT; TANDEM_NO_UNIT=1:
 # the measurement only, TANDEM_SERVE_CLIENTS=1,0,8 its order; TANDEM_SERVE_ONLY=1 also leaves out
-# the gpu tier's build and tests, for a short device lease).
+# the gpu tier's build and tests, for a short device lease; TANDEM_SERVE_MAX_FPS=240 then measures
+# the same cases again with clients that ask for a display's rate, as the page does).
 # Usage: [TANDEM_COMMIT=sha] scripts/gpu-server/build-and-test.sh [--no-bench | --bench-only | --points | --stream | --robust | --python | --batch | --house | --frame | --stream-trace | --splats | --serve]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -109,6 +110,8 @@ targets=()
 [ "$mode" = "--serve" ] && targets=(--target tandem-viewer tandem-pack tandem_gpu_tests)
 [ "$mode" = "--serve" ] && [ -n "${TANDEM_SERVE_ONLY:-}" ] && targets=(--target tandem-viewer tandem-pack)
 [ "$mode" = "--serve" ] && [ -z "${TANDEM_NO_UNIT:-}" ] && targets+=(tandem_unit_tests)
+# More targets in the same build (TANDEM_BUILD_ALSO="tandem-bench": bench-readers.sh next).
+[ -n "${TANDEM_BUILD_ALSO:-}" ] && [ ${#targets[@]} -gt 0 ] && targets+=(${TANDEM_BUILD_ALSO})
 [ "$mode" = "--splats" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-raster tandem-viewer tandem-pack tandem-png-check tandem_python)
 [ "$mode" = "--house" ] && targets=(--target tandem_gpu_tests tandem-bench tandem-viewer tandem-raster tandem-pack tandem-png-check tandem_python)
 if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build.log" 2>&1; then
@@ -267,6 +270,17 @@ if [ "$mode" = "--serve" ]; then
         --commit "${TANDEM_COMMIT:-unknown}" --device "$device" --json "$out/serve.json" \
         --overwrite >"$out/serve_bench.log" 2>&1 || status=1
     tail -n 30 "$out/serve_bench.log"
+    if [ -n "${TANDEM_SERVE_MAX_FPS:-}" ]; then
+        # The same cases with clients that ask no more frames than a display of that rate shows
+        # (as the page asks its own display's rate): their JSON beside, serve_paced.json.
+        echo "== bench-serve at 1080p, clients at ${TANDEM_SERVE_MAX_FPS} frames/s (at ${SECONDS}s)"
+        timeout 400 python3 scripts/bench-serve.py build-gpu/bin/tandem-viewer "$work/points.tdpk" \
+            --size 1920x1080 --seconds "${TANDEM_SERVE_SECONDS:-6}" --rounds "${TANDEM_SERVE_ROUNDS:-2}" \
+            --clients "${TANDEM_SERVE_CLIENTS:-0,1,8}" --max-fps "$TANDEM_SERVE_MAX_FPS" \
+            --commit "${TANDEM_COMMIT:-unknown}" --device "$device" --json "$out/serve_paced.json" \
+            --overwrite >"$out/serve_paced_bench.log" 2>&1 || status=1
+        tail -n 30 "$out/serve_paced_bench.log"
+    fi
     rm -f "$work/points.tdpk"
     echo "== done (at ${SECONDS}s)"
     exit $status

@@ -12,18 +12,21 @@ using platform::Key;
 
 TEST(WebProtocol, HelloAndViewCarryTheCanvasAndTheEncoding)
 {
-    auto hello = parseClientMessage(R"({"type":"hello","width":1920,"height":1080,"quality":70})");
+    auto hello = parseClientMessage(
+        R"({"type":"hello","width":1920,"height":1080,"quality":70,"max_fps":144})");
     ASSERT_TRUE(hello) << hello.error();
     EXPECT_EQ(hello.value().type, ClientRequest::Type::Hello);
     EXPECT_EQ(hello.value().view.width, 1920);
     EXPECT_EQ(hello.value().view.height, 1080);
     EXPECT_EQ(hello.value().view.quality, 70);
     EXPECT_EQ(hello.value().view.format, ImageFormat::Jpeg);
+    EXPECT_EQ(hello.value().view.maxFps, 144);
     auto view = parseClientMessage(R"({"type":"view","width":0,"height":0,"format":"png"})");
     ASSERT_TRUE(view) << view.error();
     EXPECT_EQ(view.value().type, ClientRequest::Type::View);
     EXPECT_EQ(view.value().view.format, ImageFormat::Png);
     EXPECT_EQ(view.value().view.quality, 80);
+    EXPECT_EQ(view.value().view.maxFps, 0); // none said: as fast as the socket takes them
 }
 
 TEST(WebProtocol, PressesComeAfterAMoveToWhereTheyHappened)
@@ -90,6 +93,8 @@ TEST(WebProtocol, AnythingElseIsRefusedWithAReason)
         {R"({"type":"hello","width":9000,"height":10})", "'width' is 9000"},
         {R"({"type":"view","width":1,"height":1,"quality":0})", "'quality' is 0"},
         {R"({"type":"view","width":1,"height":1,"format":"gif"})", "'format'"},
+        {R"({"type":"view","width":1,"height":1,"max_fps":1001})", "'max_fps' is 1001"},
+        {R"({"type":"view","width":1,"height":1,"max_fps":"60"})", "'max_fps' is missing or not"},
         {R"({"type":"input","events":[]})", "'seq'"},
         {R"({"type":"input","seq":1})", "'events'"},
         {R"({"type":"input","seq":1,"events":[{"kind":"teleport"}]})", "unknown input kind"},

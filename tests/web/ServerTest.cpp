@@ -288,6 +288,17 @@ TEST(WebServer, MessagesInFramesOutNewestWins)
     EXPECT_TRUE(eventually([&] { return !server->hasClients(); }));
     EXPECT_EQ(server->counts().closedForAbuse, 1u);
     EXPECT_EQ(server->driver(), 0u);
+    // Its leaving reaches the render thread as a message (the app forgets the client's view).
+    std::vector<ClientMessage> after;
+    ASSERT_TRUE(eventually([&] {
+        for (auto& m : server->takeMessages())
+            after.push_back(std::move(m));
+        return !after.empty();
+    }));
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_TRUE(after[0].left);
+    EXPECT_EQ(after[0].client, client);
+    EXPECT_TRUE(after[0].text.empty());
 }
 
 TEST(WebServer, OversizedAndFloodingClientsLoseTheirConnectionOnly)

@@ -30,6 +30,8 @@ const state = {
   frameWidth: 0,
   frameHeight: 0,
   plot: [],
+  ticks: [],           // recent animation frame times: the display's rate
+  displayFps: 0,       // that rate as last sent: frames beyond it would never be shown
 };
 
 function driving() { return state.client !== 0 && state.client === state.driver; }
@@ -50,8 +52,10 @@ function viewSize() {
 
 function sendView(type) {
   const size = viewSize();
-  send({ type, width: size.width, height: size.height, quality: state.quality,
-         format: state.still ? 'png' : 'jpeg' });
+  const view = { type, width: size.width, height: size.height, quality: state.quality,
+                 format: state.still ? 'png' : 'jpeg' };
+  if (state.displayFps > 0) view.max_fps = state.displayFps;
+  send(view);
 }
 
 function connect() {
@@ -175,7 +179,24 @@ function flushInput() {
     state.sentAt.set(seq, performance.now());
   }
   state.pendingInput = [];
+  measureDisplay(performance.now());
   requestAnimationFrame(flushInput);
+}
+
+// The display's refresh rate, from the median of the last animation frames' intervals: the app
+// reads frames no faster than that for this page (a tab in the background runs none, and keeps
+// the last rate). Sent again when it changes by a tenth (the window moved to another display).
+function measureDisplay(now) {
+  state.ticks.push(now);
+  if (state.ticks.length < 61) return;
+  const intervals = state.ticks.slice(1).map((t, i) => t - state.ticks[i]).sort((a, b) => a - b);
+  state.ticks = [];
+  const median = intervals[intervals.length >> 1];
+  if (!(median > 0)) return;
+  const fps = Math.min(1000, Math.max(1, Math.round(1000 / median)));
+  if (Math.abs(fps - state.displayFps) < 0.1 * Math.max(fps, state.displayFps)) return;
+  state.displayFps = fps;
+  sendView('view');
 }
 requestAnimationFrame(flushInput);
 
