@@ -103,6 +103,11 @@ ssize_t readFully(int fd, std::uint8_t* to, std::size_t bytes)
     return static_cast<ssize_t>(got);
 }
 
+/// After the bytes fstat gave were read into `bytes` (fewer where the file shrank), what the file
+/// grew by meanwhile, as readOpen() says.
+Result<bool> readGrowth(int fd, const fs::path& path, std::uint64_t maxBytes, bool prefixOnly,
+                        std::vector<std::uint8_t>& bytes);
+
 /// Reads the open `file` (`path`) into `bytes` from its start: all of it, failing past
 /// `maxBytes` (`prefixOnly` false; the file may grow while it is read), or its first `maxBytes`
 /// bytes (`prefixOnly` true). `bytes` keeps its capacity, so a buffer used again is not
@@ -121,11 +126,20 @@ Result<bool> readOpen(const OpenFile& file, const fs::path& path, std::uint64_t 
     if (got < 0)
         return readError();
     bytes.resize(static_cast<std::size_t>(got));
+    return readGrowth(file.fd, path, maxBytes, prefixOnly, bytes);
+}
+
+Result<bool> readGrowth(int fd, const fs::path& path, std::uint64_t maxBytes, bool prefixOnly,
+                        std::vector<std::uint8_t>& bytes)
+{
+    const auto readError = [&] {
+        return fail(fmt::format("{}: read error: {}", path.string(), std::strerror(errno)));
+    };
     if (prefixOnly && bytes.size() == maxBytes)
         return true;
     std::uint8_t chunk[1 << 16];
     for (;;) {
-        const ssize_t n = readFully(file.fd, chunk, sizeof chunk);
+        const ssize_t n = readFully(fd, chunk, sizeof chunk);
         if (n < 0)
             return readError();
         if (n == 0)
@@ -198,6 +212,81 @@ readFileInto(const fs::path& path, std::vector<std::uint8_t>& buffer, std::uint6
     if (auto done = readOpen(file.value(), path, maxBytes, false, buffer); !done)
         return fail(done.error());
     return std::span<const std::uint8_t>(buffer);
+}
+
+Result<FileReader> FileReader::open(const fs::path& path, std::vector<std::uint8_t>& buffer,
+                                    std::uint64_t maxBytes)
+{
+    auto file = openRegular(path);
+    if (!file)
+        return fail(file.error());
+    FileReader reader;
+    reader.m_path = path;
+    reader.m_maxBytes = maxBytes;
+    reader.m_fd = std::exchange(file.value().fd, -1);
+    reader.m_size = file.value().size;
+    reader.m_buffer = &buffer;
+    return reader;
+}
+
+FileReader::FileReader(FileReader&& other) noexcept
+    : m_path(std::move(other.m_path)), m_maxBytes(other.m_maxBytes),
+      m_fd(std::exchange(other.m_fd, -1)), m_size(other.m_size), m_buffer(other.m_buffer),
+      m_read(other.m_read)
+{}
+
+FileReader::~FileReader()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+std::span<const std::uint8_t> FileReader::start() const
+{
+    return std::span<const std::uint8_t>(*m_buffer).first(m_read);
+}
+
+Result<std::span<const std::uint8_t>> FileReader::whole()
+{
+    if (m_size > m_maxBytes)
+        return fail(fmt::format("{}: larger than the {} byte limit", m_path.string(), m_maxBytes));
+    // Grown only: a buffer that holds as much already is not written again.
+    if (m_buffer->size() < m_size)
+        m_buffer->resize(static_cast<std::size_t>(m_size));
+    return std::span<const std::uint8_t>(*m_buffer).first(static_cast<std::size_t>(m_size));
+}
+
+bool FileReader::readTo(std::size_t end)
+{
+    end = static_cast<std::size_t>(std::min<std::uint64_t>(end, m_size));
+    if (end <= m_read)
+        return true;
+    if (m_buffer->size() < end)
+        m_buffer->resize(end);
+    const ssize_t got = readFully(m_fd, m_buffer->data() + m_read, end - m_read);
+    if (got < 0)
+        return false;
+    m_read += static_cast<std::size_t>(got);
+    return m_read == end;
+}
+
+Result<std::span<const std::uint8_t>> FileReader::readAll()
+{
+    if (auto sized = whole(); !sized)
+        return fail(sized.error());
+    std::vector<std::uint8_t>& bytes = *m_buffer;
+    if (m_read < m_size) {
+        const ssize_t got = readFully(m_fd, bytes.data() + m_read, m_size - m_read);
+        if (got < 0)
+            return fail(fmt::format("{}: read error: {}", m_path.string(), std::strerror(errno)));
+        m_read += static_cast<std::size_t>(got); // fewer where it shrank
+    }
+    bytes.resize(m_read);
+    if (auto done = readGrowth(m_fd, m_path, m_maxBytes, false, bytes); !done)
+        return fail(done.error());
+    m_read = bytes.size();
+    m_size = bytes.size();
+    return std::span<const std::uint8_t>(bytes);
 }
 
 Result<std::string> readTextFile(const fs::path& path)

@@ -24,6 +24,50 @@ Result<std::span<const std::uint8_t>> readFileInto(const std::filesystem::path& 
                                                    std::vector<std::uint8_t>& buffer,
                                                    std::uint64_t maxBytes = std::uint64_t{1} << 34);
 
+/// A regular file read into a buffer from its start only as far as its reader asks, so a
+/// loader decodes bytes just read, still in the cache, not a whole file read first (a binary
+/// PLY frame: FolderSource, PlyPoints.cpp), and looks at a header before it reads the rest.
+/// Opened as readFileInto() opens; one thread.
+class FileReader {
+public:
+    /// `path` opened as readFileInto() opens it (its failures too), nothing read yet; `buffer`
+    /// (which must outlive the reader) is where the bytes go, its capacity kept.
+    static Result<FileReader> open(const std::filesystem::path& path,
+                                   std::vector<std::uint8_t>& buffer,
+                                   std::uint64_t maxBytes = std::uint64_t{1} << 34);
+    FileReader(FileReader&& other) noexcept;
+    FileReader& operator=(FileReader&&) = delete;
+    ~FileReader();
+
+    /// Its size when opened (readAll(): as read).
+    std::uint64_t size() const { return m_size; }
+
+    /// The bytes read so far, from the start.
+    std::span<const std::uint8_t> start() const;
+
+    /// The file as large as it was when opened, the buffer sized to it; only the bytes read so
+    /// far are in. Fails past `maxBytes`, as readFileInto() does.
+    Result<std::span<const std::uint8_t>> whole();
+
+    /// Reads on until the first `end` bytes (the file's size at most) are in; false when the
+    /// file ended first (it shrank) or a read failed: readAll() then says how.
+    bool readTo(std::size_t end);
+
+    /// The rest of the file and whatever it grew by, as readFileInto() reads it: the whole file
+    /// as it was read (shorter where it shrank), failing as readFileInto() does.
+    Result<std::span<const std::uint8_t>> readAll();
+
+private:
+    FileReader() = default;
+
+    std::filesystem::path m_path;
+    std::uint64_t m_maxBytes = 0;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+    std::vector<std::uint8_t>* m_buffer = nullptr;
+    std::size_t m_read = 0; ///< the bytes in so far
+};
+
 /// What a file of `type` is, for messages: "a FIFO (named pipe)", "a character device", "a
 /// folder", "a regular file", "missing" (a broken link, when status() followed one), …
 const char* fileTypeName(std::filesystem::file_type type);

@@ -260,11 +260,13 @@ bool isSplatFile(const std::filesystem::path& path)
     const std::string extension = lowerExtension(path);
     if (extension == ".splat" || extension == ".spz")
         return true;
-    auto start = readFileStart(path, 64 * 1024);
-    if (!start)
-        return false;
-    const std::span<const std::uint8_t> bytes = start.value();
-    return isGaussianPly(bytes) || isCompressedPly(bytes) || isSpz(bytes);
+    auto start = readFileStart(path, SplatSniffBytes);
+    return start && isSplatStart(start.value());
+}
+
+bool isSplatStart(std::span<const std::uint8_t> start)
+{
+    return isGaussianPly(start) || isCompressedPly(start) || isSpz(start);
 }
 
 Result<GaussianData> readGaussians(const std::filesystem::path& path)

@@ -63,6 +63,13 @@ Result<GaussianData> readSpz(std::span<const std::uint8_t> bytes, const std::str
 /// says why).
 bool isSplatFile(const std::filesystem::path& path);
 
+/// The bytes of a file isSplatFile() looks at.
+constexpr std::size_t SplatSniffBytes = 64 * 1024;
+
+/// Same, from what isSplatFile() reads of a file (its first SplatSniffBytes, or all of it), for a
+/// caller that read them already; the extension is the caller's to check.
+bool isSplatStart(std::span<const std::uint8_t> start);
+
 /// Reads a splat file, known by what it holds: a 3DGS PLY, a compressed PLY, an SPZ (a gzip
 /// stream), else a .splat by its extension. Fails naming the file when it is none of them (a
 /// PLY of points or a mesh says so).

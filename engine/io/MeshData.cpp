@@ -7,13 +7,6 @@
 
 namespace tandem::io {
 
-bool isUsablePosition(const glm::vec3& p)
-{
-    // NaN fails every comparison.
-    return std::abs(p.x) <= MaxCoordinate && std::abs(p.y) <= MaxCoordinate &&
-           std::abs(p.z) <= MaxCoordinate;
-}
-
 namespace {
 
 /// Keeps the elements of `values` whose `keep` entry is set, in order (nothing when empty).

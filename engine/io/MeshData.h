@@ -2,6 +2,7 @@
 // arrays are either empty or as long as positions. No GL, any thread.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <span>
@@ -56,8 +57,14 @@ struct MeshData {
 /// frame's bounds until its real points fit in no pixel (camera fit, pack quantization).
 inline constexpr float MaxCoordinate = 1e9f;
 
-/// Whether a position can be drawn: finite, each coordinate within ±MaxCoordinate.
-bool isUsablePosition(const glm::vec3& p);
+/// Whether a position can be drawn: finite, each coordinate within ±MaxCoordinate. Inline: a
+/// reader asks it of every point.
+inline bool isUsablePosition(const glm::vec3& p)
+{
+    // NaN fails every comparison.
+    return std::abs(p.x) <= MaxCoordinate && std::abs(p.y) <= MaxCoordinate &&
+           std::abs(p.z) <= MaxCoordinate;
+}
 
 /// What dropUnusableVertices() removed.
 struct DroppedVertices {

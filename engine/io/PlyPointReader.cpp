@@ -58,6 +58,10 @@ std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_
     taken.u = taken.v = -1; // points are not textured
     reader->m_decoder = std::make_unique<VertexDecoder>(header, *vertex, taken,
                                                         bytes.subspan(header.bodyOffset + start));
+    reader->m_fileBytes = bytes.size();
+    reader->m_vertexStart = header.bodyOffset + start;
+    if (header.format != Format::Ascii)
+        reader->m_stride = static_cast<std::size_t>(minimumElementBytes(*vertex, header.format));
     reader->m_count = static_cast<std::size_t>(vertex->count);
     reader->m_hasNormals = taken.hasNormals();
     reader->m_hasColors = taken.hasColors();

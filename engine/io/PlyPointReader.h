@@ -46,6 +46,14 @@ public:
     std::optional<std::size_t> read(std::span<glm::vec3> positions, std::span<glm::vec3> normals,
                                     std::span<glm::u8vec4> colors);
 
+    /// The bytes of the file read() needs to read its first `points` points: a binary file's
+    /// up to their end, an ascii file's all (a reader of the file as it arrives reads that far
+    /// before each read()).
+    std::size_t bytesThrough(std::size_t points) const
+    {
+        return m_stride == 0 ? m_fileBytes : m_vertexStart + points * m_stride;
+    }
+
     /// What read() has dropped so far, counted as dropUnusableVertices() counts.
     const DroppedVertices& dropped() const { return m_dropped; }
 
@@ -61,6 +69,9 @@ private:
     std::string m_name;
     std::size_t m_count = 0;
     std::size_t m_read = 0;
+    std::size_t m_fileBytes = 0;   ///< the whole file's
+    std::size_t m_vertexStart = 0; ///< where the vertices start in it
+    std::size_t m_stride = 0;      ///< a binary vertex's bytes; 0: ascii
     bool m_hasNormals = false;
     bool m_hasColors = false;
     DroppedVertices m_dropped;

@@ -177,12 +177,16 @@ Result<MeshData> readPly(const std::filesystem::path& path, std::span<const std:
 
 Result<std::uint64_t> plyVertexCount(const std::filesystem::path& path)
 {
-    // The header's bound (parseHeader's) and a little more, so its end_header line is read.
-    constexpr std::size_t headerBytes = (1 << 20) + 64;
-    auto bytes = readFileStart(path, headerBytes);
+    auto bytes = readFileStart(path, PlyHeaderBytes);
     if (!bytes)
         return fail(bytes.error());
-    auto header = parseHeader(bytes.value(), path.string());
+    return plyVertexCount(bytes.value(), path.string());
+}
+
+Result<std::uint64_t> plyVertexCount(std::span<const std::uint8_t> start, const std::string& name)
+{
+    // parseHeader() reads nothing past the end_header line.
+    auto header = parseHeader(start, name);
     if (!header)
         return fail(header.error());
     for (const Element& element : header.value().elements)

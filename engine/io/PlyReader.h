@@ -60,4 +60,13 @@ Result<MeshData> readPly(std::span<const std::uint8_t> bytes, const std::string&
 /// on a bad header.
 Result<std::uint64_t> plyVertexCount(const std::filesystem::path& path);
 
+/// The bytes of a file plyVertexCount() reads: the header's bound and a little more, so its
+/// end_header line is in.
+constexpr std::size_t PlyHeaderBytes = (std::size_t{1} << 20) + 64;
+
+/// Same, from the file's first bytes (`name` in messages): the same count or failure as from the
+/// file where `start` holds its first PlyHeaderBytes bytes (or all of it), or holds its header
+/// whole when that succeeds.
+Result<std::uint64_t> plyVertexCount(std::span<const std::uint8_t> start, const std::string& name);
+
 } // namespace tandem::io

@@ -60,13 +60,50 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
         return fail(fmt::format("{}: no frame {} (the sequence has {})", m_description, index,
                                 frameCount()));
     const fs::path& file = m_frames[static_cast<std::size_t>(index)].file;
-    // A PLY frame that cannot fit the memory given (20 bytes a point at least: compact points)
-    // is refused from its header, before it is read and decoded whole.
     std::string extension = file.extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    // A PLY frame is read once, as it is decoded. Each loader thread reads frame after frame into
+    // one buffer, not into memory the system maps and clears again for every frame; one that a
+    // huge frame grew is let go.
+    thread_local std::vector<std::uint8_t> buffer;
+    constexpr std::size_t KeptBytes = std::size_t{256} << 20;
+    struct Release {
+        ~Release()
+        {
+            if (buffer.capacity() > KeptBytes)
+                std::vector<std::uint8_t>().swap(buffer);
+        }
+    };
+    std::optional<Release> release;
+    std::optional<FileReader> ply;
+    bool splat = false;
     if (extension == ".ply") {
-        auto vertices = io::plyVertexCount(file);
+        auto opened = FileReader::open(file, buffer);
+        if (!opened)
+            return fail(opened.error());
+        ply.emplace(std::move(opened.value()));
+        release.emplace();
+        // The file's first bytes, read once for the splat check and the header (nearly always
+        // within them; else as far as a header may go).
+        const auto start = [&ply](std::size_t bytes) -> Result<std::span<const std::uint8_t>> {
+            if (!ply->readTo(bytes))
+                if (auto all = ply->readAll(); !all)
+                    return fail(all.error());
+            return ply->start().first(std::min(bytes, ply->start().size()));
+        };
+        auto sniffed = start(io::SplatSniffBytes);
+        if (!sniffed)
+            return fail(sniffed.error());
+        auto vertices = io::plyVertexCount(sniffed.value(), file.string());
+        if (!vertices && sniffed.value().size() < ply->size()) {
+            auto head = start(io::PlyHeaderBytes);
+            if (!head)
+                return fail(head.error());
+            vertices = io::plyVertexCount(head.value(), file.string());
+        }
+        // A PLY frame that cannot fit the memory given (20 bytes a point at least: compact
+        // points) is refused from its header, before it is read and decoded whole.
         if (!vertices)
             return fail(vertices.error());
         const std::uint64_t atLeast =
@@ -75,9 +112,14 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
             return fail(fmt::format("{}: the frame (at least {:.1f} MiB) does not fit in the "
                                     "streaming memory budget (--cache-mb)",
                                     file.string(), static_cast<double>(atLeast) / 1048576.0));
+        // (From the bytes read so far: reading the header further may have moved them.)
+        splat = io::isSplatStart(
+            ply->start().first(std::min(io::SplatSniffBytes, ply->start().size())));
+    } else {
+        splat = io::isSplatFile(file);
     }
     // Gaussian splats, known by what the file holds (a 3DGS PLY is a PLY).
-    if (io::isSplatFile(file)) {
+    if (splat) {
         auto gaussians = io::readGaussians(file);
         if (!gaussians)
             return fail(gaussians.error());
@@ -94,31 +136,38 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
     // beside it, or the manifest's.
     const io::MeshLoadOptions options{m_frames[static_cast<std::size_t>(index)].texture};
     Result<io::MeshData> mesh = fail("");
-    if (extension == ".ply") {
-        // Each loader thread reads frame after frame into one buffer, not into memory the
-        // system maps and clears again for every frame; one that a huge frame grew is let go.
-        thread_local std::vector<std::uint8_t> buffer;
-        constexpr std::size_t KeptBytes = std::size_t{256} << 20;
-        const auto release = [] {
-            if (buffer.capacity() > KeptBytes)
-                std::vector<std::uint8_t>().swap(buffer);
-        };
-        auto bytes = readFileInto(file, buffer);
-        if (!bytes) {
-            release();
-            return fail(bytes.error());
-        }
-        // A point cloud straight into its block (its unusable points dropped); a mesh, a cloud
-        // with nothing left, or one it cannot read through io::loadMesh's path, from the bytes
-        // read.
+    if (ply) {
+        // A point cloud straight into its block as the file arrives (its unusable points
+        // dropped); a mesh, a cloud with nothing left, or one it cannot read through
+        // io::loadMesh's path, from the file read whole.
         std::optional<Result<std::span<const std::uint8_t>>> block;
-        if (!options.texture)
-            block = loadPlyPoints(bytes.value(), file.string(), m_turn, sink);
-        if (!block)
-            mesh = io::loadPlyMesh(file, bytes.value(), options);
-        release();
+        if (!options.texture) {
+            auto whole = ply->whole();
+            if (!whole)
+                return fail(whole.error());
+            const std::uint64_t size = ply->size();
+            // Read ahead by pieces the cache holds, decoded while they are in it.
+            constexpr std::size_t Ahead = std::size_t{512} << 10;
+            const auto arrive = [&ply](std::size_t end) {
+                return ply->readTo((end + Ahead - 1) / Ahead * Ahead);
+            };
+            block = loadPlyPoints(whole.value(), file.string(), m_turn, sink, arrive);
+            // What was read whole, where the file grew while it was read (bytes after the
+            // last element, as readPly() reads them).
+            if (block) {
+                auto all = ply->readAll();
+                if (!all)
+                    return fail(all.error());
+                if (ply->size() != size)
+                    block = loadPlyPoints(all.value(), file.string(), m_turn, sink);
+            }
+        }
         if (block)
             return std::move(*block);
+        auto all = ply->readAll();
+        if (!all)
+            return fail(all.error());
+        mesh = io::loadPlyMesh(file, all.value(), options);
     } else {
         mesh = io::loadMesh(file, options);
     }

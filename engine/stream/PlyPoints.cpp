@@ -64,7 +64,7 @@ void packChunk(const glm::vec3* normals, const glm::u8vec4* colors, std::uint32_
 
 std::optional<Result<std::span<const std::uint8_t>>>
 loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
-              const BlockSink& sink)
+              const BlockSink& sink, const std::function<bool(std::size_t)>& arrive)
 {
     auto reader = io::PlyPointReader::open(bytes, name);
     // Beyond 32-bit counts render::sceneCounts() refuses the frame, on io::loadMesh's path.
@@ -86,6 +86,8 @@ loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, cons
     std::size_t kept = 0; // points kept so far: those not usable are dropped, as readPly() does
     for (std::size_t first = 0; first < count; first += Chunk) {
         const std::size_t n = std::min<std::size_t>(Chunk, count - first);
+        if (arrive && !arrive(reader->bytesThrough(first + n)))
+            return std::nullopt;
         // Positions go straight into the block, after those kept; normals and colours are packed
         // from the chunk.
         auto read = reader->read(block.positions.subspan(kept, n),

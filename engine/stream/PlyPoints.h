@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,9 +22,11 @@ namespace tandem::stream {
 /// io::loadMesh's cloud, points that are not usable dropped with its warning. Nothing where
 /// that path must read the file (io::PlyPointReader's cases: faces, lists, a texture comment, a
 /// value it cannot read; or no point left); a failure when the block of all the file's points
-/// does not fit the sink.
+/// does not fit the sink. With `arrive`, `bytes` is the file as it is being read: arrive(n) reads
+/// on until its first n bytes are in (false: it ended first, and nothing is returned), called
+/// before the points in them are decoded.
 std::optional<Result<std::span<const std::uint8_t>>>
 loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
-              const BlockSink& sink);
+              const BlockSink& sink, const std::function<bool(std::size_t)>& arrive = {});
 
 } // namespace tandem::stream

@@ -107,6 +107,74 @@ TEST(File, ReadsIntoABufferThatIsNotAllocatedAgain)
               fifo.string() + ": is a FIFO (named pipe), not a regular file: refused");
 }
 
+TEST(File, AReaderReadsAsFarAsAskedThenWholeAsReadFileIntoDoes)
+{
+    test::TempDir dir;
+    std::string text(300000, 'r');
+    for (std::size_t i = 0; i < text.size(); ++i)
+        text[i] = static_cast<char>('a' + i % 26);
+    const auto file = dir.write("r.bin", text);
+    std::vector<std::uint8_t> buffer;
+    auto reader = FileReader::open(file, buffer);
+    ASSERT_TRUE(reader) << reader.error();
+    FileReader& r = reader.value();
+    EXPECT_EQ(r.size(), text.size());
+    EXPECT_TRUE(r.start().empty()) << "opening reads nothing";
+    ASSERT_TRUE(r.readTo(1000));
+    ASSERT_EQ(r.start().size(), 1000u);
+    EXPECT_EQ(std::string(r.start().begin(), r.start().end()), text.substr(0, 1000));
+    ASSERT_TRUE(r.readTo(500)); // already in
+    EXPECT_EQ(r.start().size(), 1000u);
+    auto whole = r.whole();
+    ASSERT_TRUE(whole) << whole.error();
+    ASSERT_EQ(whole.value().size(), text.size());
+    ASSERT_TRUE(r.readTo(200000));
+    EXPECT_EQ(std::string(whole.value().begin(), whole.value().begin() + 200000),
+              text.substr(0, 200000));
+    ASSERT_TRUE(r.readTo(1u << 30)); // past the end: to the end
+    EXPECT_EQ(r.start().size(), text.size());
+    auto all = r.readAll();
+    ASSERT_TRUE(all) << all.error();
+    EXPECT_EQ(std::string(all.value().begin(), all.value().end()), text);
+
+    // A file that shrinks after it was opened: readTo() says so, readAll() gives what is left.
+    const auto shrinking = dir.write("s.bin", text);
+    auto s = FileReader::open(shrinking, buffer);
+    ASSERT_TRUE(s) << s.error();
+    ASSERT_TRUE(s.value().readTo(100));
+    std::filesystem::resize_file(shrinking, 5000);
+    EXPECT_FALSE(s.value().readTo(100000));
+    auto left = s.value().readAll();
+    ASSERT_TRUE(left) << left.error();
+    EXPECT_EQ(std::string(left.value().begin(), left.value().end()), text.substr(0, 5000));
+    EXPECT_EQ(s.value().size(), 5000u);
+
+    // One that grows: readAll() reads what it grew by, as readFileInto() does.
+    const auto growing = dir.write("g.bin", "12345");
+    auto g = FileReader::open(growing, buffer);
+    ASSERT_TRUE(g) << g.error();
+    ASSERT_TRUE(g.value().readTo(3));
+    dir.write("g.bin", "123456789"); // the same file, rewritten longer
+    auto grown = g.value().readAll();
+    ASSERT_TRUE(grown) << grown.error();
+    EXPECT_EQ(std::string(grown.value().begin(), grown.value().end()), "123456789");
+    EXPECT_EQ(g.value().size(), 9u);
+
+    // Failures as readFileInto()'s: opening, and the size limit once the whole is asked for
+    // (a header may be read first).
+    std::vector<std::uint8_t> other;
+    EXPECT_EQ(FileReader::open(dir.path() / "nope", buffer).error(),
+              readFileInto(dir.path() / "nope", other).error());
+    const auto fifo = dir.path() / "pipe.ply";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(FileReader::open(fifo, buffer).error(), readFileInto(fifo, other).error());
+    auto limited = FileReader::open(file, buffer, 10);
+    ASSERT_TRUE(limited) << limited.error();
+    ASSERT_TRUE(limited.value().readTo(8));
+    EXPECT_EQ(limited.value().whole().error(), readFileInto(file, other, 10).error());
+    EXPECT_EQ(limited.value().readAll().error(), readFileInto(file, other, 10).error());
+}
+
 TEST(File, ReadsRegularFilesOnlyAndNeverBlocks)
 {
     // A FIFO with no writer blocked open() forever; /dev/zero was read until memory ran out.

@@ -65,6 +65,21 @@ inline glm::vec3 unitNormal(const glm::vec3& n)
     return std::isfinite(length) && length > 0 ? n / length : glm::vec3(0, 0, 1);
 }
 
+/// unitNormal() of `n` normals split by axis, in place, bit for bit: the same length (glm's
+/// (x*x + y*y) + z*z, then its root) and divisions, as selects, so the loop vectorizes where its
+/// file is built without errno or trapping maths (PlyVertices.cpp: CMakeLists.txt).
+inline void unitNormals(float* x, float* y, float* z, std::size_t n)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const float length = std::sqrt((x[i] * x[i] + y[i] * y[i]) + z[i] * z[i]);
+        // Finite and above zero: NaN fails both comparisons.
+        const bool unit = length > 0.0f && length <= std::numeric_limits<float>::max();
+        x[i] = unit ? x[i] / length : 0.0f;
+        y[i] = unit ? y[i] / length : 0.0f;
+        z[i] = unit ? z[i] / length : 1.0f;
+    }
+}
+
 /// Stores vertex `i` into `out` from `value(p)`, its value of property p, and `packedBits`, the
 /// 32 bits of its packed colour: the position placed in the world as `header`'s comments say (a
 /// finite value beyond float kept as ±FLT_MAX, so it is dropped as far rather than non-finite),
