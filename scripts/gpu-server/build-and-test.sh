@@ -118,6 +118,9 @@ if ! cmake --build --preset gpu-server -j"$(nproc)" "${targets[@]}" >"$out/build
     grep -E "error|Error" "$out/build.log" | head -40; exit 1
 fi
 
+# TANDEM_BUILD_ONLY=1: the mode's build and nothing else (bench-readers.sh or a script of one's
+# own next, in the same call).
+[ -n "${TANDEM_BUILD_ONLY:-}" ] && { echo "== built (at ${SECONDS}s)"; exit 0; }
 status=0
 if [ "$mode" = "--splats" ]; then
     echo "== gpu tier (at ${SECONDS}s)"
