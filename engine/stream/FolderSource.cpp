@@ -153,8 +153,8 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
             };
             block = loadPlyPoints(whole.value(), file.string(), m_turn, sink, arrive);
             // What was read whole, where the file grew while it was read (bytes after the
-            // last element, as readPly() reads them).
-            if (block) {
+            // last element, as readPly() reads them). A block that did not fit is that failure.
+            if (block && *block) {
                 auto all = ply->readAll();
                 if (!all)
                     return fail(all.error());
@@ -168,6 +168,9 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
         if (!all)
             return fail(all.error());
         mesh = io::loadPlyMesh(file, all.value(), options);
+        // The file's bytes are let go before the scene is built from the mesh.
+        ply.reset();
+        release.reset();
     } else {
         mesh = io::loadMesh(file, options);
     }
