@@ -289,6 +289,31 @@ Result<std::span<const std::uint8_t>> FileReader::readAll()
     return std::span<const std::uint8_t>(bytes);
 }
 
+bool FileReader::readAt(std::uint64_t offset, std::span<std::uint8_t> to) const
+{
+    std::size_t got = 0;
+    while (got < to.size()) {
+        const ssize_t n =
+            ::pread(m_fd, to.data() + got, to.size() - got, static_cast<off_t>(offset + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        got += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+bool FileReader::grew() const
+{
+    std::uint8_t byte = 0;
+    ssize_t n = 0;
+    do
+        n = ::pread(m_fd, &byte, 1, static_cast<off_t>(m_size));
+    while (n < 0 && errno == EINTR);
+    return n != 0; // a byte past the size, or a failed read
+}
+
 Result<std::string> readTextFile(const fs::path& path)
 {
     auto bytes = readFile(path, std::uint64_t{1} << 28);

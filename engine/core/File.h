@@ -57,6 +57,15 @@ public:
     /// as it was read (shorter where it shrank), failing as readFileInto() does.
     Result<std::span<const std::uint8_t>> readAll();
 
+    /// Reads the file's bytes from `offset` into `to` (not into the buffer: a piece read into
+    /// the same few cache-held bytes again and again, which the system copies into four times
+    /// faster than into a large buffer's); false when the file ended first or a read failed.
+    bool readAt(std::uint64_t offset, std::span<std::uint8_t> to) const;
+
+    /// Whether the file holds bytes past its size when opened (a failed read counts: readAll()
+    /// then says how).
+    bool grew() const;
+
 private:
     FileReader() = default;
 

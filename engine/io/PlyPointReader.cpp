@@ -15,8 +15,29 @@ PlyPointReader::~PlyPointReader() = default;
 std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_t> bytes,
                                                      const std::string& name)
 {
-    auto parsed = parseCheckedHeader(bytes, name);
-    if (!parsed || !parsed.value().textureFile.empty())
+    return open(bytes, bytes.size(), name);
+}
+
+std::unique_ptr<PlyPointReader> PlyPointReader::openBinary(std::span<const std::uint8_t> start,
+                                                           std::uint64_t fileBytes,
+                                                           const std::string& name)
+{
+    if (start.size() > fileBytes)
+        return nullptr;
+    auto reader = open(start, fileBytes, name);
+    if (!reader || reader->m_stride == 0)
+        return nullptr;
+    return reader;
+}
+
+std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_t> bytes,
+                                                     std::uint64_t fileBytes,
+                                                     const std::string& name)
+{
+    auto parsed = parseHeader(bytes, name);
+    if (!parsed || !parsed.value().textureFile.empty() ||
+        !checkCounts(parsed.value(),
+                     static_cast<std::size_t>(fileBytes) - parsed.value().bodyOffset, name))
         return nullptr;
     std::unique_ptr<PlyPointReader> reader(new PlyPointReader);
     reader->m_header = std::make_unique<Header>(std::move(parsed.value()));
@@ -30,7 +51,7 @@ std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_
         return nullptr;
     // Where the vertices start and the elements end: every other element is passed over, as
     // readPly reads it (no bytes when it has no properties or no items).
-    const std::size_t body = bytes.size() - header.bodyOffset;
+    const std::size_t body = static_cast<std::size_t>(fileBytes) - header.bodyOffset;
     std::size_t at = 0, start = 0;
     for (const Element& element : header.elements) {
         if (&element == vertex) {
@@ -56,9 +77,10 @@ std::unique_ptr<PlyPointReader> PlyPointReader::open(std::span<const std::uint8_
     }
     VertexFields taken = fields.value();
     taken.u = taken.v = -1; // points are not textured
-    reader->m_decoder = std::make_unique<VertexDecoder>(header, *vertex, taken,
-                                                        bytes.subspan(header.bodyOffset + start));
-    reader->m_fileBytes = bytes.size();
+    // (Of a file's first bytes, those of its vertices among them.)
+    reader->m_decoder = std::make_unique<VertexDecoder>(
+        header, *vertex, taken, bytes.subspan(std::min(bytes.size(), header.bodyOffset + start)));
+    reader->m_fileBytes = static_cast<std::size_t>(fileBytes);
     reader->m_vertexStart = header.bodyOffset + start;
     if (header.format != Format::Ascii)
         reader->m_stride = static_cast<std::size_t>(minimumElementBytes(*vertex, header.format));
@@ -81,6 +103,26 @@ std::optional<std::size_t> PlyPointReader::read(std::span<glm::vec3> positions,
         !m_decoder->decode(count, {positions.data(), m_hasNormals ? normals.data() : nullptr,
                                    m_hasColors ? colors.data() : nullptr, nullptr}))
         return std::nullopt;
+    return keepUsable(count, positions, normals, colors);
+}
+
+std::optional<std::size_t> PlyPointReader::readFrom(std::span<const std::uint8_t> vertices,
+                                                    std::span<glm::vec3> positions,
+                                                    std::span<glm::vec3> normals,
+                                                    std::span<glm::u8vec4> colors)
+{
+    const std::size_t count = positions.size();
+    if (m_stride == 0 || count > m_count - m_read || vertices.size() != count * m_stride)
+        return std::nullopt;
+    m_decoder->decodeFrom(vertices.data(), count,
+                          {positions.data(), m_hasNormals ? normals.data() : nullptr,
+                           m_hasColors ? colors.data() : nullptr, nullptr});
+    return keepUsable(count, positions, normals, colors);
+}
+
+std::size_t PlyPointReader::keepUsable(std::size_t count, std::span<glm::vec3> positions,
+                                       std::span<glm::vec3> normals, std::span<glm::u8vec4> colors)
+{
     m_read += count;
     std::size_t kept = 0;
     for (std::size_t i = 0; i < count; ++i) {

@@ -31,6 +31,13 @@ public:
     /// messages.
     static std::unique_ptr<PlyPointReader> open(std::span<const std::uint8_t> bytes,
                                                 const std::string& name);
+
+    /// The same from the first bytes of a file of `fileBytes` bytes (its header in them), for
+    /// a reader whose vertices come from wherever their bytes were read to (readFrom(); read()
+    /// then reads only those of them in `start`). Null also for an ascii file.
+    static std::unique_ptr<PlyPointReader> openBinary(std::span<const std::uint8_t> start,
+                                                      std::uint64_t fileBytes,
+                                                      const std::string& name);
     ~PlyPointReader();
 
     std::size_t pointCount() const { return m_count; }
@@ -45,6 +52,14 @@ public:
     /// read: the caller then reads the file with readPly(), which names the problem.
     std::optional<std::size_t> read(std::span<glm::vec3> positions, std::span<glm::vec3> normals,
                                     std::span<glm::u8vec4> colors);
+
+    /// read() of a binary file's next positions.size() points from `vertices`, their bytes
+    /// (the file's from bytesThrough(points read so far) on) wherever they were read to;
+    /// nothing when it holds fewer or more.
+    std::optional<std::size_t> readFrom(std::span<const std::uint8_t> vertices,
+                                        std::span<glm::vec3> positions,
+                                        std::span<glm::vec3> normals,
+                                        std::span<glm::u8vec4> colors);
 
     /// The bytes of the file read() needs to read its first `points` points: a binary file's
     /// up to their end, an ascii file's all (a reader of the file as it arrives reads that far
@@ -63,6 +78,11 @@ public:
 
 private:
     PlyPointReader() = default;
+    static std::unique_ptr<PlyPointReader> open(std::span<const std::uint8_t> bytes,
+                                                std::uint64_t fileBytes, const std::string& name);
+    /// Drops the unusable points of the `count` just decoded, returning how many are kept.
+    std::size_t keepUsable(std::size_t count, std::span<glm::vec3> positions,
+                           std::span<glm::vec3> normals, std::span<glm::u8vec4> colors);
 
     std::unique_ptr<detail::Header> m_header;
     std::unique_ptr<detail::VertexDecoder> m_decoder;

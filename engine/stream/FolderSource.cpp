@@ -63,9 +63,10 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
     std::string extension = file.extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    // A PLY frame is read once, as it is decoded. Each loader thread reads frame after frame into
-    // one buffer, not into memory the system maps and clears again for every frame; one that a
-    // huge frame grew is let go.
+    // A PLY frame is read once, as it is decoded (a binary cloud's body a small piece at a time:
+    // loadPlyPoints()). Each loader thread reads frame after frame into one buffer, not into
+    // memory the system maps and clears again for every frame; one that a huge frame grew is let
+    // go.
     thread_local std::vector<std::uint8_t> buffer;
     constexpr std::size_t KeptBytes = std::size_t{256} << 20;
     struct Release {
@@ -142,24 +143,14 @@ Result<std::span<const std::uint8_t>> FolderSource::load(int index, const BlockS
         // io::loadMesh's path, from the file read whole.
         std::optional<Result<std::span<const std::uint8_t>>> block;
         if (!options.texture) {
-            auto whole = ply->whole();
-            if (!whole)
-                return fail(whole.error());
-            const std::uint64_t size = ply->size();
-            // Read ahead by pieces the cache holds, decoded while they are in it.
-            constexpr std::size_t Ahead = std::size_t{512} << 10;
-            const auto arrive = [&ply](std::size_t end) {
-                return ply->readTo((end + Ahead - 1) / Ahead * Ahead);
-            };
-            block = loadPlyPoints(whole.value(), file.string(), m_turn, sink, arrive);
-            // What was read whole, where the file grew while it was read (bytes after the
-            // last element, as readPly() reads them). A block that did not fit is that failure.
-            if (block && *block) {
+            block = loadPlyPoints(*ply, file.string(), m_turn, sink);
+            // Read again whole where the file grew while it was read (bytes after the last
+            // element, as readPly() reads them). A block that did not fit is that failure.
+            if (block && *block && ply->grew()) {
                 auto all = ply->readAll();
                 if (!all)
                     return fail(all.error());
-                if (ply->size() != size)
-                    block = loadPlyPoints(all.value(), file.string(), m_turn, sink);
+                block = loadPlyPoints(all.value(), file.string(), m_turn, sink);
             }
         }
         if (block)

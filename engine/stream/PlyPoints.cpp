@@ -9,6 +9,7 @@
 
 #include "engine/io/GaussianTransform.h"
 #include "engine/io/PlyPointReader.h"
+#include "engine/io/PlyReader.h"
 #include "engine/render/SceneLayout.h"
 #include "engine/stream/Block.h"
 
@@ -60,13 +61,12 @@ void packChunk(const glm::vec3* normals, const glm::u8vec4* colors, std::uint32_
         packChunkOf<false, false>(normals, colors, flags, axes, out, n);
 }
 
-} // namespace
-
-std::optional<Result<std::span<const std::uint8_t>>>
-loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
-              const BlockSink& sink, const std::function<bool(std::size_t)>& arrive)
+/// The block of `reader`'s cloud (loadPlyPoints()), `step` points at a time read by
+/// read(first, positions, normals, colors), which returns read()'s answer.
+template <class Read> std::optional<Result<std::span<const std::uint8_t>>>
+decodeBlock(const std::unique_ptr<io::PlyPointReader>& reader, const std::string& name,
+            const glm::dmat3& turn, const BlockSink& sink, std::size_t step, const Read& read)
 {
-    auto reader = io::PlyPointReader::open(bytes, name);
     // Beyond 32-bit counts render::sceneCounts() refuses the frame, on io::loadMesh's path.
     if (!reader || reader->pointCount() > std::numeric_limits<std::uint32_t>::max() - 1)
         return std::nullopt;
@@ -84,18 +84,16 @@ loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, cons
     const auto axes = std::make_unique<Axes>();
     io::Bounds bounds;
     std::size_t kept = 0; // points kept so far: those not usable are dropped, as readPly() does
-    for (std::size_t first = 0; first < count; first += Chunk) {
-        const std::size_t n = std::min<std::size_t>(Chunk, count - first);
-        if (arrive && !arrive(reader->bytesThrough(first + n)))
-            return std::nullopt;
+    for (std::size_t first = 0; first < count; first += step) {
+        const std::size_t n = std::min<std::size_t>(step, count - first);
         // Positions go straight into the block, after those kept; normals and colours are packed
         // from the chunk.
-        auto read = reader->read(block.positions.subspan(kept, n),
-                                 std::span(normals).first(normals.empty() ? 0 : n),
-                                 std::span(colors).first(colors.empty() ? 0 : n));
-        if (!read)
+        auto got = read(first, block.positions.subspan(kept, n),
+                        std::span(normals).first(normals.empty() ? 0 : n),
+                        std::span(colors).first(colors.empty() ? 0 : n));
+        if (!got)
             return std::nullopt;
-        const std::size_t m = *read;
+        const std::size_t m = *got;
         const std::span<glm::vec3> positions = block.positions.subspan(kept, m);
         if (turned) {
             io::turnPoints(positions, turn);
@@ -124,6 +122,68 @@ loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, cons
     for (const std::string& warning : reader->warnings())
         result.addWarning(warning);
     return result;
+}
+
+/// A binary body's piece read at once: the system copies into a buffer the cache holds.
+constexpr std::size_t PieceBytes = std::size_t{128} << 10;
+
+} // namespace
+
+std::optional<Result<std::span<const std::uint8_t>>>
+loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
+              const BlockSink& sink, const std::function<bool(std::size_t)>& arrive)
+{
+    const auto reader = io::PlyPointReader::open(bytes, name);
+    return decodeBlock(reader, name, turn, sink, Chunk,
+                       [&](std::size_t first, std::span<glm::vec3> positions,
+                           std::span<glm::vec3> normals, std::span<glm::u8vec4> colors) {
+                           if (arrive && !arrive(reader->bytesThrough(first + positions.size())))
+                               return std::optional<std::size_t>();
+                           return reader->read(positions, normals, colors);
+                       });
+}
+
+std::optional<Result<std::span<const std::uint8_t>>> loadPlyPoints(FileReader& file,
+                                                                   const std::string& name,
+                                                                   const glm::dmat3& turn,
+                                                                   const BlockSink& sink)
+{
+    const auto reader = io::PlyPointReader::openBinary(file.start(), file.size(), name);
+    if (!reader) {
+        // An ascii body (or one the reader does not take): from the file read whole, a piece
+        // ahead of the decoder.
+        auto whole = file.whole();
+        if (!whole)
+            return Result<std::span<const std::uint8_t>>(fail(whole.error()));
+        constexpr std::size_t Ahead = std::size_t{512} << 10;
+        // The header in first, where the bytes read so far do not hold it (a shorter file is
+        // read whole; one that shrank fails in the decoder's reads).
+        file.readTo(std::max(Ahead, io::PlyHeaderBytes));
+        return loadPlyPoints(whole.value(), name, turn, sink, [&file](std::size_t end) {
+            return file.readTo((end + Ahead - 1) / Ahead * Ahead);
+        });
+    }
+    // A binary body a piece at a time into this thread's one small buffer, decoded from there.
+    thread_local std::vector<std::uint8_t> piece;
+    const std::size_t stride = reader->bytesThrough(1) - reader->bytesThrough(0);
+    const std::size_t step = std::clamp<std::size_t>(PieceBytes / stride, 1, Chunk);
+    return decodeBlock(reader, name, turn, sink, step,
+                       [&](std::size_t first, std::span<glm::vec3> positions,
+                           std::span<glm::vec3> normals, std::span<glm::u8vec4> colors) {
+                           const std::size_t offset = reader->bytesThrough(first);
+                           const std::size_t bytes = positions.size() * stride;
+                           std::span<const std::uint8_t> vertices;
+                           if (offset + bytes <= file.start().size()) {
+                               vertices = file.start().subspan(offset, bytes);
+                           } else {
+                               if (piece.size() < bytes)
+                                   piece.resize(bytes);
+                               if (!file.readAt(offset, std::span(piece).first(bytes)))
+                                   return std::optional<std::size_t>();
+                               vertices = std::span(piece).first(bytes);
+                           }
+                           return reader->readFrom(vertices, positions, normals, colors);
+                       });
 }
 
 } // namespace tandem::stream

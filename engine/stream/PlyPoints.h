@@ -12,6 +12,7 @@
 
 #include <glm/glm.hpp>
 
+#include "engine/core/File.h"
 #include "engine/core/Result.h"
 #include "engine/stream/Source.h"
 
@@ -28,5 +29,14 @@ namespace tandem::stream {
 std::optional<Result<std::span<const std::uint8_t>>>
 loadPlyPoints(std::span<const std::uint8_t> bytes, const std::string& name, const glm::dmat3& turn,
               const BlockSink& sink, const std::function<bool(std::size_t)>& arrive = {});
+
+/// The same for the file `file` reads, its header in file.start(): a binary body read a piece at
+/// a time into a small buffer and decoded from there, nothing of it into file's buffer (a read
+/// into memory the cache holds ran four times as fast); an ascii one read whole, as it is
+/// decoded. What the file grew by while it was read is not looked at (FileReader::grew()).
+std::optional<Result<std::span<const std::uint8_t>>> loadPlyPoints(FileReader& file,
+                                                                   const std::string& name,
+                                                                   const glm::dmat3& turn,
+                                                                   const BlockSink& sink);
 
 } // namespace tandem::stream

@@ -137,6 +137,15 @@ TEST(File, AReaderReadsAsFarAsAskedThenWholeAsReadFileIntoDoes)
     ASSERT_TRUE(all) << all.error();
     EXPECT_EQ(std::string(all.value().begin(), all.value().end()), text);
 
+    // Pieces read anywhere, into memory of the caller's, not the buffer; past the end: false.
+    std::vector<std::uint8_t> piece(4000);
+    ASSERT_TRUE(r.readAt(123456, piece));
+    EXPECT_EQ(std::string(piece.begin(), piece.end()), text.substr(123456, 4000));
+    EXPECT_TRUE(r.readAt(text.size() - 4000, piece));
+    EXPECT_FALSE(r.readAt(text.size() - 3999, piece));
+    EXPECT_TRUE(r.readAt(text.size(), std::span(piece).first(0)));
+    EXPECT_FALSE(r.grew());
+
     // A file that shrinks after it was opened: readTo() says so, readAll() gives what is left.
     const auto shrinking = dir.write("s.bin", text);
     auto s = FileReader::open(shrinking, buffer);
@@ -154,7 +163,12 @@ TEST(File, AReaderReadsAsFarAsAskedThenWholeAsReadFileIntoDoes)
     auto g = FileReader::open(growing, buffer);
     ASSERT_TRUE(g) << g.error();
     ASSERT_TRUE(g.value().readTo(3));
+    EXPECT_FALSE(g.value().grew());
     dir.write("g.bin", "123456789"); // the same file, rewritten longer
+    EXPECT_TRUE(g.value().grew());
+    std::vector<std::uint8_t> tail(4);
+    ASSERT_TRUE(g.value().readAt(5, tail)); // past the size it was opened at
+    EXPECT_EQ(std::string(tail.begin(), tail.end()), "6789");
     auto grown = g.value().readAll();
     ASSERT_TRUE(grown) << grown.error();
     EXPECT_EQ(std::string(grown.value().begin(), grown.value().end()), "123456789");

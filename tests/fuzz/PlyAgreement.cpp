@@ -1,12 +1,18 @@
 #include "tests/fuzz/PlyAgreement.h"
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/core/File.h"
 #include "engine/io/GaussianTransform.h"
 #include "engine/io/PlyReader.h"
 #include "engine/render/Scene.h"
@@ -94,6 +100,42 @@ Result<std::vector<std::uint8_t>> referenceBlock(std::span<const std::uint8_t> b
     return out;
 }
 
+/// stream::loadPlyPoints of `bytes` written to a file and read through a FileReader that has its
+/// first `prefix` bytes in already (as FolderSource reads a header first): nothing where it does
+/// not take the file.
+std::optional<Result<std::vector<std::uint8_t>>> fromFile(std::span<const std::uint8_t> bytes,
+                                                          std::size_t prefix,
+                                                          const std::string& name,
+                                                          const glm::dmat3& turn)
+{
+    // One file a process, removed at its exit.
+    struct Scratch {
+        std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     fmt::format("tandem-ply-agreement-{}.ply", ::getpid());
+        ~Scratch() { std::filesystem::remove(path); }
+    };
+    static const Scratch scratch;
+    {
+        std::ofstream out(scratch.path, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(bytes.data()),
+                  static_cast<std::streamsize>(bytes.size()));
+        if (!out)
+            return Result<std::vector<std::uint8_t>>(
+                fail(fmt::format("{}: cannot write", scratch.path.string())));
+    }
+    std::vector<std::uint8_t> buffer;
+    auto reader = FileReader::open(scratch.path, buffer);
+    if (!reader)
+        return Result<std::vector<std::uint8_t>>(fail(reader.error()));
+    if (!reader.value().readTo(prefix))
+        return Result<std::vector<std::uint8_t>>(fail("the scratch file ended early"));
+    std::vector<std::uint8_t> storage;
+    auto block = stream::loadPlyPoints(reader.value(), name, turn, sinkInto(storage));
+    if (!block)
+        return std::nullopt;
+    return copied(std::move(*block));
+}
+
 } // namespace
 
 PlyAgreement comparePlyReaders(std::span<const std::uint8_t> bytes, const std::string& name)
@@ -107,12 +149,29 @@ PlyAgreement comparePlyReaders(std::span<const std::uint8_t> bytes, const std::s
     for (const glm::dmat3& turn : {glm::dmat3(1.0), io::upTurn(io::UpAxis::PlusZ)}) {
         std::vector<std::uint8_t> storage;
         auto direct = stream::loadPlyPoints(bytes, name, turn, sinkInto(storage));
-        if (!direct)
+        std::optional<Result<std::vector<std::uint8_t>>> block;
+        if (direct)
+            block = copied(std::move(*direct));
+        // The same from the file, read a piece at a time after the first bytes: none of them,
+        // a third of the file, as many as FolderSource reads first.
+        for (std::size_t prefix : {std::size_t{0}, bytes.size() / 3, std::size_t{64} << 10}) {
+            auto again = fromFile(bytes, prefix, name, turn);
+            const std::string what = fmt::format("loadPlyPoints from a file ({} bytes first)",
+                                                 std::min(prefix, bytes.size()));
+            if (again.has_value() != block.has_value())
+                agreement.disagreement =
+                    fmt::format("{}: {} the file, read whole it {}", what,
+                                again ? "took" : "did not take", block ? "was" : "was not");
+            else if (block)
+                agreement.disagreement = disagree(*again, *block, what.c_str(), sameBlock);
+            if (!agreement.disagreement.empty())
+                return agreement;
+        }
+        if (!block)
             return agreement;
         agreement.pointsTaken = true;
         agreement.disagreement =
-            disagree(copied(std::move(*direct)), referenceBlock(bytes, name, turn), "loadPlyPoints",
-                     sameBlock);
+            disagree(*block, referenceBlock(bytes, name, turn), "loadPlyPoints", sameBlock);
         if (!agreement.disagreement.empty())
             return agreement;
     }

@@ -225,7 +225,7 @@ TEST(PlyDecoding, GeneratedLayoutsReadTheSameEveryWay)
         {},
         {"frame_to_world_scale 0.179", "frame_to_world_translation -39.2 3.1 -24.5"},
         {"scale 2"}};
-    const std::size_t counts[] = {1, 1023, 1024, 1025, 2600};
+    const std::size_t counts[] = {1, 1023, 1024, 1025, 2600, 9000}; // 9000: several pieces
     std::mt19937 pick(7);
     int cases = 0, taken = 0, takenWithDrops = 0;
     for (int round = 0; round < 240; ++round) {

@@ -97,18 +97,40 @@ bool VertexDecoder::decode(std::size_t count, const VertexArrays& out)
 
 bool VertexDecoder::decodeChunk(std::size_t count, const VertexArrays& out, std::size_t first)
 {
-    const VertexArrays at{out.positions + first, out.normals ? out.normals + first : nullptr,
-                          out.colors ? out.colors + first : nullptr,
-                          out.texcoords ? out.texcoords + first : nullptr};
-    if (m_direct) {
-        if (count > (m_body.size() - m_pos) / m_stride)
+    const VertexArrays at = out.from(first);
+    if (m_header.format == Format::Ascii) {
+        if (!loadAscii(count))
             return false;
-        storeDirect(m_body.data() + m_pos, count, at);
-        m_pos += count * m_stride;
+        storeValues(count, at);
         return true;
     }
-    if (!(m_header.format == Format::Ascii ? loadAscii(count) : loadBinary(count)))
+    if (count > (m_body.size() - m_pos) / m_stride)
         return false;
+    decodeBinary(m_body.data() + m_pos, count, at);
+    m_pos += count * m_stride;
+    return true;
+}
+
+void VertexDecoder::decodeFrom(const std::uint8_t* vertices, std::size_t count,
+                               const VertexArrays& out)
+{
+    for (std::size_t first = 0; first < count; first += Chunk)
+        decodeBinary(vertices + first * m_stride, std::min(Chunk, count - first), out.from(first));
+}
+
+void VertexDecoder::decodeBinary(const std::uint8_t* vertices, std::size_t count,
+                                 const VertexArrays& out)
+{
+    if (m_direct) {
+        storeDirect(vertices, count, out);
+        return;
+    }
+    loadBinary(vertices, count);
+    storeValues(count, out);
+}
+
+void VertexDecoder::storeValues(std::size_t count, const VertexArrays& out) const
+{
     const double* values = m_values.data();
     const int* column = m_column.data();
     for (std::size_t i = 0; i < count; ++i) {
@@ -116,9 +138,8 @@ bool VertexDecoder::decodeChunk(std::size_t count, const VertexArrays& out, std:
             return values[column[p] * Chunk + i];
         };
         storeVertex(m_fields, m_header, m_element.properties, value,
-                    m_packedBits.empty() ? 0u : m_packedBits[i], at, i);
+                    m_packedBits.empty() ? 0u : m_packedBits[i], out, i);
     }
-    return true;
 }
 
 namespace {
@@ -202,13 +223,10 @@ template <class T> void loadColumn(const std::uint8_t* from, std::size_t stride,
 
 } // namespace
 
-bool VertexDecoder::loadBinary(std::size_t count)
+void VertexDecoder::loadBinary(const std::uint8_t* base, std::size_t count)
 {
-    if (count > (m_body.size() - m_pos) / m_stride)
-        return false;
     const bool swap =
         (m_header.format == Format::BinaryBig) != (std::endian::native == std::endian::big);
-    const std::uint8_t* base = m_body.data() + m_pos;
     for (std::size_t p = 0; p < m_column.size(); ++p) {
         if (m_column[p] < 0)
             continue;
@@ -247,8 +265,6 @@ bool VertexDecoder::loadBinary(std::size_t count)
         for (std::size_t i = 0; i < count; ++i)
             m_packedBits[i] = loadSwapped<std::uint32_t>(from + i * m_stride, swap);
     }
-    m_pos += count * m_stride;
-    return true;
 }
 
 namespace {

@@ -43,6 +43,13 @@ struct VertexArrays {
     glm::vec3* normals = nullptr;
     glm::u8vec4* colors = nullptr;
     glm::vec2* texcoords = nullptr;
+
+    /// The same arrays from vertex `first` on.
+    VertexArrays from(std::size_t first) const
+    {
+        return {positions + first, normals ? normals + first : nullptr,
+                colors ? colors + first : nullptr, texcoords ? texcoords + first : nullptr};
+    }
 };
 
 /// A colour value of `type` as a byte: floats are 0..1, 16-bit integers 0..65535.
@@ -138,16 +145,27 @@ public:
     /// read (see the class comment).
     bool decode(std::size_t count, const VertexArrays& out);
 
+    /// Decodes `count` vertices of a binary body from `vertices`, their bytes wherever they were
+    /// read to (count * stride()), into out[0, count) as decode() decodes them from the body;
+    /// the body's place is not moved.
+    void decodeFrom(const std::uint8_t* vertices, std::size_t count, const VertexArrays& out);
+
     /// Bytes of the body read so far (an ascii body: up to the end of the last token read).
     std::size_t consumed() const { return m_pos; }
 
+    /// A binary vertex's bytes.
+    std::size_t stride() const { return m_stride; }
+
 private:
     bool decodeChunk(std::size_t count, const VertexArrays& out, std::size_t first);
+    void decodeBinary(const std::uint8_t* vertices, std::size_t count, const VertexArrays& out);
+    /// Stores the vertices of the values loaded (loadBinary(), loadAscii()).
+    void storeValues(std::size_t count, const VertexArrays& out) const;
     /// The common binary layout (native byte order, float positions and normals, byte colours,
     /// no placement, no texture coordinates): values stored straight from the body.
     void storeDirect(const std::uint8_t* vertices, std::size_t count,
                      const VertexArrays& out) const;
-    bool loadBinary(std::size_t count);
+    void loadBinary(const std::uint8_t* vertices, std::size_t count);
     bool loadAscii(std::size_t count);
 
     const Header& m_header;
