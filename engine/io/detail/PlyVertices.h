@@ -145,16 +145,13 @@ public:
     /// read (see the class comment).
     bool decode(std::size_t count, const VertexArrays& out);
 
-    /// Decodes `count` vertices of a binary body from `vertices`, their bytes wherever they were
-    /// read to (count * stride()), into out[0, count) as decode() decodes them from the body;
-    /// the body's place is not moved.
+    /// Decodes `count` vertices of a binary body from `vertices` (their bytes, wherever they were
+    /// read to) into out[0, count), as decode() decodes them from the body; the body's place is
+    /// not moved.
     void decodeFrom(const std::uint8_t* vertices, std::size_t count, const VertexArrays& out);
 
     /// Bytes of the body read so far (an ascii body: up to the end of the last token read).
     std::size_t consumed() const { return m_pos; }
-
-    /// A binary vertex's bytes.
-    std::size_t stride() const { return m_stride; }
 
 private:
     bool decodeChunk(std::size_t count, const VertexArrays& out, std::size_t first);
