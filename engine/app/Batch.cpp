@@ -5,6 +5,7 @@
 #include <charconv>
 #include <system_error>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "engine/core/AtomicFile.h"

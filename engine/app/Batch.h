@@ -18,13 +18,16 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "engine/app/Settings.h"
 #include "engine/core/Result.h"
 #include "engine/core/StopToken.h"
 #include "engine/io/CameraPath.h"
+
+namespace CLI {
+class App; // <CLI/CLI.hpp> where it is called (engine/app/Options.h says why)
+}
 
 namespace tandem::app {
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "engine/app/EnumOption.h"

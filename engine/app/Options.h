@@ -8,10 +8,15 @@
 #include <functional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "engine/app/Settings.h"
 #include "engine/core/StopToken.h"
+
+// Declared, not included: CLI11 2.1's header defines its validators as constants in every file
+// that includes it (about 100 KB of code, 5 to 9 s of compiling a file), and this header reaches
+// every file that includes Session.h. What calls CLI::App includes <CLI/CLI.hpp> itself.
+namespace CLI {
+class App;
+}
 
 namespace tandem::app {
 
