@@ -14,6 +14,7 @@
 #   the test command runs it for 60 s a target; a long run: scripts/fuzz.sh --seconds 3600 pack
 set -uo pipefail
 cd "$(dirname "$0")/.."
+command -v ninja >/dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja} # as build.sh
 seconds=60
 targets=()
 while [ $# -gt 0 ]; do

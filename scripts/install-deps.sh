@@ -3,7 +3,7 @@
 # sudo when not root). The CUDA toolkit is optional and not installed here.
 set -euo pipefail
 packages=(
-    build-essential cmake pkg-config git
+    build-essential cmake ninja-build pkg-config git
     libglfw3-dev libglm-dev libimgui-dev libstb-dev libfmt-dev
     libcli11-dev nlohmann-json3-dev libgtest-dev libspng-dev
     liblz4-dev libzstd-dev libdeflate-dev libdraco-dev draco libtinygltf-dev

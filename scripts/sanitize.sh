@@ -12,6 +12,7 @@
 # Usage: scripts/sanitize.sh [sanitize|tsan]...   (default both)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+command -v ninja >/dev/null && export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja} # as build.sh
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(sanitize tsan)
 supp="$PWD/tests/sanitizers"

@@ -362,6 +362,11 @@ bool writeJson(const Settings& settings, const nlohmann::json& json)
     return true;
 }
 
+std::string ms(double v)
+{
+    return v >= 0 ? fmt::format("{:.3f}", v) : "n/a";
+}
+
 void printTable(const std::vector<std::string>& header,
                 const std::vector<std::vector<std::string>>& rows)
 {

@@ -160,6 +160,9 @@ nlohmann::json header(const std::string& benchmark, const Settings& settings);
 /// (after printing "error: ...") on failure.
 bool writeJson(const Settings& settings, const nlohmann::json& json);
 
+/// Milliseconds for a table cell, three decimals; "n/a" for a negative value (not measured).
+std::string ms(double v);
+
 /// Prints rows as an aligned text table.
 void printTable(const std::vector<std::string>& header,
                 const std::vector<std::vector<std::string>>& rows);

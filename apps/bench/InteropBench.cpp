@@ -61,11 +61,6 @@ struct Registered {
     Registered& operator=(const Registered&) = delete;
 };
 
-std::string ms(double v)
-{
-    return fmt::format("{:.3f}", v);
-}
-
 /// Bytes a stage moves per pixel at least, from what its descriptor says it reads (the
 /// G-buffer's RGBA8 colour 4 B, depth 4 B, normals 8 B, ids 4 B) plus its float RGBA result
 /// (16 B), for the copy comparison. Blur's two passes run fused: one read, one write.

@@ -27,11 +27,6 @@ namespace tandem::bench {
 
 namespace {
 
-std::string ms(double v)
-{
-    return v >= 0 ? fmt::format("{:.3f}", v) : "n/a";
-}
-
 /// `count` points on a sphere shell of radius 1 (a little thickness), normals outwards, colours
 /// by position. Deterministic (a fixed-seed xorshift).
 io::MeshData makeCloud(std::size_t count)

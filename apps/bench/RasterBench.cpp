@@ -25,15 +25,6 @@
 
 namespace tandem::bench {
 
-namespace {
-
-std::string ms(double v)
-{
-    return fmt::format("{:.3f}", v);
-}
-
-} // namespace
-
 int runRasterBench(const Settings& settings, int triangles)
 {
     auto context = makeContext(settings.device);

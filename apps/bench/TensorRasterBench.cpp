@@ -60,11 +60,6 @@ Grid makeGrid(int n)
     return grid;
 }
 
-std::string ms(double v)
-{
-    return fmt::format("{:.3f}", v);
-}
-
 } // namespace
 
 int runTensorRasterBench(const Settings& settings, int gridSize)

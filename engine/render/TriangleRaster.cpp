@@ -15,6 +15,7 @@ void rasterizeTrianglesHost(const float* positions, const std::uint32_t* triangl
                             const ClipRasterShape& shape, std::uint64_t* keys)
 {
     using namespace triangles;
+    using triangles::Vertex; // not SceneLayout.h's, which a unity build may see here
     const int width = shape.width, height = shape.height;
     const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     std::vector<std::uint64_t> item(pixels);

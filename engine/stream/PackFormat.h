@@ -170,4 +170,10 @@ struct PackInfo {
     std::uint64_t blockBytes() const;
 };
 
+/// A header or index struct's bytes as the file holds them (the reader's and the writer's).
+template <class T> std::span<const std::uint8_t> bytesOf(const T& value)
+{
+    return {reinterpret_cast<const std::uint8_t*>(&value), sizeof(value)};
+}
+
 } // namespace tandem::stream

@@ -26,11 +26,6 @@ namespace {
 
 constexpr std::size_t CompactPointBytes = sizeof(glm::vec3) + sizeof(render::PointAttributes);
 
-template <class T> std::span<const std::uint8_t> bytesOf(const T& value)
-{
-    return {reinterpret_cast<const std::uint8_t*>(&value), sizeof(value)};
-}
-
 /// A file open for reading, closed on destruction.
 class ReadFile {
 public:

@@ -19,11 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-template <class T> std::span<const std::uint8_t> bytesOf(const T& value)
-{
-    return {reinterpret_cast<const std::uint8_t*>(&value), sizeof(value)};
-}
-
 std::uint64_t alignUp(std::uint64_t n, std::uint64_t to)
 {
     return (n + to - 1) / to * to;

@@ -48,7 +48,7 @@ std::string dump(const std::vector<CwipcPoint>& points, std::uint32_t version = 
     return out;
 }
 
-std::vector<std::uint8_t> bytesOf(const std::string& text)
+std::vector<std::uint8_t> dumpBytes(const std::string& text)
 {
     return {text.begin(), text.end()};
 }
@@ -60,7 +60,7 @@ TEST(CwipcReader, ReadsPositionsAndColoursOfThePublishedLayout)
 {
     const std::string file = dump(threePoints);
     ASSERT_EQ(file.size(), 32u + 3 * 16);
-    auto mesh = readCwipcDump(bytesOf(file), "frame.cwipcdump");
+    auto mesh = readCwipcDump(dumpBytes(file), "frame.cwipcdump");
     ASSERT_TRUE(mesh) << mesh.error();
     ASSERT_EQ(mesh.value().positions.size(), 3u);
     EXPECT_TRUE(mesh.value().isPointCloud());
@@ -76,7 +76,7 @@ TEST(CwipcReader, UnusablePointsAreDroppedWithOneWarning)
 {
     auto points = threePoints;
     points[1].y = NAN;
-    auto mesh = readCwipcDump(bytesOf(dump(points)), "frame.cwipcdump");
+    auto mesh = readCwipcDump(dumpBytes(dump(points)), "frame.cwipcdump");
     ASSERT_TRUE(mesh) << mesh.error();
     EXPECT_EQ(mesh.value().positions.size(), 2u);
     ASSERT_EQ(mesh.warnings().size(), 1u);
@@ -87,7 +87,7 @@ TEST(CwipcReader, UnusablePointsAreDroppedWithOneWarning)
 TEST(CwipcReader, BadFilesAreNamedWithTheProblem)
 {
     const auto error = [](const std::string& file) {
-        auto mesh = readCwipcDump(bytesOf(file), "bad.cwipcdump");
+        auto mesh = readCwipcDump(dumpBytes(file), "bad.cwipcdump");
         EXPECT_FALSE(mesh);
         return mesh ? std::string() : mesh.error();
     };

@@ -25,7 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path data = fs::path(TANDEM_SOURCE_DIR) / "tests" / "data" / "gltf";
+const fs::path gltfData = fs::path(TANDEM_SOURCE_DIR) / "tests" / "data" / "gltf";
 
 std::string textOf(const fs::path& file)
 {
@@ -35,7 +35,7 @@ std::string textOf(const fs::path& file)
 }
 
 /// The file read by readGltf, which must take it without a warning.
-MeshData read(const fs::path& file)
+MeshData readClean(const fs::path& file)
 {
     auto mesh = readGltf(file);
     EXPECT_TRUE(mesh) << mesh.error();
@@ -65,7 +65,7 @@ void expectNear(const glm::vec3& actual, const glm::vec3& expected, float tolera
 
 TEST(GltfReader, PointsWithNormalsAndNormalizedByteColours)
 {
-    const MeshData cloud = read(data / "points.glb");
+    const MeshData cloud = readClean(gltfData / "points.glb");
     ASSERT_EQ(cloud.positions.size(), 1000u);
     EXPECT_TRUE(cloud.isPointCloud());
     ASSERT_EQ(cloud.normals.size(), 1000u);
@@ -88,7 +88,7 @@ TEST(GltfReader, PointsWithNormalsAndNormalizedByteColours)
 
 TEST(GltfReader, NodesPlaceEachInstanceWithItsTransform)
 {
-    const MeshData mesh = read(data / "scene.glb");
+    const MeshData mesh = readClean(gltfData / "scene.glb");
     // The default scene (1): node 0 (scale 2) with children 1 and 2, then node 3 (mirrored);
     // each draws the unit quad, 4 vertices and 2 triangles.
     ASSERT_EQ(mesh.positions.size(), 12u);
@@ -136,7 +136,7 @@ TEST(GltfReader, NodesPlaceEachInstanceWithItsTransform)
 
 TEST(GltfReader, StripsFansQuantizedPositionsAndAnExternalBuffer)
 {
-    const MeshData mesh = read(data / "strips.gltf");
+    const MeshData mesh = readClean(gltfData / "strips.gltf");
     // The strip's 6 vertices (4 triangles), then the fan's 5 (3 triangles); shorts × 0.01.
     ASSERT_EQ(mesh.positions.size(), 11u);
     for (int i = 0; i < 6; ++i)
@@ -160,7 +160,7 @@ TEST(GltfReader, StripsFansQuantizedPositionsAndAnExternalBuffer)
 
 TEST(GltfReader, DataUrisForTheBufferAndTheTexture)
 {
-    const MeshData mesh = read(data / "datauri.gltf");
+    const MeshData mesh = readClean(gltfData / "datauri.gltf");
     ASSERT_EQ(mesh.positions.size(), 4u);
     EXPECT_EQ(mesh.indices, (std::vector<std::uint32_t>{0, 1, 2, 2, 1, 3}));
     EXPECT_EQ(mesh.colors[0], rgba(255, 0, 0, 255));
@@ -174,7 +174,7 @@ TEST(GltfReader, DataUrisForTheBufferAndTheTexture)
 
 TEST(GltfReader, DracoCompressedPrimitive)
 {
-    const MeshData mesh = read(data / "draco.glb");
+    const MeshData mesh = readClean(gltfData / "draco.glb");
     auto sheet = readDraco(fs::path(TANDEM_SOURCE_DIR) / "tests" / "data" / "draco" / "sheet.drc");
     ASSERT_TRUE(sheet) << sheet.error();
     ASSERT_EQ(mesh.positions.size(), sheet.value().positions.size());
@@ -185,8 +185,8 @@ TEST(GltfReader, DracoCompressedPrimitive)
 
 TEST(GltfReader, Open3dGlbAgreesWithOpen3dPly)
 {
-    const MeshData glb = read(data / "open3d_sphere.glb");
-    auto ply = readPly(data / "open3d_sphere.ply");
+    const MeshData glb = readClean(gltfData / "open3d_sphere.glb");
+    auto ply = readPly(gltfData / "open3d_sphere.ply");
     ASSERT_TRUE(ply) << ply.error();
     const MeshData& source = ply.value();
     ASSERT_GT(source.positions.size(), 20u);
@@ -204,7 +204,7 @@ TEST(GltfReader, Open3dGlbAgreesWithOpen3dPly)
 
 TEST(GltfReader, AssimpGlbAgreesWithItsObjSource)
 {
-    const MeshData glb = read(data / "assimp_knot.glb");
+    const MeshData glb = readClean(gltfData / "assimp_knot.glb");
     auto obj =
         readObj(fs::path(TANDEM_SOURCE_DIR) / "tests" / "data" / "real_world" / "knot_assimp.obj");
     ASSERT_TRUE(obj) << obj.error();
@@ -217,10 +217,10 @@ TEST(GltfReader, AssimpGlbAgreesWithItsObjSource)
 TEST(GltfReader, LoadsByExtensionByMagicAndAsASequence)
 {
     test::TempDir dir;
-    const std::string points = textOf(data / "points.glb");
-    dir.write("seq/frame_0001.glb", textOf(data / "scene.glb"));
+    const std::string points = textOf(gltfData / "points.glb");
+    dir.write("seq/frame_0001.glb", textOf(gltfData / "scene.glb"));
     dir.write("seq/frame_0002.glb", points);
-    auto byExtension = loadMesh(data / "scene.glb");
+    auto byExtension = loadMesh(gltfData / "scene.glb");
     ASSERT_TRUE(byExtension) << byExtension.error();
     EXPECT_EQ(byExtension.value().texture.width, 4); // the embedded texture, kept
     auto byMagic = loadMesh(dir.write("capture.bin", points));
@@ -237,14 +237,14 @@ TEST(GltfReader, LoadsByExtensionByMagicAndAsASequence)
 TEST(GltfReader, AnImageFileBesideTheGltfIsReadByLoadMesh)
 {
     test::TempDir dir;
-    std::string gltf = textOf(data / "datauri.gltf");
+    std::string gltf = textOf(gltfData / "datauri.gltf");
     const auto start = gltf.find("data:image/png;base64,");
     const auto end = gltf.find('"', start);
     ASSERT_NE(start, std::string::npos);
     gltf.replace(start, end - start, "texture%20one.png"); // a URI: %20 is a space
     const auto file = dir.write("mesh.gltf", gltf);
     // The PNG from the data: URI's bytes, into the file the URI names.
-    auto decoded = readGltf(data / "datauri.gltf");
+    auto decoded = readGltf(gltfData / "datauri.gltf");
     ASSERT_TRUE(decoded);
     ASSERT_TRUE(writePng(dir.path() / "texture one.png", decoded.value().texture, false));
     auto mesh = loadMesh(file);
@@ -323,7 +323,7 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
     };
     // Not glTF at all, and a GLB cut short.
     contains(error(dir, "{ not json"), "bad.gltf: not a glTF file tandem can read");
-    contains(error(dir, textOf(data / "scene.glb").substr(0, 100), "cut.glb"),
+    contains(error(dir, textOf(gltfData / "scene.glb").substr(0, 100), "cut.glb"),
              "cut.glb: not a glTF file tandem can read");
     contains(error(dir, ""), "bad.gltf: empty file");
     // An accessor reaching past its buffer view; a buffer view past its buffer.
@@ -343,9 +343,9 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
     contains(error(dir, required),
              "requires the glTF extension EXT_meshopt_compression, which tandem does not read");
     // An index past the vertices.
-    std::string indexed = textOf(data / "strips.gltf");
-    dir.write("strips.bin", textOf(data / "strips.bin"));
-    std::string bin = textOf(data / "strips.bin");
+    std::string indexed = textOf(gltfData / "strips.gltf");
+    dir.write("strips.bin", textOf(gltfData / "strips.bin"));
+    std::string bin = textOf(gltfData / "strips.bin");
     bin[bin.size() - 1] = 9; // the fan's last index
     dir.write("badindex.bin", bin);
     indexed.replace(indexed.find("strips.bin"), 10, "badindex.bin");
@@ -353,11 +353,11 @@ TEST(GltfReader, BadFilesGiveOneClearMessage)
                                   "vertices");
     // A buffer file that is missing, and one outside the folder's reach through the working
     // directory (tinygltf's own fallback) is not looked for either.
-    std::string missing = textOf(data / "strips.gltf");
+    std::string missing = textOf(gltfData / "strips.gltf");
     missing.replace(missing.find("strips.bin"), 10, "gone.bin");
     contains(error(dir, missing), "File not found : gone.bin");
     // A URI leaving the glTF's folder, though the file is there.
-    std::string up = textOf(data / "strips.gltf");
+    std::string up = textOf(gltfData / "strips.gltf");
     up.replace(up.find("strips.bin"), 10, "../strips.bin");
     dir.write("inner/up.gltf", up);
     auto escaped = readGltf(dir.path() / "inner" / "up.gltf");
@@ -414,7 +414,7 @@ TEST(GltfReader, OddButReadableFilesWarn)
               file.string() + ": 1 nodes reached more than once (a node with two parents, or a "
                               "cycle) drawn once");
     // A texture whose bytes are no image: the mesh is drawn without it.
-    std::string gltf = textOf(data / "datauri.gltf");
+    std::string gltf = textOf(gltfData / "datauri.gltf");
     const auto at = gltf.find("data:image/png;base64,") + 30;
     gltf.replace(at, 8, "AAAAAAAA");
     auto untextured = readGltf(dir.write("badpng.gltf", gltf));
