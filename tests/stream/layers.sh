@@ -15,13 +15,14 @@ commands="$build/compile_commands.json"
 [ -f "$commands" ] || fail "no $commands (CMAKE_EXPORT_COMPILE_COMMANDS)"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-# The loader's compile command for one of its sources, with the source swapped for a probe.
+# The loader's compile command for one of its sources (or unity files), with the source swapped for a probe.
 probe() {
     python3 - "$commands" "$1" "$2" <<'PY'
 import json, shlex, subprocess, sys
 commands, probe, out = sys.argv[1:]
 for entry in json.load(open(commands)):
-    if entry["file"].endswith("engine/stream/Playback.cpp") and "tandem_stream_loader" in entry.get("output", entry["command"]):
+    # Any of the target's own files (one unit of a unity build, too): they share its flags.
+    if "tandem_stream_loader.dir/" in entry.get("output", entry["command"]) and entry["file"].endswith((".cpp", ".cxx")):
         args = shlex.split(entry["command"])
         # The same flags, the probe as the source, checked only (nothing written).
         o = args.index("-o")
@@ -39,7 +40,7 @@ PY
 }
 printf '#include "engine/render/GpuScene.h"\n' >"$work/gl.cpp"
 output=$(probe "$work/gl.cpp" "$work/gl.o"); code=$?
-[ "$code" = 99 ] && fail "no compile command of tandem_stream_loader's Playback.cpp"
+[ "$code" = 99 ] && fail "no compile command of a tandem_stream_loader source"
 [ "$code" != 0 ] || fail "a GL header compiled in stream's loader side"
 grep -q "reached a target that must build without GL" <<<"$output" ||
     fail "the GL include failed, but not at the poisoned header: $output"
